@@ -1,0 +1,2 @@
+/* placeholder until the benchmark harness lands */
+int main(void) { return 0; }

@@ -1,0 +1,163 @@
+#include "core/jobs.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+typedef struct job {
+    job_fn fn;
+    void *arg;
+    job_group *group;
+    struct job *next;
+} job;
+
+struct job_pool {
+    pthread_mutex_t lock;
+    pthread_cond_t work_cv; /* a job was queued or we are stopping */
+    pthread_cond_t done_cv; /* some group's counter reached zero */
+    job *head, *tail;
+    int queued;
+    bool stopping;
+    int nthreads;
+    pthread_t *threads;
+};
+
+static void *worker_main(void *p)
+{
+    job_pool *pool = p;
+    pthread_mutex_lock(&pool->lock);
+    for (;;) {
+        while (!pool->head && !pool->stopping) pthread_cond_wait(&pool->work_cv, &pool->lock);
+        if (!pool->head) break; /* stopping and drained */
+        job *j = pool->head;
+        pool->head = j->next;
+        if (!pool->head) pool->tail = NULL;
+        pool->queued--;
+        pthread_mutex_unlock(&pool->lock);
+        j->fn(j->arg);
+        pthread_mutex_lock(&pool->lock);
+        if (--j->group->pending == 0) pthread_cond_broadcast(&pool->done_cv);
+        free(j);
+    }
+    pthread_mutex_unlock(&pool->lock);
+    return NULL;
+}
+
+job_pool *job_pool_create(int threads)
+{
+    if (threads < 1) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n < 2 ? 2 : (int)n;
+    }
+    job_pool *pool = calloc(1, sizeof *pool);
+    if (!pool) return NULL;
+    pthread_mutex_init(&pool->lock, NULL);
+    pthread_cond_init(&pool->work_cv, NULL);
+    pthread_cond_init(&pool->done_cv, NULL);
+    pool->threads = calloc((size_t)threads, sizeof *pool->threads);
+    for (int i = 0; i < threads; i++) {
+        if (pthread_create(&pool->threads[i], NULL, worker_main, pool) != 0) break;
+        pool->nthreads++;
+    }
+    return pool;
+}
+
+void job_pool_destroy(job_pool *pool)
+{
+    if (!pool) return;
+    pthread_mutex_lock(&pool->lock);
+    pool->stopping = true;
+    pthread_cond_broadcast(&pool->work_cv);
+    pthread_mutex_unlock(&pool->lock);
+    for (int i = 0; i < pool->nthreads; i++) pthread_join(pool->threads[i], NULL);
+    free(pool->threads);
+    pthread_cond_destroy(&pool->work_cv);
+    pthread_cond_destroy(&pool->done_cv);
+    pthread_mutex_destroy(&pool->lock);
+    free(pool);
+}
+
+int job_pool_threads(const job_pool *pool) { return pool ? pool->nthreads : 0; }
+
+int job_pool_queued(job_pool *pool)
+{
+    pthread_mutex_lock(&pool->lock);
+    int n = pool->queued;
+    pthread_mutex_unlock(&pool->lock);
+    return n;
+}
+
+void job_submit(job_pool *pool, job_group *group, job_fn fn, void *arg)
+{
+    if (!pool || pool->nthreads == 0) { /* no workers: run inline */
+        fn(arg);
+        return;
+    }
+    job *j = malloc(sizeof *j);
+    if (!j) { fn(arg); return; }
+    j->fn = fn;
+    j->arg = arg;
+    j->group = group;
+    j->next = NULL;
+    pthread_mutex_lock(&pool->lock);
+    group->pending++;
+    if (pool->tail) pool->tail->next = j; else pool->head = j;
+    pool->tail = j;
+    pool->queued++;
+    pthread_cond_signal(&pool->work_cv);
+    pthread_mutex_unlock(&pool->lock);
+}
+
+void job_group_wait(job_pool *pool, job_group *group)
+{
+    if (!pool || pool->nthreads == 0) return;
+    pthread_mutex_lock(&pool->lock);
+    while (group->pending > 0) pthread_cond_wait(&pool->done_cv, &pool->lock);
+    pthread_mutex_unlock(&pool->lock);
+}
+
+bool job_group_done(job_pool *pool, job_group *group)
+{
+    if (!pool || pool->nthreads == 0) return true;
+    pthread_mutex_lock(&pool->lock);
+    bool done = group->pending == 0;
+    pthread_mutex_unlock(&pool->lock);
+    return done;
+}
+
+typedef struct pf_ctx {
+    job_index_fn fn;
+    void *arg;
+    int count;
+    int next; /* guarded by lock */
+    pthread_mutex_t lock;
+} pf_ctx;
+
+/* Each worker pulls indices until none are left: balances uneven chunks. */
+static void pf_worker(void *p)
+{
+    pf_ctx *c = p;
+    for (;;) {
+        pthread_mutex_lock(&c->lock);
+        int i = c->next++;
+        pthread_mutex_unlock(&c->lock);
+        if (i >= c->count) break;
+        c->fn(c->arg, i);
+    }
+}
+
+void job_parallel_for(job_pool *pool, int count, job_index_fn fn, void *arg)
+{
+    if (count <= 0) return;
+    if (!pool || pool->nthreads == 0) {
+        for (int i = 0; i < count; i++) fn(arg, i);
+        return;
+    }
+    pf_ctx c = { .fn = fn, .arg = arg, .count = count, .next = 0 };
+    pthread_mutex_init(&c.lock, NULL);
+    job_group g = { 0 };
+    int n = pool->nthreads < count ? pool->nthreads : count;
+    for (int i = 0; i < n; i++) job_submit(pool, &g, pf_worker, &c);
+    job_group_wait(pool, &g);
+    pthread_mutex_destroy(&c.lock);
+}

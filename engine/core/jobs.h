@@ -1,0 +1,32 @@
+/* jobs: a fixed pool of worker threads running plain functions.
+ * Workers never touch GL: they fill arrays that the main thread uploads.
+ * Work is grouped so a caller can wait for (or poll) just its own jobs. */
+#ifndef STRATA_JOBS_H
+#define STRATA_JOBS_H
+
+#include <stdbool.h>
+
+typedef struct job_pool job_pool;
+typedef void (*job_fn)(void *arg);
+typedef void (*job_index_fn)(void *arg, int index);
+
+/* A group counts its unfinished jobs; zero-initialise before first use. */
+typedef struct job_group { int pending; } job_group;
+
+/* threads < 1 means "one per core, at least 2". */
+job_pool *job_pool_create(int threads);
+/* Finishes every queued job, then joins the workers. NULL is fine. */
+void job_pool_destroy(job_pool *pool);
+int job_pool_threads(const job_pool *pool);
+/* Jobs queued but not yet started (for the HUD). */
+int job_pool_queued(job_pool *pool);
+
+void job_submit(job_pool *pool, job_group *group, job_fn fn, void *arg);
+/* Blocks until every job of the group has finished. */
+void job_group_wait(job_pool *pool, job_group *group);
+bool job_group_done(job_pool *pool, job_group *group);
+
+/* Runs fn(arg, i) for i in [0, count) on the workers and waits. */
+void job_parallel_for(job_pool *pool, int count, job_index_fn fn, void *arg);
+
+#endif

@@ -1,0 +1,78 @@
+#include "core/noise.h"
+
+#include "core/rng.h"
+
+void noise_init(noise *n, int64_t seed)
+{
+    rng r = rng_make((uint64_t)seed);
+    for (int i = 0; i < 256; i++) n->perm[i] = (uint8_t)i;
+    for (int i = 255; i > 0; i--) { /* Fisher-Yates */
+        int j = (int)(rng_next(&r) % (uint64_t)(i + 1));
+        uint8_t t = n->perm[i];
+        n->perm[i] = n->perm[j];
+        n->perm[j] = t;
+    }
+    for (int i = 0; i < 256; i++) n->perm[256 + i] = n->perm[i];
+}
+
+static inline float fade(float t) { return t * t * t * (t * (t * 6.f - 15.f) + 10.f); }
+static inline float lerpf(float a, float b, float t) { return a + t * (b - a); }
+static inline int fastfloor(float x) { int i = (int)x; return (x < (float)i) ? i - 1 : i; }
+
+static inline float grad2(int h, float x, float y)
+{
+    /* eight directions: axes and diagonals */
+    switch (h & 7) {
+    case 0: return x + y;
+    case 1: return -x + y;
+    case 2: return x - y;
+    case 3: return -x - y;
+    case 4: return x;
+    case 5: return -x;
+    case 6: return y;
+    default: return -y;
+    }
+}
+
+static inline float grad3(int h, float x, float y, float z)
+{
+    int k = h & 15;
+    float u = k < 8 ? x : y;
+    float v = k < 4 ? y : (k == 12 || k == 14) ? x : z;
+    return ((k & 1) ? -u : u) + ((k & 2) ? -v : v);
+}
+
+float noise_perlin2(const noise *n, float x, float y)
+{
+    int xi = fastfloor(x), yi = fastfloor(y);
+    float xf = x - (float)xi, yf = y - (float)yi;
+    int X = xi & 255, Y = yi & 255;
+    const uint8_t *p = n->perm;
+    int aa = p[p[X] + Y], ab = p[p[X] + Y + 1], ba = p[p[X + 1] + Y], bb = p[p[X + 1] + Y + 1];
+    float u = fade(xf), v = fade(yf);
+    float x1 = lerpf(grad2(aa, xf, yf), grad2(ba, xf - 1.f, yf), u);
+    float x2 = lerpf(grad2(ab, xf, yf - 1.f), grad2(bb, xf - 1.f, yf - 1.f), u);
+    return lerpf(x1, x2, v) * 0.7071f;
+}
+
+float noise_perlin3(const noise *n, float x, float y, float z)
+{
+    int xi = fastfloor(x), yi = fastfloor(y), zi = fastfloor(z);
+    float xf = x - (float)xi, yf = y - (float)yi, zf = z - (float)zi;
+    int X = xi & 255, Y = yi & 255, Z = zi & 255;
+    const uint8_t *p = n->perm;
+    int A = p[X] + Y, AA = p[A] + Z, AB = p[A + 1] + Z;
+    int B = p[X + 1] + Y, BA = p[B] + Z, BB = p[B + 1] + Z;
+    float u = fade(xf), v = fade(yf), w = fade(zf);
+    return lerpf(lerpf(lerpf(grad3(p[AA], xf, yf, zf), grad3(p[BA], xf - 1, yf, zf), u),
+                       lerpf(grad3(p[AB], xf, yf - 1, zf), grad3(p[BB], xf - 1, yf - 1, zf), u), v),
+                 lerpf(lerpf(grad3(p[AA + 1], xf, yf, zf - 1), grad3(p[BA + 1], xf - 1, yf, zf - 1), u),
+                       lerpf(grad3(p[AB + 1], xf, yf - 1, zf - 1), grad3(p[BB + 1], xf - 1, yf - 1, zf - 1), u), v),
+                 w);
+}
+
+float noise_perlin2_01(const noise *n, float x, float y)
+{
+    float v = 0.5f * (noise_perlin2(n, x, y) + 1.f);
+    return v < 0.f ? 0.f : v > 1.f ? 1.f : v;
+}

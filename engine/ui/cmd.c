@@ -1,0 +1,344 @@
+#include "ui/cmd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "ui/cvar.h"
+
+static cmd_desc *g_cmds;
+static int g_ncmds, g_capcmds;
+
+static int cmd_cmp(const void *a, const void *b)
+{
+    return strcmp(((const cmd_desc *)a)->name, ((const cmd_desc *)b)->name);
+}
+
+void cmd_register(const cmd_desc *d)
+{
+    for (int i = 0; i < g_ncmds; i++)
+        if (strcmp(g_cmds[i].name, d->name) == 0) { g_cmds[i] = *d; return; }
+    if (g_ncmds == g_capcmds) {
+        g_capcmds = g_capcmds ? g_capcmds * 2 : 64;
+        g_cmds = realloc(g_cmds, sizeof *g_cmds * (size_t)g_capcmds);
+    }
+    g_cmds[g_ncmds++] = *d;
+    qsort(g_cmds, (size_t)g_ncmds, sizeof *g_cmds, cmd_cmp);
+}
+
+void cmd_register_table(const cmd_desc *table, int count)
+{
+    for (int i = 0; i < count; i++) cmd_register(&table[i]);
+}
+
+const cmd_desc *cmd_find(const char *name)
+{
+    cmd_desc key = { .name = name };
+    return bsearch(&key, g_cmds, (size_t)g_ncmds, sizeof *g_cmds, cmd_cmp);
+}
+
+int cmd_count(void) { return g_ncmds; }
+const cmd_desc *cmd_at(int index) { return (index >= 0 && index < g_ncmds) ? &g_cmds[index] : NULL; }
+
+void cmd_shutdown(void)
+{
+    free(g_cmds);
+    g_cmds = NULL;
+    g_ncmds = g_capcmds = 0;
+}
+
+/* ---- parsing ----------------------------------------------------------- */
+
+int cmd_parse(const char *text, cmd_visit_fn fn, void *user, char *err, size_t errlen)
+{
+    char dummy[8];
+    if (!err) { err = dummy; errlen = sizeof dummy; }
+    err[0] = 0;
+    size_t len = strlen(text);
+    if (len >= CMD_MAX_LINE * 16) {
+        snprintf(err, errlen, "line too long (%zu characters, at most %d)", len, CMD_MAX_LINE * 16);
+        return -1;
+    }
+    /* Two passes: the first only validates, so a syntax error anywhere runs nothing. */
+    for (int pass = 0; pass < 2; pass++) {
+        const char *p = text;
+        while (*p) {
+            cmd_args a;
+            a.argc = 0;
+            size_t out = 0;
+            const char *start = p;
+            bool done_cmd = false;
+            while (!done_cmd) {
+                while (*p == ' ' || *p == '\t' || *p == '\r') p++;
+                if (*p == 0 || *p == ';' || *p == '\n') { if (*p) p++; break; }
+                if (p[0] == '/' && p[1] == '/') { while (*p && *p != '\n') p++; continue; }
+                if ((unsigned char)*p < 0x20 && *p != '\t') {
+                    snprintf(err, errlen, "column %d: control character 0x%02x", (int)(p - text) + 1, (unsigned char)*p);
+                    return -1;
+                }
+                if (a.argc == CMD_MAX_ARGS) {
+                    snprintf(err, errlen, "column %d: too many arguments (at most %d)", (int)(p - text) + 1, CMD_MAX_ARGS);
+                    return -1;
+                }
+                a.argv[a.argc++] = a.buf + out;
+                if (*p == '"') {
+                    const char *q = p++;
+                    for (;;) {
+                        if (*p == 0 || *p == '\n') {
+                            snprintf(err, errlen, "column %d: unbalanced quote", (int)(q - text) + 1);
+                            return -1;
+                        }
+                        if (*p == '"') { p++; break; }
+                        char ch = *p++;
+                        if (ch == '\\' && (*p == '"' || *p == '\\' || *p == 'n')) {
+                            ch = *p == 'n' ? '\n' : *p;
+                            p++;
+                        }
+                        if (out + 2 >= sizeof a.buf) goto toolong;
+                        a.buf[out++] = ch;
+                    }
+                } else {
+                    while (*p && *p != ' ' && *p != '\t' && *p != ';' && *p != '\n' && *p != '"' &&
+                           !(p[0] == '/' && p[1] == '/')) {
+                        if ((unsigned char)*p < 0x20 && *p != '\t' && *p != '\r') break;
+                        if (*p == '\r') { p++; continue; }
+                        if (out + 2 >= sizeof a.buf) goto toolong;
+                        a.buf[out++] = *p++;
+                    }
+                }
+                a.buf[out++] = 0;
+            }
+            if (pass == 1 && a.argc > 0) {
+                char source[256];
+                size_t n = (size_t)(p - start);
+                if (n >= sizeof source) n = sizeof source - 1;
+                memcpy(source, start, n);
+                source[n] = 0;
+                while (n > 0 && (source[n - 1] == ';' || source[n - 1] == ' ' || source[n - 1] == '\n')) source[--n] = 0;
+                int rc = fn(user, &a, source);
+                if (rc) return rc;
+            }
+            continue;
+        toolong:
+            snprintf(err, errlen, "column %d: command too long (at most %d characters)", (int)(p - text) + 1,
+                     CMD_MAX_LINE);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- suggestions ------------------------------------------------------- */
+
+int cmd_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64) return 99;
+    int row[65];
+    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int prev = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int cur = row[j];
+            int sub = prev + (a[i - 1] != b[j - 1]);
+            int del = row[j] + 1, ins = row[j - 1] + 1;
+            row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            prev = cur;
+        }
+    }
+    return row[lb];
+}
+
+const char *cmd_suggest(const char *name)
+{
+    const char *best = NULL;
+    int bestd = 3; /* farther than two edits is not a typo */
+    for (int i = 0; i < g_ncmds; i++) {
+        int d = cmd_edit_distance(name, g_cmds[i].name);
+        if (d < bestd) { bestd = d; best = g_cmds[i].name; }
+    }
+    for (int i = 0; i < cvar_count(); i++) {
+        int d = cmd_edit_distance(name, cvar_at(i)->d.name);
+        if (d < bestd) { bestd = d; best = cvar_at(i)->d.name; }
+    }
+    return best;
+}
+
+/* ---- execution --------------------------------------------------------- */
+
+static int run_one(void *user, cmd_args *a, const char *source)
+{
+    (void)user;
+    const cmd_desc *c = cmd_find(a->argv[0]);
+    int rc;
+    if (c) {
+        rc = c->fn(c->user, a->argc, a->argv);
+    } else if (cvar_find(a->argv[0])) {
+        /* Quake style: a bare cvar name prints it, "name value" sets it */
+        cvar *v = cvar_find(a->argv[0]);
+        if (a->argc == 1) { log_out("%s=%s", v->d.name, v->str); rc = 0; }
+        else rc = cvar_set_by_name(a->argv[0], a->argv[1]) ? 0 : 1;
+    } else {
+        const char *s = cmd_suggest(a->argv[0]);
+        if (s) log_error("unknown command '%s' — did you mean '%s'?", a->argv[0], s);
+        else log_error("unknown command '%s' (try 'help')", a->argv[0]);
+        rc = 1;
+    }
+    if (rc) log_error("failed: %s", source);
+    return rc ? 1 : 0;
+}
+
+int cmd_exec(const char *line)
+{
+    char err[256];
+    int rc = cmd_parse(line, run_one, NULL, err, sizeof err);
+    if (rc < 0) {
+        log_error("%s", err);
+        return 1;
+    }
+    return rc;
+}
+
+int cmd_exec_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    char line[CMD_MAX_LINE];
+    int lineno = 0, failures = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t n = strlen(line);
+        if (n == sizeof line - 1 && line[n - 1] != '\n') { /* swallow the rest of an over-long line */
+            int ch;
+            while ((ch = fgetc(f)) != EOF && ch != '\n') {}
+            log_error("%s:%d: line too long (at most %d characters)", path, lineno, CMD_MAX_LINE - 2);
+            failures++;
+            continue;
+        }
+        char err[256];
+        int rc = cmd_parse(line, run_one, NULL, err, sizeof err);
+        if (rc < 0) log_error("%s:%d: %s", path, lineno, err);
+        else if (rc) log_error("%s:%d: the line above failed", path, lineno);
+        if (rc) failures++;
+    }
+    fclose(f);
+    return failures;
+}
+
+/* ---- built-in commands ------------------------------------------------- */
+
+static int c_set(void *u, int argc, char **argv)
+{
+    if (argc < 3) { log_error("usage: set NAME VALUE"); return 1; }
+    char value[CMD_MAX_LINE];
+    /* "set tool.shape x x * ..." — join the rest so formulas need no quotes */
+    size_t n = 0;
+    value[0] = 0;
+    for (int i = 2; i < argc; i++) n += (size_t)snprintf(value + n, sizeof value - n, "%s%s", i > 2 ? " " : "", argv[i]);
+    if (!cvar_find(argv[1])) {
+        const char *s = cmd_suggest(argv[1]);
+        if (s) log_error("unknown cvar '%s' — did you mean '%s'?", argv[1], s);
+        else log_error("unknown cvar '%s'", argv[1]);
+        return 1;
+    }
+    return cvar_set_by_name(argv[1], value) ? 0 : 1;
+}
+
+static int c_get(void *u, int argc, char **argv)
+{
+    if (argc != 2) { log_error("usage: get NAME"); return 1; }
+    cvar *c = cvar_find(argv[1]);
+    if (!c) { log_error("unknown cvar '%s'", argv[1]); return 1; }
+    log_out("%s=%s", c->d.name, c->str);
+    return 0;
+}
+
+static int c_reset(void *u, int argc, char **argv)
+{
+    if (argc != 2) { log_error("usage: reset NAME"); return 1; }
+    cvar *c = cvar_find(argv[1]);
+    if (!c) { log_error("unknown cvar '%s'", argv[1]); return 1; }
+    cvar_reset(c);
+    return 0;
+}
+
+static int c_toggle(void *u, int argc, char **argv)
+{
+    if (argc != 2) { log_error("usage: toggle NAME"); return 1; }
+    cvar *c = cvar_find(argv[1]);
+    if (!c || c->d.type != CVAR_BOOL) { log_error("'%s' is not a bool cvar", argv[1]); return 1; }
+    return cvar_set_by_name(argv[1], c->b ? "0" : "1") ? 0 : 1;
+}
+
+static int c_help(void *u, int argc, char **argv)
+{
+    if (argc == 1) {
+        for (int i = 0; i < g_ncmds; i++)
+            log_out("%-12s %-18s %s", g_cmds[i].name, g_cmds[i].usage ? g_cmds[i].usage : "", g_cmds[i].help);
+        log_out("(cvars: 'cvarlist [prefix]'; 'help NAME' for one)");
+        return 0;
+    }
+    const cmd_desc *c = cmd_find(argv[1]);
+    if (c) { log_out("%s %s — %s", c->name, c->usage ? c->usage : "", c->help); return 0; }
+    cvar *v = cvar_find(argv[1]);
+    if (v) {
+        char range[256];
+        cvar_describe_range(v, range, sizeof range);
+        log_out("%s=%s (default %s; %s) — %s", v->d.name, v->str, v->d.def, range, v->d.help);
+        return 0;
+    }
+    log_error("no command or cvar named '%s'", argv[1]);
+    return 1;
+}
+
+static int c_cvarlist(void *u, int argc, char **argv)
+{
+    const char *prefix = argc > 1 ? argv[1] : "";
+    for (int i = 0; i < cvar_count(); i++) {
+        cvar *v = cvar_at(i);
+        if (strncmp(v->d.name, prefix, strlen(prefix)) == 0) log_out("%s=%s", v->d.name, v->str);
+    }
+    return 0;
+}
+
+static int c_cmdlist(void *u, int argc, char **argv)
+{
+    for (int i = 0; i < g_ncmds; i++) log_out("%s", g_cmds[i].name);
+    return 0;
+}
+
+static int c_echo(void *u, int argc, char **argv)
+{
+    char line[CMD_MAX_LINE];
+    size_t n = 0;
+    line[0] = 0;
+    for (int i = 1; i < argc && n < sizeof line; i++) n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", i > 1 ? " " : "", argv[i]);
+    log_out("%s", line);
+    return 0;
+}
+
+static int c_exec(void *u, int argc, char **argv)
+{
+    if (argc != 2) { log_error("usage: exec FILE"); return 1; }
+    int failures = cmd_exec_file(argv[1]);
+    if (failures < 0) { log_error("exec: cannot read '%s'", argv[1]); return 1; }
+    return failures ? 1 : 0;
+}
+
+void cmd_register_builtins(void)
+{
+    static const cmd_desc table[] = {
+        { "set", "NAME VALUE", "set a cvar (checked against its type and range)", c_set, NULL },
+        { "get", "NAME", "print a cvar as NAME=VALUE", c_get, NULL },
+        { "reset", "NAME", "restore a cvar's default", c_reset, NULL },
+        { "toggle", "NAME", "flip a bool cvar", c_toggle, NULL },
+        { "help", "[NAME]", "list commands, or describe one command or cvar", c_help, NULL },
+        { "cvarlist", "[PREFIX]", "list cvars and their values", c_cvarlist, NULL },
+        { "cmdlist", "", "list command names", c_cmdlist, NULL },
+        { "echo", "TEXT...", "print text", c_echo, NULL },
+        { "exec", "FILE", "run a file of commands (errors report file:line)", c_exec, NULL },
+    };
+    cmd_register_table(table, (int)(sizeof table / sizeof table[0]));
+}

@@ -1,0 +1,32 @@
+/* chunk: a 32^3 block of one-byte material ids.
+ * Layout is x fastest, then z, then y (seed 003's "innermost loop walks
+ * contiguous memory"); a y-slice is one contiguous 1 KiB run, which suits
+ * column fills during generation and slice sweeps in the mesher. */
+#ifndef STRATA_CHUNK_H
+#define STRATA_CHUNK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CHUNK_BITS 5
+#define CHUNK_SIZE 32
+#define CHUNK_MASK 31
+#define CHUNK_AREA (CHUNK_SIZE * CHUNK_SIZE)
+#define CHUNK_VOLUME (CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE)
+
+/* Local index of (x, y, z), each in [0, 32). */
+#define CHUNK_INDEX(x, y, z) ((x) | ((z) << CHUNK_BITS) | ((y) << (2 * CHUNK_BITS)))
+
+typedef struct chunk {
+    uint8_t vox[CHUNK_VOLUME];
+    /* Per-voxel tint (cutting tool colour), same indexing; 0 = untinted.
+     * Allocated on first use: most chunks are never cut. */
+    uint8_t *tint;
+} chunk;
+
+static inline uint8_t chunk_tint(const chunk *c, int i) { return c->tint ? c->tint[i] : 0; }
+
+/* True when every voxel equals vox[0] (fast skip for empty/solid chunks). */
+bool chunk_is_uniform(const chunk *c);
+
+#endif

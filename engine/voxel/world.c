@@ -1,0 +1,187 @@
+#include "voxel/world.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hash.h"
+#include "core/log.h"
+
+/* 4096 chunks = 128 MiB of voxels: plenty for a sandbox, and a guard
+ * against a typo in a cvar allocating the machine's memory. */
+#define WORLD_MAX_CHUNKS 4096
+
+world *world_create(int cx, int cy, int cz)
+{
+    if (cx <= 0 || cy <= 0 || cz <= 0 || (long)cx * cy * cz > WORLD_MAX_CHUNKS) {
+        log_error("world size %dx%dx%d chunks is invalid (each >= 1, at most %d chunks in all)", cx, cy, cz,
+                  WORLD_MAX_CHUNKS);
+        return NULL;
+    }
+    world *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->cx = cx, w->cy = cy, w->cz = cz;
+    w->sx = cx * CHUNK_SIZE, w->sy = cy * CHUNK_SIZE, w->sz = cz * CHUNK_SIZE;
+    w->chunk_count = cx * cy * cz;
+    w->chunks = calloc((size_t)w->chunk_count, sizeof *w->chunks);
+    w->dirty = calloc((size_t)w->chunk_count, 1);
+    if (!w->chunks || !w->dirty) {
+        log_error("out of memory for a %dx%dx%d chunk world", cx, cy, cz);
+        world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+void world_destroy(world *w)
+{
+    if (!w) return;
+    if (w->chunks)
+        for (int i = 0; i < w->chunk_count; i++) free(w->chunks[i].tint);
+    free(w->chunks);
+    free(w->dirty);
+    free(w);
+}
+
+void world_chunk_coords(const world *w, int index, int *cx, int *cy, int *cz)
+{
+    *cx = index % w->cx;
+    *cz = (index / w->cx) % w->cz;
+    *cy = index / (w->cx * w->cz);
+}
+
+uint8_t world_get_tint(const world *w, int x, int y, int z)
+{
+    if (!world_in_bounds(w, x, y, z)) return 0;
+    const chunk *c = &w->chunks[world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS)];
+    return chunk_tint(c, CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK));
+}
+
+void world_mark_dirty(world *w, int cx, int cy, int cz)
+{
+    if (!world_chunk_valid(w, cx, cy, cz)) return;
+    int i = world_chunk_index(w, cx, cy, cz);
+    if (!w->dirty[i]) {
+        w->dirty[i] = 1;
+        w->dirty_count++;
+    }
+}
+
+void world_mark_all_dirty(world *w)
+{
+    memset(w->dirty, 1, (size_t)w->chunk_count);
+    w->dirty_count = w->chunk_count;
+}
+
+/* A voxel on a chunk face is also drawn (or hidden) by the neighbour's mesh. */
+static void mark_voxel_dirty(world *w, int x, int y, int z)
+{
+    int cx = x >> CHUNK_BITS, cy = y >> CHUNK_BITS, cz = z >> CHUNK_BITS;
+    int lx = x & CHUNK_MASK, ly = y & CHUNK_MASK, lz = z & CHUNK_MASK;
+    world_mark_dirty(w, cx, cy, cz);
+    if (lx == 0) world_mark_dirty(w, cx - 1, cy, cz);
+    if (lx == CHUNK_MASK) world_mark_dirty(w, cx + 1, cy, cz);
+    if (ly == 0) world_mark_dirty(w, cx, cy - 1, cz);
+    if (ly == CHUNK_MASK) world_mark_dirty(w, cx, cy + 1, cz);
+    if (lz == 0) world_mark_dirty(w, cx, cy, cz - 1);
+    if (lz == CHUNK_MASK) world_mark_dirty(w, cx, cy, cz + 1);
+}
+
+bool world_set(world *w, int x, int y, int z, uint8_t m)
+{
+    if (!world_in_bounds(w, x, y, z) || m >= MAT_COUNT) return false;
+    chunk *c = &w->chunks[world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS)];
+    uint8_t *v = &c->vox[CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK)];
+    if (*v == m) return true;
+    *v = m;
+    mark_voxel_dirty(w, x, y, z);
+    return true;
+}
+
+bool world_set_tint(world *w, int x, int y, int z, uint8_t tint)
+{
+    if (!world_in_bounds(w, x, y, z)) return false;
+    chunk *c = &w->chunks[world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS)];
+    int i = CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK);
+    if (!c->tint) {
+        if (tint == 0) return true;
+        c->tint = calloc(CHUNK_VOLUME, 1);
+        if (!c->tint) return false;
+    }
+    if (c->tint[i] == tint) return true;
+    c->tint[i] = tint;
+    mark_voxel_dirty(w, x, y, z);
+    return true;
+}
+
+int world_take_dirty(world *w, int *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < w->chunk_count && n < max && w->dirty_count > 0; i++) {
+        if (w->dirty[i]) {
+            w->dirty[i] = 0;
+            w->dirty_count--;
+            out[n++] = i;
+        }
+    }
+    return n;
+}
+
+void world_clear(world *w)
+{
+    for (int i = 0; i < w->chunk_count; i++) {
+        memset(w->chunks[i].vox, MAT_AIR, CHUNK_VOLUME);
+        free(w->chunks[i].tint);
+        w->chunks[i].tint = NULL;
+    }
+    world_mark_all_dirty(w);
+}
+
+uint64_t world_hash(const world *w)
+{
+    uint64_t h = hash_u64(HASH_SEED, ((uint64_t)w->cx << 40) | ((uint64_t)w->cy << 20) | (uint64_t)w->cz);
+    for (int i = 0; i < w->chunk_count; i++) {
+        h = hash_bytes(h, w->chunks[i].vox, CHUNK_VOLUME);
+        /* an all-zero tint array hashes like none at all: tints are data, allocation is not */
+        const uint8_t *t = w->chunks[i].tint;
+        if (t) {
+            bool any = false;
+            for (int k = 0; k < CHUNK_VOLUME && !any; k++) any = t[k] != 0;
+            if (any) h = hash_bytes(h ^ 0x7469, t, CHUNK_VOLUME);
+        }
+    }
+    return h;
+}
+
+void world_count_materials(const world *w, uint64_t counts[MAT_COUNT])
+{
+    memset(counts, 0, sizeof(uint64_t) * MAT_COUNT);
+    for (int i = 0; i < w->chunk_count; i++) {
+        const chunk *c = &w->chunks[i];
+        if (chunk_is_uniform(c)) {
+            counts[c->vox[0] < MAT_COUNT ? c->vox[0] : MAT_NULL] += CHUNK_VOLUME;
+            continue;
+        }
+        uint32_t local[256] = { 0 };
+        for (int k = 0; k < CHUNK_VOLUME; k++) local[c->vox[k]]++;
+        for (int m = 0; m < 256; m++) counts[m < MAT_COUNT ? m : MAT_NULL] += local[m];
+    }
+}
+
+uint64_t world_count_tinted(const world *w)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < w->chunk_count; i++) {
+        const chunk *c = &w->chunks[i];
+        if (!c->tint) continue;
+        for (int k = 0; k < CHUNK_VOLUME; k++) n += (c->tint[k] != 0 && c->vox[k] != MAT_AIR);
+    }
+    return n;
+}
+
+int world_surface_y(const world *w, int x, int z)
+{
+    if (x < 0 || z < 0 || x >= w->sx || z >= w->sz) return -1;
+    for (int y = w->sy - 1; y >= 0; y--)
+        if (material_get(world_get(w, x, y, z))->solid) return y;
+    return -1;
+}

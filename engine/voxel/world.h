@@ -1,0 +1,81 @@
+/* world: a finite grid of chunks with voxel get/set across chunk borders
+ * and dirty tracking, so only changed chunks are re-meshed.
+ * Outside the grid is air, except below y = 0, which reads as bedrock: the
+ * world rests on an endless floor, so its underside is never meshed and the
+ * player can never fall out. */
+#ifndef STRATA_WORLD_H
+#define STRATA_WORLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "voxel/chunk.h"
+#include "voxel/material.h"
+
+typedef struct world {
+    int cx, cy, cz;  /* size in chunks */
+    int sx, sy, sz;  /* size in voxels */
+    int chunk_count;
+    chunk *chunks;   /* index: x fastest, then z, then y (as inside a chunk) */
+    uint8_t *dirty;  /* one flag per chunk: its mesh is out of date */
+    int dirty_count;
+} world;
+
+/* Returns NULL (and logs) when the size is not positive or too large. */
+world *world_create(int cx, int cy, int cz);
+void world_destroy(world *w);
+
+static inline int world_chunk_index(const world *w, int cx, int cy, int cz)
+{
+    return cx + cz * w->cx + cy * w->cx * w->cz;
+}
+static inline bool world_chunk_valid(const world *w, int cx, int cy, int cz)
+{
+    return cx >= 0 && cy >= 0 && cz >= 0 && cx < w->cx && cy < w->cy && cz < w->cz;
+}
+static inline chunk *world_chunk(const world *w, int cx, int cy, int cz)
+{
+    return world_chunk_valid(w, cx, cy, cz) ? &w->chunks[world_chunk_index(w, cx, cy, cz)] : NULL;
+}
+/* Chunk coordinates of a chunk index. */
+void world_chunk_coords(const world *w, int index, int *cx, int *cy, int *cz);
+
+static inline bool world_in_bounds(const world *w, int x, int y, int z)
+{
+    return x >= 0 && y >= 0 && z >= 0 && x < w->sx && y < w->sy && z < w->sz;
+}
+
+static inline uint8_t world_get(const world *w, int x, int y, int z)
+{
+    if (y < 0) return MAT_BEDROCK;
+    if (!world_in_bounds(w, x, y, z)) return MAT_AIR;
+    const chunk *c = &w->chunks[world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS)];
+    return c->vox[CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK)];
+}
+
+uint8_t world_get_tint(const world *w, int x, int y, int z);
+
+/* Sets a voxel and marks its chunk dirty, plus any neighbour chunk whose
+ * mesh shows the changed voxel's faces (voxel on a chunk border). Out of
+ * bounds writes are ignored and return false. */
+bool world_set(world *w, int x, int y, int z, uint8_t m);
+bool world_set_tint(world *w, int x, int y, int z, uint8_t tint);
+
+void world_mark_dirty(world *w, int cx, int cy, int cz);
+void world_mark_all_dirty(world *w);
+/* Moves up to `max` dirty chunk indices into `out` (clearing them) and
+ * returns how many; lowest index first, so the order is deterministic. */
+int world_take_dirty(world *w, int *out, int max);
+
+/* Fills everything with air and clears tints (before regeneration). */
+void world_clear(world *w);
+
+/* Hash of every voxel and tint, in chunk order: equal worlds hash equal. */
+uint64_t world_hash(const world *w);
+void world_count_materials(const world *w, uint64_t counts[MAT_COUNT]);
+uint64_t world_count_tinted(const world *w);
+/* Highest y whose voxel is solid in column (x, z), or -1 if none. */
+int world_surface_y(const world *w, int x, int z);
+
+#endif

@@ -1,0 +1,2 @@
+/* placeholder until the app lands */
+int main(void) { return 0; }

@@ -1,0 +1,52 @@
+/* worldgen: world generation as a pure function of (kind, seed, cvars).
+ * A kind (default hills, desert, taiga, deciduous, formula, ...) plans its
+ * global features once (height map, flora positions, forest model) and then
+ * fills chunks independently, so the result is the same bits on any number
+ * of worker threads. Generation can run in the background into a fresh
+ * world while the current one stays playable. */
+#ifndef STRATA_WORLDGEN_H
+#define STRATA_WORLDGEN_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/jobs.h"
+#include "voxel/world.h"
+
+typedef struct worldgen_kind {
+    const char *name; /* "hills", "desert", ... (the `biome NAME` argument) */
+    const char *help;
+    /* Reads its cvars, checks combinations (min > max, ...) and builds the
+     * global plan. Runs on one thread. Returns NULL and writes err on
+     * invalid parameters. */
+    void *(*plan)(const world *w, int64_t seed, char *err, size_t errlen);
+    /* Writes every voxel of chunk column (cx, cz) (all cy). Called
+     * concurrently for different columns; must only write that column. */
+    void (*fill_column)(void *plan, world *w, int cx, int cz);
+    /* Optional serial pass after all columns (kept deterministic). */
+    void (*finish)(void *plan, world *w);
+    void (*free_plan)(void *plan);
+} worldgen_kind;
+
+/* Kinds register at start-up (game code tables); name lookup for `biome`. */
+void worldgen_register(const worldgen_kind *kind);
+const worldgen_kind *worldgen_find(const char *name);
+int worldgen_kind_count(void);
+const worldgen_kind *worldgen_kind_at(int i);
+
+/* Synchronous generation on the pool (tests, bench, headless). Returns
+ * false and logs when the kind's parameters are refused. */
+bool worldgen_generate(world *w, const worldgen_kind *kind, int64_t seed, job_pool *jobs);
+
+/* Background generation into a world of its own. */
+typedef struct worldgen_task worldgen_task;
+worldgen_task *worldgen_start(int cx, int cy, int cz, const worldgen_kind *kind, int64_t seed, job_pool *jobs,
+                              char *err, size_t errlen);
+/* 0..1 for the progress bar. */
+float worldgen_progress(worldgen_task *t);
+bool worldgen_done(worldgen_task *t);
+/* Waits if needed, returns the finished world (ownership to caller) and frees the task. */
+world *worldgen_finish(worldgen_task *t);
+
+#endif
