@@ -1,5 +1,6 @@
 #include "ui/cmd.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,10 +202,19 @@ int cmd_exec(const char *line)
     return rc;
 }
 
+/* A config that execs itself would otherwise recurse until the stack is gone. */
+#define CMD_MAX_EXEC_DEPTH 8
+static int g_exec_depth;
+
 int cmd_exec_file(const char *path)
 {
+    if (g_exec_depth >= CMD_MAX_EXEC_DEPTH) {
+        log_error("exec %s: nested more than %d deep (does a file exec itself?)", path, CMD_MAX_EXEC_DEPTH);
+        return -1;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
+    g_exec_depth++;
     char line[CMD_MAX_LINE];
     int lineno = 0, failures = 0;
     while (fgets(line, sizeof line, f)) {
@@ -224,6 +234,7 @@ int cmd_exec_file(const char *path)
         if (rc) failures++;
     }
     fclose(f);
+    g_exec_depth--;
     return failures;
 }
 
@@ -286,7 +297,12 @@ static int c_help(void *u, int argc, char **argv)
     if (v) {
         char range[256];
         cvar_describe_range(v, range, sizeof range);
-        log_out("%s=%s (default %s; %s) — %s", v->d.name, v->str, v->d.def, range, v->d.help);
+        const char *flags = (v->d.flags & CVAR_READONLY) ? "; read-only"
+                            : (v->d.flags & CVAR_REGEN) ? "; regenerates the world"
+                            : (v->d.flags & CVAR_LATCH) ? "; needs 'regen'"
+                                                        : "";
+        log_out("%s=%s (default %s; %s%s%s) — %s", v->d.name, v->str, v->d.def, range, flags,
+                (v->d.flags & CVAR_ARCHIVE) ? "; saved" : "", v->d.help);
         return 0;
     }
     log_error("no command or cvar named '%s'", argv[1]);
@@ -322,23 +338,160 @@ static int c_echo(void *u, int argc, char **argv)
 static int c_exec(void *u, int argc, char **argv)
 {
     if (argc != 2) { log_error("usage: exec FILE"); return 1; }
+    errno = 0;
     int failures = cmd_exec_file(argv[1]);
-    if (failures < 0) { log_error("exec: cannot read '%s'", argv[1]); return 1; }
+    if (failures < 0) {
+        if (errno) log_error("exec: cannot read '%s': %s", argv[1], strerror(errno));
+        return 1;
+    }
     return failures ? 1 : 0;
+}
+
+static void (*g_quit_fn)(void *user);
+static void *g_quit_user;
+
+void cmd_set_quit_fn(void (*fn)(void *user), void *user)
+{
+    g_quit_fn = fn;
+    g_quit_user = user;
+}
+
+static int c_quit(void *u, int argc, char **argv)
+{
+    if (!g_quit_fn) { log_error("quit: nothing to quit from here"); return 1; }
+    g_quit_fn(g_quit_user);
+    return 0;
+}
+
+/* ---- completion -------------------------------------------------------- */
+
+void cmd_complete_names(const char *prefix, bool commands, bool cvars, cmd_complete_add_fn add, void *ctx)
+{
+    size_t n = strlen(prefix);
+    if (commands)
+        for (int i = 0; i < g_ncmds; i++)
+            if (strncmp(g_cmds[i].name, prefix, n) == 0) add(ctx, g_cmds[i].name);
+    if (cvars)
+        for (int i = 0; i < cvar_count(); i++)
+            if (strncmp(cvar_at(i)->d.name, prefix, n) == 0) add(ctx, cvar_at(i)->d.name);
+}
+
+void cmd_complete_cvar_values(const char *cvar_name, const char *prefix, cmd_complete_add_fn add, void *ctx)
+{
+    const cvar *c = cvar_find(cvar_name);
+    if (!c) return;
+    size_t n = strlen(prefix);
+    static const char *const bools[] = { "0", "1", "false", "true", NULL };
+    const char *const *vals = c->d.type == CVAR_BOOL ? bools : c->d.type == CVAR_ENUM ? c->d.values : NULL;
+    for (int i = 0; vals && vals[i]; i++)
+        if (strncmp(vals[i], prefix, n) == 0) add(ctx, vals[i]);
+}
+
+static void complete_cvar_arg(void *u, int argc, char **argv, const char *prefix, cmd_complete_add_fn add, void *ctx)
+{
+    if (argc == 1) cmd_complete_names(prefix, false, true, add, ctx);
+}
+
+static void complete_set(void *u, int argc, char **argv, const char *prefix, cmd_complete_add_fn add, void *ctx)
+{
+    if (argc == 1) cmd_complete_names(prefix, false, true, add, ctx);
+    else if (argc == 2) cmd_complete_cvar_values(argv[1], prefix, add, ctx);
+}
+
+static void complete_toggle(void *u, int argc, char **argv, const char *prefix, cmd_complete_add_fn add, void *ctx)
+{
+    if (argc != 1) return;
+    size_t n = strlen(prefix);
+    for (int i = 0; i < cvar_count(); i++) {
+        const cvar *c = cvar_at(i);
+        if (c->d.type == CVAR_BOOL && strncmp(c->d.name, prefix, n) == 0) add(ctx, c->d.name);
+    }
+}
+
+static void complete_help(void *u, int argc, char **argv, const char *prefix, cmd_complete_add_fn add, void *ctx)
+{
+    if (argc == 1) cmd_complete_names(prefix, true, true, add, ctx);
+}
+
+size_t cmd_complete(const char *text, cmd_complete_add_fn add, void *ctx)
+{
+    /* A forgiving tokenizer: the line is half typed, so an open quote is
+     * the word being completed, not an error. */
+    char buf[CMD_MAX_LINE];
+    char *argv[CMD_MAX_ARGS];
+    int argc = 0;
+    size_t out = 0, len = strlen(text), word_start = 0;
+    bool in_word = false, quoted = false;
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (!quoted && (ch == ';' || ch == '\n')) { argc = 0; out = 0; in_word = false; continue; }
+        if (!quoted && ch == '/' && text[i + 1] == '/') return len; /* inside a comment: nothing to offer */
+        if (!quoted && (ch == ' ' || ch == '\t')) {
+            if (in_word) { buf[out++] = 0; in_word = false; }
+            continue;
+        }
+        if (!in_word) {
+            if (argc == CMD_MAX_ARGS || out + 2 >= sizeof buf) return len;
+            argv[argc++] = buf + out;
+            in_word = true;
+            word_start = i;
+        }
+        if (ch == '"') {
+            quoted = !quoted;
+            if (quoted && word_start == i) word_start = i + 1;
+            continue;
+        }
+        if (out + 2 >= sizeof buf) return len;
+        buf[out++] = ch;
+    }
+    const char *prefix = "";
+    if (in_word) {
+        buf[out] = 0;
+        prefix = argv[--argc];
+    } else {
+        word_start = len;
+    }
+    if (argc == 0) {
+        cmd_complete_names(prefix, true, true, add, ctx);
+    } else {
+        const cmd_desc *c = cmd_find(argv[0]);
+        if (c && c->complete) c->complete(c->user, argc, argv, prefix, add, ctx);
+        else if (!c && argc == 1 && cvar_find(argv[0])) cmd_complete_cvar_values(argv[0], prefix, add, ctx);
+    }
+    return word_start;
+}
+
+bool cmd_quote(const char *s, char *out, size_t len)
+{
+    size_t n0 = strlen(out), n = n0;
+    if (n + 3 > len) return false;
+    out[n++] = '"';
+    for (; *s; s++) {
+        const char *esc = *s == '"' ? "\\\"" : *s == '\\' ? "\\\\" : *s == '\n' ? "\\n" : NULL;
+        size_t k = esc ? 2 : 1;
+        if (n + k + 2 > len) { out[n0] = 0; return false; }
+        if (esc) { out[n++] = esc[0]; out[n++] = esc[1]; }
+        else if ((unsigned char)*s < 0x20 && *s != '\t') out[n++] = ' '; /* the parser refuses control bytes */
+        else out[n++] = *s;
+    }
+    out[n++] = '"';
+    out[n] = 0;
+    return true;
 }
 
 void cmd_register_builtins(void)
 {
     static const cmd_desc table[] = {
-        { "set", "NAME VALUE", "set a cvar (checked against its type and range)", c_set, NULL },
-        { "get", "NAME", "print a cvar as NAME=VALUE", c_get, NULL },
-        { "reset", "NAME", "restore a cvar's default", c_reset, NULL },
-        { "toggle", "NAME", "flip a bool cvar", c_toggle, NULL },
-        { "help", "[NAME]", "list commands, or describe one command or cvar", c_help, NULL },
-        { "cvarlist", "[PREFIX]", "list cvars and their values", c_cvarlist, NULL },
+        { "set", "NAME VALUE", "set a cvar (checked against its type and range)", c_set, NULL, complete_set },
+        { "get", "NAME", "print a cvar as NAME=VALUE", c_get, NULL, complete_cvar_arg },
+        { "reset", "NAME", "restore a cvar's default", c_reset, NULL, complete_cvar_arg },
+        { "toggle", "NAME", "flip a bool cvar", c_toggle, NULL, complete_toggle },
+        { "help", "[NAME]", "list commands, or describe one command or cvar", c_help, NULL, complete_help },
+        { "cvarlist", "[PREFIX]", "list cvars and their values", c_cvarlist, NULL, complete_cvar_arg },
         { "cmdlist", "", "list command names", c_cmdlist, NULL },
         { "echo", "TEXT...", "print text", c_echo, NULL },
         { "exec", "FILE", "run a file of commands (errors report file:line)", c_exec, NULL },
+        { "quit", "", "leave the game (settings are saved)", c_quit, NULL },
     };
     cmd_register_table(table, (int)(sizeof table / sizeof table[0]));
 }

@@ -15,12 +15,20 @@
 /* Returns 0 on success; on failure it has logged why (log_error). */
 typedef int (*cmd_fn)(void *user, int argc, char **argv);
 
+/* Tab completion: a completer offers candidates for the word being typed.
+ * argv holds the words before it (argv[0] is the command), so argc == 1
+ * means the first argument is being completed. */
+typedef void (*cmd_complete_add_fn)(void *ctx, const char *candidate);
+typedef void (*cmd_complete_fn)(void *user, int argc, char **argv, const char *prefix, cmd_complete_add_fn add,
+                                void *ctx);
+
 typedef struct cmd_desc {
     const char *name;
     const char *usage; /* arguments, e.g. "X Y Z" */
     const char *help;  /* one line */
     cmd_fn fn;
     void *user;
+    cmd_complete_fn complete; /* optional: completes arguments */
 } cmd_desc;
 
 /* One parsed command: argv points into an internal buffer. */
@@ -51,8 +59,25 @@ int cmd_exec(const char *line);
  * the file cannot be read. */
 int cmd_exec_file(const char *path);
 
-/* The registry's own commands: set get reset toggle help cvarlist cmdlist echo exec. */
+/* The registry's own commands: set get reset toggle help cvarlist cmdlist
+ * echo exec quit. */
 void cmd_register_builtins(void);
+/* What `quit` does; the app sets it (without one, quit reports an error). */
+void cmd_set_quit_fn(void (*fn)(void *user), void *user);
+
+/* Completion of the last word of `text` (the input up to the cursor):
+ * offers every candidate through add and returns the byte offset where that
+ * word starts, so the caller can replace it. First words complete to command
+ * and cvar names; later ones through the command's completer, or to a
+ * cvar's values after a bare cvar name. */
+size_t cmd_complete(const char *text, cmd_complete_add_fn add, void *ctx);
+/* Building blocks for completers. */
+void cmd_complete_names(const char *prefix, bool commands, bool cvars, cmd_complete_add_fn add, void *ctx);
+void cmd_complete_cvar_values(const char *cvar_name, const char *prefix, cmd_complete_add_fn add, void *ctx);
+
+/* Appends `s` to out as one argument the parser reads back unchanged:
+ * quoted, with " \ and newlines escaped. Returns false if it did not fit. */
+bool cmd_quote(const char *s, char *out, size_t len);
 void cmd_shutdown(void);
 
 /* Levenshtein distance, for "did you mean". */

@@ -91,6 +91,16 @@ static bool parse_bool(const char *s, bool *out)
     return false;
 }
 
+/* The shortest text that reads back as the same float, so `get` shows 0.1
+ * (not 0.100000001) and a config round trip is still bit-exact. */
+static void format_float(char *out, size_t len, float f)
+{
+    for (int digits = 6; digits <= 9; digits++) {
+        snprintf(out, len, "%.*g", digits, (double)f);
+        if (strtof(out, NULL) == f) return;
+    }
+}
+
 static bool out_of_range(const cvar *c, double v)
 {
     return c->d.min < c->d.max && (v < c->d.min || v > c->d.max);
@@ -127,7 +137,7 @@ bool cvar_set_ex(cvar *c, const char *value, bool force, char *err, size_t errle
         if (!parse_float(value, &v) || out_of_range(c, v)) goto bad;
         tmp.f = (float)v;
         tmp.i = (int)v;
-        snprintf(norm, sizeof norm, "%g", v);
+        format_float(norm, sizeof norm, tmp.f);
         break;
     }
     case CVAR_STRING:
@@ -152,7 +162,13 @@ bool cvar_set_ex(cvar *c, const char *value, bool force, char *err, size_t errle
             if (!isfinite(v[k]) || out_of_range(c, v[k])) goto bad;
             tmp.v[k] = (float)v[k];
         }
-        snprintf(norm, sizeof norm, "%g %g %g", v[0], v[1], v[2]);
+        {
+            char a[40], b[40], cc[40];
+            format_float(a, sizeof a, tmp.v[0]);
+            format_float(b, sizeof b, tmp.v[1]);
+            format_float(cc, sizeof cc, tmp.v[2]);
+            snprintf(norm, sizeof norm, "%s %s %s", a, b, cc);
+        }
         break;
     }
     }
@@ -218,10 +234,12 @@ bool cvar_set_by_name(const char *name, const char *value)
         return false;
     }
     char err[320];
+    unsigned before = c->modified;
     if (!cvar_set(c, value, err, sizeof err)) {
         log_error("%s", err);
         return false;
     }
+    if ((c->d.flags & CVAR_LATCH) && c->modified != before) log_info("%s=%s: takes effect after 'regen'", c->d.name, c->str);
     return true;
 }
 
