@@ -33,9 +33,19 @@ void cmd_register_table(const cmd_desc *table, int count)
     for (int i = 0; i < count; i++) cmd_register(&table[i]);
 }
 
+void cmd_unregister(const char *name)
+{
+    const cmd_desc *c = cmd_find(name);
+    if (!c) return;
+    int at = (int)(c - g_cmds);
+    memmove(g_cmds + at, g_cmds + at + 1, sizeof *g_cmds * (size_t)(g_ncmds - at - 1));
+    g_ncmds--;
+}
+
 const cmd_desc *cmd_find(const char *name)
 {
     cmd_desc key = { .name = name };
+    if (!g_cmds) return NULL;
     return bsearch(&key, g_cmds, (size_t)g_ncmds, sizeof *g_cmds, cmd_cmp);
 }
 

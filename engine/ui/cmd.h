@@ -47,6 +47,8 @@ int cmd_parse(const char *text, cmd_visit_fn fn, void *user, char *err, size_t e
 
 void cmd_register(const cmd_desc *d);
 void cmd_register_table(const cmd_desc *table, int count);
+/* Removes a command (a module going away must not leave a dangling user pointer). */
+void cmd_unregister(const char *name);
 const cmd_desc *cmd_find(const char *name);
 int cmd_count(void);
 const cmd_desc *cmd_at(int index); /* name order */
