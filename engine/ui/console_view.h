@@ -1,0 +1,18 @@
+/* console_view: draws the console model with the text batch. The console
+ * drops down from the top over the running game: translucent background,
+ * scrollback wrapped to the width and coloured by level, the input line with
+ * a blinking cursor. When closed, the last few lines fade out at the top. */
+#ifndef STRATA_CONSOLE_VIEW_H
+#define STRATA_CONSOLE_VIEW_H
+
+#include "gfx/text.h"
+#include "ui/console.h"
+
+/* Registers console.height and console.opacity (archived). Call once. */
+void console_view_register_cvars(void);
+/* Queues the console into t's batch (between text_begin and text_end). */
+void console_view_draw(text_ctx *t, console *c, int fb_w, int fb_h);
+/* The colour of a line level, shared with the HUD. */
+uint32_t console_view_color(console_color color);
+
+#endif
