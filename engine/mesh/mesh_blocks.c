@@ -131,21 +131,45 @@ static inline uint32_t mesh_drop_same(uint32_t vis, uint32_t st, const uint8_t *
 }
 
 /* 32x32 bit-matrix transpose: bit j of a[i] moves to bit i of a[j].
- * Swaps ever smaller off-diagonal blocks (16, 8, 4, 2, 1). */
-static void mesh_transpose32(uint32_t a[32])
+ * Swaps ever smaller off-diagonal blocks (16, 8, 4, 2, 1); each stage has
+ * a constant shift so the compiler can unroll and vectorise it. */
+static inline void mesh_transpose_stage(uint32_t a[32], int j, uint32_t m)
 {
-    uint32_t m = 0x0000FFFFu;
-    for (int j = 16; j != 0; j >>= 1, m ^= m << j) {
-        for (int k = 0; k < 32; k = (k + j + 1) & ~j) {
+    for (int blk = 0; blk < 32; blk += 2 * j)
+        for (int k = blk; k < blk + j; k++) {
             uint32_t t = ((a[k] >> j) ^ a[k + j]) & m;
             a[k] ^= t << j;
             a[k + j] ^= t;
         }
-    }
 }
 
-/* Pass 1: visible-face masks for every face. Returns the face count. */
-static int mesh_cull(const mesh_class *c, const mesh_input *in, mesh_scratch *s)
+static void mesh_transpose32(uint32_t a[32])
+{
+    mesh_transpose_stage(a, 16, 0x0000FFFFu);
+    mesh_transpose_stage(a, 8, 0x00FF00FFu);
+    mesh_transpose_stage(a, 4, 0x0F0F0F0Fu);
+    mesh_transpose_stage(a, 2, 0x33333333u);
+    mesh_transpose_stage(a, 1, 0x55555555u);
+}
+
+/* Mask of the 32 bytes at p that equal b. */
+static inline uint32_t mesh_row_eq(const uint8_t *p, uint8_t b)
+{
+#ifdef MESH_HAVE_SSE2
+    __m128i v = _mm_set1_epi8((char)b);
+    uint32_t lo = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), v));
+    uint32_t hi =
+        (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)), v));
+    return lo | hi << 16;
+#else
+    uint32_t m = 0;
+    for (int i = 0; i < 32; i++) m |= (uint32_t)(p[i] == b) << i;
+    return m;
+#endif
+}
+
+/* Pass 1: visible-face masks for every face. Returns whether there is any. */
+static bool mesh_cull(const mesh_class *c, const mesh_input *in, mesh_scratch *s)
 {
     const uint8_t *vox = in->vox;
     bool any_st = false;
@@ -163,9 +187,9 @@ static int mesh_cull(const mesh_class *c, const mesh_input *in, mesh_scratch *s)
         }
     }
     memset(s->any, 0, sizeof s->any);
-    if (!any_rs) return 0; /* nothing renders itself: all air / placeholders */
+    if (!any_rs) return false; /* nothing renders itself: all air / placeholders */
 
-    int faces = 0;
+    uint32_t anyvis = 0;
     for (int y = 0; y < N; y++) {
         for (int z = 0; z < N; z++) {
             uint32_t rs = s->rs[y][z];
@@ -194,11 +218,10 @@ static int mesh_cull(const mesh_class *c, const mesh_input *in, mesh_scratch *s)
             s->vis[FACE_FRONT][z][y] = front;
             s->vis[FACE_RIGHT][y][z] = right;
             s->vis[FACE_LEFT][y][z] = left;
-            faces += __builtin_popcount(top) + __builtin_popcount(bottom) + __builtin_popcount(back) +
-                     __builtin_popcount(front) + __builtin_popcount(right) + __builtin_popcount(left);
+            anyvis |= top | bottom | back | front | right | left;
         }
     }
-    if (faces == 0) return 0;
+    if (!anyvis) return false;
 
     /* x faces: per y, [z] bit x -> [x] bit z; then slice x, rows y, bits z */
     static const int xf[2] = { FACE_RIGHT, FACE_LEFT };
@@ -206,7 +229,9 @@ static int mesh_cull(const mesh_class *c, const mesh_input *in, mesh_scratch *s)
         uint32_t(*v)[N] = s->vis[xf[f]];
         uint32_t tmp[N][N];
         for (int y = 0; y < N; y++) {
-            mesh_transpose32(v[y]);
+            uint32_t o = 0;
+            for (int z = 0; z < N; z++) o |= v[y][z];
+            if (o) mesh_transpose32(v[y]); /* all-zero stays all-zero */
             for (int x = 0; x < N; x++) tmp[x][y] = v[y][x];
         }
         memcpy(v, tmp, sizeof tmp);
@@ -220,7 +245,7 @@ static int mesh_cull(const mesh_class *c, const mesh_input *in, mesh_scratch *s)
         }
         s->any[f] = any;
     }
-    return faces;
+    return true;
 }
 
 static bool mesh_reserve(mesh_buffer *b, int extra)
@@ -266,32 +291,30 @@ static const int mesh_uv[FACE_COUNT][2] = {
     [FACE_RIGHT] = { 1, 2 },  /* +x: y then z */
 };
 
-static void mesh_emit(chunk_mesh *out, int face, int slice, int u0, int v0, int w, int h, uint32_t key)
+/* Bit position of each axis in a vertex's `a` word. Coordinates are at most
+ * 32 and never negative, so the packed word is linear in them: corners are
+ * the min corner's word plus shifted extents, no unpacking. */
+static const int mesh_shift[3] = { 0, 6, 12 };
+
+static inline void mesh_emit(chunk_mesh *out, int face, int slice, int u0, int v0, int w, int h, uint32_t key)
 {
     const mesh_slice_axes *ax = &mesh_axes[face];
-    int pass = (int)(key >> 16) & 3;
-    mesh_buffer *b = &out->pass[pass];
-    if (!mesh_reserve(b, 4)) return;
-    int lo[3], ext[3] = { 0, 0, 0 };
-    lo[ax->axis_d] = slice + (face_normal[face][ax->axis_d] > 0);
-    lo[ax->axis_u] = u0;
-    lo[ax->axis_v] = v0;
-    ext[ax->axis_u] = w;
-    ext[ax->axis_v] = h;
-    int U = mesh_uv[face][0], V = mesh_uv[face][1];
-    int c[4][3];
-    for (int i = 0; i < 3; i++) {
-        c[0][i] = lo[i];
-        c[1][i] = lo[i] + (i == U ? ext[U] : 0);
-        c[2][i] = lo[i] + (i == U ? ext[U] : 0) + (i == V ? ext[V] : 0);
-        c[3][i] = lo[i] + (i == V ? ext[V] : 0);
-    }
+    mesh_buffer *b = &out->pass[(key >> 16) & 3];
+    out->faces += w * h; /* counted even if the quad is lost to a failed allocation */
+    if (b->count + 4 > b->cap && !mesh_reserve(b, 4)) return;
+    const int plane = slice + (face_normal[face][ax->axis_d] > 0);
+    uint32_t a0 = (uint32_t)plane << mesh_shift[ax->axis_d] | (uint32_t)u0 << mesh_shift[ax->axis_u] |
+                  (uint32_t)v0 << mesh_shift[ax->axis_v] | (uint32_t)face << 18;
+    /* the slice grid's (w along bits, h along rows) mapped to the face's (U, V) */
+    uint32_t ew = (uint32_t)w << mesh_shift[ax->axis_u], eh = (uint32_t)h << mesh_shift[ax->axis_v];
+    uint32_t dU = mesh_uv[face][0] == ax->axis_u ? ew : eh;
+    uint32_t dV = mesh_uv[face][0] == ax->axis_u ? eh : ew;
     uint32_t vb = MESH_VERT_B(key & 255, (key >> 8) & 255);
     mesh_vertex *dst = b->v + b->count;
-    for (int i = 0; i < 4; i++) {
-        dst[i].a = MESH_VERT_A(c[i][0], c[i][1], c[i][2], face);
-        dst[i].b = vb;
-    }
+    dst[0] = (mesh_vertex){ a0, vb };
+    dst[1] = (mesh_vertex){ a0 + dU, vb };
+    dst[2] = (mesh_vertex){ a0 + dU + dV, vb };
+    dst[3] = (mesh_vertex){ a0 + dV, vb };
     b->count += 4;
     out->quads++;
 }
@@ -324,21 +347,33 @@ static void mesh_merge(const mesh_class *c, const mesh_input *in, mesh_scratch *
                         mesh_emit(out, face, sl, u, v, 1, 1, k);
                         continue;
                     }
+                    /* Where a slice row is contiguous in memory (y and z faces),
+                     * voxels with the same id and tint as the first share its key:
+                     * find those 32 at a time and look up keys only elsewhere. */
+                    const uint8_t id0 = vox[u * su + v * sv], t0 = tint[u * su + v * sv];
+#define MESH_SAME(row) (su == 1 ? mesh_row_eq(vox + (row) * sv, id0) & mesh_row_eq(tint + (row) * sv, t0) : 0u)
                     /* run of set bits from u, then cut it where the key changes */
-                    uint64_t bits = (uint64_t)m[v] >> u;
-                    int run = __builtin_ctzll(~bits);
+                    int run = __builtin_ctzll(~((uint64_t)m[v] >> u));
+                    uint64_t same = run > 1 ? MESH_SAME(v) : 0u; /* lone faces (checker) skip it */
                     int w = 1;
-                    while (w < run && MESH_KEY(u + w, v) == k) w++;
+                    while (w < run) {
+                        int skip = __builtin_ctzll(~(same >> (u + w)));
+                        if (skip) w += skip;
+                        else if (MESH_KEY(u + w, v) == k) w++;
+                        else break;
+                    }
+                    if (w > run) w = run;
                     uint32_t span = (uint32_t)((((uint64_t)1 << w) - 1) << u);
                     m[v] &= ~span;
                     int h = 1;
                     while (v + h < N && (m[v + h] & span) == span) {
-                        int i = 0;
-                        while (i < w && MESH_KEY(u + i, v + h) == k) i++;
-                        if (i < w) break;
+                        uint32_t need = span & ~(uint32_t)MESH_SAME(v + h);
+                        while (need && MESH_KEY(__builtin_ctz(need), v + h) == k) need &= need - 1;
+                        if (need) break;
                         m[v + h] &= ~span;
                         h++;
                     }
+#undef MESH_SAME
                     mesh_emit(out, face, sl, u, v, w, h, k);
                 }
             }
@@ -350,11 +385,16 @@ static void mesh_merge(const mesh_class *c, const mesh_input *in, mesh_scratch *
 void mesh_build(const mesh_input *in, bool greedy, chunk_mesh *out)
 {
     mesh_clear(out);
-    mesh_class c;
-    mesh_class_init(&c);
+    /* the class tables depend only on the constant material table: build
+     * them once per thread (a few microseconds, too much to pay per chunk) */
+    static _Thread_local mesh_class c;
+    static _Thread_local bool c_ready;
+    if (!c_ready) {
+        mesh_class_init(&c);
+        c_ready = true;
+    }
     mesh_scratch *s = &mesh_tls;
-    out->faces = mesh_cull(&c, in, s);
-    if (out->faces == 0) return;
+    if (!mesh_cull(&c, in, s)) return;
     mesh_merge(&c, in, s, greedy, out);
 }
 
