@@ -127,11 +127,11 @@ static int atlas_cutoff_byte(void)
     return (float)c < ATLAS_ALPHA_CUTOFF * 255.0f ? c + 1 : c;
 }
 
-static int atlas_count_passing(const uint8_t *p, int texels, float scale)
+static int atlas_count_passing(const uint8_t *p, int texels)
 {
     int cut = atlas_cutoff_byte(), n = 0;
     for (int i = 0; i < texels; i++)
-        if ((float)p[i * 4 + 3] * scale >= (float)cut) n++;
+        if (p[i * 4 + 3] >= cut) n++;
     return n;
 }
 
@@ -162,24 +162,30 @@ static void atlas_downsample(const uint8_t *src, int size, uint8_t *dst)
         }
 }
 
-/* Scales a level's alpha so the share of texels passing the cut-out test
- * matches the base level (alpha-to-coverage-preserving mipmaps). Plain
- * averaging would drop most texels below the cutoff after two levels and
- * the canopy would dissolve with distance. */
+/* Makes exactly `want` texels of a level pass the cut-out test, picking
+ * those with the most alpha (alpha-to-coverage-preserving mipmaps). Plain
+ * averaging would drop most texels below the cutoff after two levels and the
+ * canopy would dissolve with distance; one uniform alpha scale cannot hit
+ * the base coverage either, as a 2x2 average only takes five values. Alpha
+ * order is kept, so filtering between texels still fades the right way. */
 static void atlas_preserve_coverage(uint8_t *p, int texels, int want)
 {
-    float lo = 0.0f, hi = 16.0f;
-    for (int it = 0; it < 24; it++) {
-        float mid = 0.5f * (lo + hi);
-        if (atlas_count_passing(p, texels, mid) < want) lo = mid;
-        else hi = mid;
-    }
-    /* hi reaches the target count; lo stays just under it: take whichever is closer */
-    int nlo = atlas_count_passing(p, texels, lo), nhi = atlas_count_passing(p, texels, hi);
-    float s = (want - nlo <= nhi - want) ? lo : hi;
+    enum { MAX_TEXELS = (ATLAS_TILE / 2) * (ATLAS_TILE / 2) };
+    unsigned key[MAX_TEXELS];
+    int cut = atlas_cutoff_byte();
+    /* ties (many texels share an alpha) are broken by a fixed scatter of
+     * the index, so the chosen texels spread over the tile, not in a row */
+    for (int i = 0; i < texels; i++) key[i] = (unsigned)p[i * 4 + 3] * 256u + (unsigned)((i * 97 + 13) & 255);
     for (int i = 0; i < texels; i++) {
-        float a = (float)p[i * 4 + 3] * s + 0.5f;
-        p[i * 4 + 3] = (uint8_t)(a > 255.0f ? 255.0f : a);
+        int rank = 0; /* texels that beat this one: n <= 64, quadratic is fine */
+        for (int j = 0; j < texels; j++)
+            if (key[j] > key[i] || (key[j] == key[i] && j < i)) rank++;
+        uint8_t *a = &p[i * 4 + 3];
+        if (rank < want) {
+            if (*a < cut) *a = (uint8_t)cut;
+        } else if (*a >= cut) {
+            *a = (uint8_t)(cut - 1);
+        }
     }
 }
 
@@ -199,7 +205,7 @@ bool atlas_mips_build(const atlas_image *img, atlas_mips *out)
     memcpy(out->level[0], img->pixels, (size_t)img->layers * ATLAS_LAYER_BYTES);
     for (int n = 0; n < img->layers; n++) {
         bool cutout = atlas_layer_is_cutout(img, n);
-        int base_pass = cutout ? atlas_count_passing(atlas_layer(img, n), ATLAS_TILE * ATLAS_TILE, 1.0f) : 0;
+        int base_pass = cutout ? atlas_count_passing(atlas_layer(img, n), ATLAS_TILE * ATLAS_TILE) : 0;
         for (int k = 1; k < ATLAS_MIP_LEVELS; k++) {
             int ps = ATLAS_TILE >> (k - 1), size = ATLAS_TILE >> k;
             const uint8_t *src = out->level[k - 1] + (size_t)n * (size_t)(ps * ps * 4);
@@ -229,7 +235,7 @@ float atlas_mips_coverage(const atlas_mips *m, int level, int layer)
         return 0.0f;
     int size = ATLAS_TILE >> level;
     const uint8_t *p = m->level[level] + (size_t)layer * (size_t)(size * size * 4);
-    return (float)atlas_count_passing(p, size * size, 1.0f) / (float)(size * size);
+    return (float)atlas_count_passing(p, size * size) / (float)(size * size);
 }
 
 /* ---- GL part ------------------------------------------------------------ */

@@ -55,9 +55,10 @@ bool atlas_layer_is_cutout(const atlas_image *img, int layer);
 /* The whole mip chain of the layered texture, built on the CPU so that it is
  * the same on every driver and testable: level k has layers tiles of
  * (16 >> k)^2 RGBA pixels. Colour is averaged weighted by alpha (transparent
- * texels do not darken edges); cut-out layers have their alpha scaled per
- * level so the fraction passing ATLAS_ALPHA_CUTOFF stays that of level 0,
- * which keeps distant leaves from thinning out and vanishing. */
+ * texels do not darken edges); in cut-out layers the texels with the most
+ * alpha are pushed over ATLAS_ALPHA_CUTOFF (the rest under it) so the share
+ * that passes stays that of level 0: distant leaves neither thin out and
+ * vanish nor turn into a solid wall. */
 typedef struct atlas_mips {
     int layers;
     uint8_t *level[ATLAS_MIP_LEVELS];
