@@ -37,7 +37,7 @@ typedef struct mesh_class {
 
 enum { MESH_RS = 1, MESH_RN = 2, MESH_ST = 4 };
 
-/* Per-build scratch: about 60 KiB, too much for a worker's stack frame to
+/* Per-build scratch: about 42 KiB, too much for a worker's stack frame to
  * take lightly, so it lives in thread-local storage and is reused. */
 typedef struct mesh_scratch {
     uint64_t rn[PAD][PAD];   /* [py][pz], bit px (0..33): lets neighbours show */
