@@ -23,6 +23,7 @@ static long mesh_world_all(world *w, chunk_mesh **out_meshes)
     int n = w->chunk_count;
     int *idx = malloc(sizeof *idx * (size_t)n);
     chunk_mesh *m = calloc((size_t)n, sizeof *m);
+    if (!idx || !m) abort();
     for (int i = 0; i < n; i++) idx[i] = i;
     mesh_world_chunks(w, bench_jobs(), idx, n, true, m);
     long quads = 0;
