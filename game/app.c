@@ -139,6 +139,12 @@ void app_render(app *a)
 
 /* ---- set-up ------------------------------------------------------------ */
 
+static void on_anisotropy(cvar *c, void *user)
+{
+    app *a = user;
+    if (a->atlas_tex) atlas_texture_set_anisotropy(a->atlas_tex, c->f);
+}
+
 static const char *const k_biome_names_fallback[] = { "hills", NULL };
 
 static void register_cvars(app *a)
@@ -161,10 +167,11 @@ static void register_cvars(app *a)
         { "render.greedy", "merge coplanar faces of the same tile (greedy meshing)", CVAR_BOOL, CVAR_ARCHIVE, "1" },
         { "render.crosshair", "draw the crosshair", CVAR_BOOL, CVAR_ARCHIVE, "1" },
         { "player.fly", "fly instead of walking (no gravity)", CVAR_BOOL, 0, "0" },
+        { "render.anisotropy", "anisotropic texture filtering, 1-16 (0 = auto: off on software GL, 8 on GPUs)", CVAR_FLOAT, CVAR_ARCHIVE, "0", 0, 16, NULL, on_anisotropy, a },
     };
     cvar **slots[] = { &a->cv.seed, &a->cv.biome, &a->cv.size_x, &a->cv.size_y, &a->cv.size_z, &a->cv.fov,
                        &a->cv.distance, &a->cv.sensitivity, &a->cv.invert_y, &a->cv.wireframe, &a->cv.greedy,
-                       &a->cv.crosshair, &a->cv.fly };
+                       &a->cv.crosshair, &a->cv.fly, &a->cv.anisotropy };
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *slots[i] = cvar_register(&d[i]);
 }
 
@@ -195,6 +202,7 @@ static bool init_graphics(app *a)
     }
     a->atlas_tex = atlas_texture_create(&img);
     atlas_free(&img);
+    atlas_texture_set_anisotropy(a->atlas_tex, a->cv.anisotropy->f);
     a->rend = renderer_create(err, sizeof err);
     if (!a->rend) {
         log_error("%s", err);

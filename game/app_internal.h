@@ -35,7 +35,7 @@ typedef struct app {
     double frame_ms;
     struct {
         cvar *seed, *biome, *size_x, *size_y, *size_z, *fov, *distance, *sensitivity, *invert_y, *wireframe,
-            *greedy, *crosshair, *fly;
+            *greedy, *crosshair, *fly, *anisotropy;
     } cv;
 } app;
 

@@ -79,5 +79,8 @@ float atlas_mips_coverage(const atlas_mips *m, int level, int layer);
  * texture name, or 0 when out of memory. */
 unsigned atlas_texture_create(const atlas_image *img);
 void atlas_texture_destroy(unsigned tex);
+/* Sets anisotropic filtering (level <= 0: automatic choice for this GL);
+ * returns the level applied. */
+float atlas_texture_set_anisotropy(unsigned tex, float level);
 
 #endif
