@@ -9,6 +9,7 @@
 #include <stb/stb_truetype.h>
 
 #include "core/log.h"
+#include "gfx/shader.h"
 #include "ui/utf8.h"
 
 /* One glyph or rectangle: a screen rectangle, its atlas rectangle and a
@@ -227,56 +228,10 @@ static bool bake(text_ctx *t, int px)
 
 /* ---- GL ------------------------------------------------------------------ */
 
-static GLuint compile(GLenum type, const char *path, char *err, size_t errlen)
-{
-    char *src = (char *)read_file(path, NULL);
-    if (!src) {
-        snprintf(err, errlen, "cannot read shader %s", path);
-        return 0;
-    }
-    GLuint s = glCreateShader(type);
-    const char *srcs[] = { src };
-    glShaderSource(s, 1, srcs, NULL);
-    glCompileShader(s);
-    free(src);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[1024];
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        snprintf(err, errlen, "%s: %s", path, log);
-        glDeleteShader(s);
-        return 0;
-    }
-    return s;
-}
-
 static bool gl_init(text_ctx *t, char *err, size_t errlen)
 {
-    if (!t->d.vert_path || !t->d.frag_path) {
-        snprintf(err, errlen, "text: shader paths not given (shaders/text.vert, shaders/text.frag)");
-        return false;
-    }
-    GLuint vs = compile(GL_VERTEX_SHADER, t->d.vert_path, err, errlen);
-    GLuint fs = vs ? compile(GL_FRAGMENT_SHADER, t->d.frag_path, err, errlen) : 0;
-    if (!fs) {
-        if (vs) glDeleteShader(vs);
-        return false;
-    }
-    t->prog = glCreateProgram();
-    glAttachShader(t->prog, vs);
-    glAttachShader(t->prog, fs);
-    glLinkProgram(t->prog);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = 0;
-    glGetProgramiv(t->prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[1024];
-        glGetProgramInfoLog(t->prog, sizeof log, NULL, log);
-        snprintf(err, errlen, "text shader link: %s", log);
-        return false;
-    }
+    t->prog = shader_load("text.vert", "text.frag", err, errlen);
+    if (!t->prog) return false;
     t->u_screen = glGetUniformLocation(t->prog, "u_screen");
 
     glCreateBuffers(1, &t->vbo);

@@ -17,13 +17,11 @@ typedef struct text_ctx text_ctx;
 
 typedef struct text_desc {
     const char *font_path;  /* tried first; then the usual system locations */
-    const char *vert_path;  /* shaders/text.vert (platform_find_asset); unused with no_gl */
-    const char *frag_path;
     bool no_gl;             /* CPU only: bake and batch, never touch GL (tests, benches) */
     int pixel_size;         /* 0 = from the framebuffer height at text_begin */
 } text_desc;
 
-/* Loads the font and (unless no_gl) the shaders and buffers; needs a current
+/* Loads the font and (unless no_gl) shaders/text.vert+frag and buffers; needs a current
  * GL 4.5 context. NULL with the reason in err, e.g. every font path tried:
  * the game then runs without text. */
 text_ctx *text_create(const text_desc *d, char *err, size_t errlen);
