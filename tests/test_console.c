@@ -5,6 +5,7 @@
 
 #include <GLFW/glfw3.h>
 #include <glad/gl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,9 @@
 #include "gfx/screenshot.h"
 #include "gfx/text.h"
 #include "platform/platform.h"
+#include "ui/bind.h"
 #include "ui/cmd.h"
+#include "ui/hud.h"
 #include "ui/console.h"
 #include "ui/console_view.h"
 #include "ui/cvar.h"
@@ -365,6 +368,41 @@ static void test_text_cpu_batch(void **state)
     text_destroy(t);
 }
 
+static void test_hud_overlays(void **state)
+{
+    char err[1024];
+    text_ctx *t = text_create(&(text_desc){ .no_gl = true }, err, sizeof err);
+    if (!t) fail_msg("text: %s", err);
+    float ms[HUD_FRAME_SAMPLES];
+    for (int i = 0; i < HUD_FRAME_SAMPLES; i++) ms[i] = (float)(i % 40);
+    hud_info info = { .fps = 60, .frame_ms = ms, .frame_count = 200, .frame_head = 100, .pos = { 1, 2, 3 },
+                      .yaw = -90, .biome = "taiga", .seed = 42, .chunks_loaded = 64, .chunks_visible = 20,
+                      .triangles = 123456, .render_mode = "blocks", .queue_len = 3 };
+    text_begin(t, 1280, 720);
+    hud_draw_debug(t, &info, 1280, 720);
+    assert_true(text_quad_count(t) > 200); /* text plus one bar per frame */
+    text_begin(t, 1280, 720);
+    hud_draw_debug(t, &(hud_info){ .yaw = NAN }, 1280, 720); /* empty struct, NaN yaw: still fine */
+
+    bind_set(GLFW_KEY_F1, "biome desert");
+    bind_set(GLFW_KEY_F3, "toggle hud.debug");
+    text_begin(t, 1280, 720);
+    hud_draw_help(t, 1280, 720);
+    int with_two = text_quad_count(t);
+    bind_set(GLFW_KEY_F4, "echo a very long command that goes on and on and on and on and on and on and on");
+    text_begin(t, 1280, 720);
+    hud_draw_help(t, 1280, 720);
+    assert_true(text_quad_count(t) > with_two); /* generated from the bindings */
+    text_begin(t, 100, 50);
+    hud_draw_help(t, 100, 50); /* tiny window: nothing overflows */
+    text_begin(t, 1280, 720);
+    hud_draw_progress(t, 0.37f, "generating world", 1280, 720);
+    hud_draw_progress(t, NAN, NULL, 1280, 720);
+    assert_true(text_quad_count(t) > 10);
+    bind_shutdown();
+    text_destroy(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +416,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_toggle_scroll_and_lines, setup, teardown),
         cmocka_unit_test(test_scrollback_ring_wraps),
         cmocka_unit_test(test_text_cpu_batch),
+        cmocka_unit_test_setup_teardown(test_hud_overlays, setup, teardown),
         cmocka_unit_test_setup_teardown(test_render_shows_text, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,42 @@
+/* hud: the overlays drawn over the game with the text batch — the debug
+ * overlay (FPS, frame-time graph, position, chunk and triangle counts...),
+ * the help overlay listing every key binding (read from the bind table, so
+ * it is never stale) and the world-generation progress bar. The app fills a
+ * plain struct each frame; nothing here reaches into game state. */
+#ifndef STRATA_HUD_H
+#define STRATA_HUD_H
+
+#include <stdint.h>
+
+#include "gfx/text.h"
+
+#define HUD_FRAME_SAMPLES 240
+
+typedef struct hud_info {
+    float fps;
+    /* the last frame times in ms, a ring: frame_ms[(frame_head + i) % HUD_FRAME_SAMPLES]
+     * for i in [0, frame_count) runs oldest to newest */
+    const float *frame_ms;
+    int frame_count, frame_head;
+    float pos[3];
+    float yaw, pitch;        /* degrees; yaw 0 = -Z ("N"), 90 = +X ("E") */
+    const char *biome;
+    uint64_t seed;
+    int chunks_loaded, chunks_visible;
+    long triangles;
+    const char *render_mode;
+    int queue_len;           /* worker jobs waiting */
+} hud_info;
+
+/* Debug overlay at the top-left. */
+void hud_draw_debug(text_ctx *t, const hud_info *info, int fb_w, int fb_h);
+/* Centred panel: every bound key, its commands and the command's help. */
+void hud_draw_help(text_ctx *t, int fb_w, int fb_h);
+/* Bar at the bottom centre; fraction in [0, 1], label e.g. "generating world". */
+void hud_draw_progress(text_ctx *t, float fraction, const char *label, int fb_w, int fb_h);
+
+/* Registers hud.debug and hud.help (bool, archived) for the app to read and
+ * for bindings to toggle ("bind F3 \"toggle hud.debug\""). */
+void hud_register_cvars(void);
+
+#endif
