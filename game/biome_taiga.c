@@ -73,7 +73,7 @@ static bool taiga_check(const taiga_params *q, const flora_style *st, char *err,
 }
 
 /* Equations 16 and 17 on the height map. */
-static bool taiga_levels(taiga_plan *p, const taiga_params *q, char *err, size_t n)
+static void taiga_levels(taiga_plan *p, const taiga_params *q)
 {
     biome_levels *lv = &p->b.lv;
     if (q->tree_line > 0.f) {
@@ -85,14 +85,9 @@ static bool taiga_levels(taiga_plan *p, const taiga_params *q, char *err, size_t
          * about MinHeight, so muskegs fill the lowest MuskegChance fraction above the floor. */
         float min_h = (float)lv->min_height;
         lv->muskeg_lo = lv->min_height;
+        /* above the tree line the cracked-stone rule comes first, so an overlap is harmless */
         lv->muskeg_hi = (int)floorf(min_h + min_h * q->muskeg_chance);
-        if (lv->muskeg_hi >= lv->tree_line) {
-            snprintf(err, n, "taiga.muskeg_chance (%.3g) raises the muskegs to y=%d, above the tree line (y=%d)",
-                     (double)q->muskeg_chance, lv->muskeg_hi, lv->tree_line);
-            return false;
-        }
     }
-    return true;
 }
 
 static bool taiga_plant(taiga_plan *p, const taiga_params *q, int64_t seed, char *err, size_t n)
@@ -143,8 +138,9 @@ static void *taiga_plan_make(const world *w, int64_t seed, char *err, size_t n)
     p->b.style = st;
     p->upper = q.upper;
     p->middle = q.middle;
-    if (!biome_heightmap(&p->b, w, "taiga", seed, err, n) || !taiga_levels(p, &q, err, n) ||
-        !taiga_plant(p, &q, seed, err, n) || !flora_bin(&p->b.flora, &p->b.style, w)) {
+    bool ok = biome_heightmap(&p->b, w, "taiga", seed, err, n);
+    if (ok) taiga_levels(p, &q);
+    if (!ok || !taiga_plant(p, &q, seed, err, n) || !flora_bin(&p->b.flora, &p->b.style, w)) {
         if (!err[0]) snprintf(err, n, "out of memory");
         taiga_free(p);
         return NULL;
