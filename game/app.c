@@ -230,6 +230,7 @@ int app_run(const app_desc *d)
     register_cvars(a);
     cmd_register_builtins();
     app_register_commands(a);
+    if (d->world) log_warn("--world: saved worlds are not implemented yet; generating from the cvars instead");
     if (d->config && cmd_exec_file(d->config) < 0) log_error("cannot read config '%s'", d->config);
 
     int rc = 1;

@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "gfx/screenshot.h"
 #include "platform/platform.h"
+#include "biomes.h"
 #include "terrain.h"
 #include "ui/cmd.h"
 
@@ -173,4 +174,5 @@ const float app_tint_palette[8][3] = {
 void app_register_game(app *a)
 {
     terrain_register();
+    biomes_register();
 }
