@@ -15,7 +15,10 @@
 #include "mesh/mesh_world.h"
 #include "platform/platform.h"
 #include "terrain.h"
+#include "ui/bind.h"
 #include "ui/cmd.h"
+#include "ui/config.h"
+#include "ui/console_view.h"
 #include "ui/cvar.h"
 
 /* ---- world lifecycle --------------------------------------------------- */
@@ -177,6 +180,13 @@ static void register_cvars(app *a)
 
 static void shutdown_app(app *a)
 {
+    if (a->con) { /* settings persist: written on exit from a windowed session */
+        config_write(NULL);
+        char hist[1024];
+        if (config_sibling("history", hist, sizeof hist)) console_history_save(a->con, hist);
+    }
+    text_destroy(a->text);
+    console_destroy(a->con); /* restores the log sink */
     if (a->gen_task) world_destroy(worldgen_finish(a->gen_task));
     job_pool_destroy(a->jobs); /* joins the workers before anything they read goes away */
     for (int i = 0; i < a->mesh_cap; i++) mesh_free(&a->meshes[i]);
@@ -186,9 +196,25 @@ static void shutdown_app(app *a)
     renderer_destroy(a->rend);
     if (a->atlas_tex) glDeleteTextures(1, &a->atlas_tex);
     platform_destroy(a->plat);
+    bind_shutdown();
     cmd_shutdown();
     cvar_shutdown();
 }
+
+/* Default key bindings; the config file (read after) may change any of them. */
+static void default_binds(void)
+{
+    static const struct { int key; const char *cmd; } binds[] = {
+        { GLFW_KEY_F1, "biome desert" },     { GLFW_KEY_F2, "biome taiga" },
+        { GLFW_KEY_F3, "biome deciduous" },  { GLFW_KEY_F4, "biome hills" },
+        { GLFW_KEY_F5, "newseed" },          { GLFW_KEY_F6, "toggle hud.debug" },
+        { GLFW_KEY_H, "toggle hud.help" },   { GLFW_KEY_F, "toggle player.fly" },
+        { GLFW_KEY_F12, "screenshot" },
+    };
+    for (size_t i = 0; i < sizeof binds / sizeof binds[0]; i++) bind_set(binds[i].key, binds[i].cmd);
+}
+
+static const char *clipboard_text(void *user) { return platform_clipboard(user); }
 
 static bool init_graphics(app *a)
 {
@@ -229,12 +255,31 @@ int app_run(const app_desc *d)
     app_register_game(a);
     register_cvars(a);
     cmd_register_builtins();
+    bind_register_commands();
+    config_register_commands();
+    console_view_register_cvars();
+    hud_register_cvars();
     app_register_commands(a);
+    default_binds();
     if (d->world) log_warn("--world: saved worlds are not implemented yet; generating from the cvars instead");
-    if (d->config && cmd_exec_file(d->config) < 0) log_error("cannot read config '%s'", d->config);
+    if (d->headless) {
+        /* scripts stay reproducible: the user's settings apply only when asked for */
+        if (d->config && cmd_exec_file(d->config) < 0) log_error("cannot read config '%s'", d->config);
+    } else {
+        config_init(d->config);
+        config_load();
+        a->con = console_create(&(console_desc){ .echo_stdio = true, .clipboard = clipboard_text, .clipboard_user = a->plat });
+        console_attach_log(a->con);
+        char hist[1024];
+        if (config_sibling("history", hist, sizeof hist)) console_history_load(a->con, hist);
+    }
 
     int rc = 1;
     if (!init_graphics(a)) goto out;
+    if (!d->headless) {
+        a->text = text_create(&(text_desc){ 0 }, err, sizeof err);
+        if (!a->text) log_error("no text rendering (console and HUD hidden): %s", err);
+    }
     if (!app_regenerate(a)) goto out;
     a->pl.flying = a->cv.fly->b;
     if (d->headless) {

@@ -12,7 +12,10 @@
 #include "platform/platform.h"
 #include "biomes.h"
 #include "terrain.h"
+#include "core/rng.h"
+#include "core/timer.h"
 #include "ui/cmd.h"
+#include "ui/config.h"
 
 static bool parse_num(const char *s, float *out)
 {
@@ -88,20 +91,30 @@ static int c_look(void *u, int argc, char **argv)
 static int c_screenshot(void *u, int argc, char **argv)
 {
     app *a = u;
-    if (argc != 2) {
-        log_error("usage: screenshot PATH.png");
+    char auto_path[1024];
+    if (argc > 2) {
+        log_error("usage: screenshot [PATH.png] (default: a timestamped file in the pictures folder)");
         return 1;
+    }
+    const char *path = argc == 2 ? argv[1] : NULL;
+    if (!path) {
+        if (!config_screenshot_path(auto_path, sizeof auto_path)) {
+            log_error("screenshot: no pictures folder could be made; give a PATH");
+            return 1;
+        }
+        path = auto_path;
     }
     app_sync_world(a);
     app_render(a);
+    app_draw_overlays(a); /* what the player sees, console and HUD included */
     int w, h;
     platform_size(a->plat, &w, &h);
     char err[512];
-    if (!screenshot_write(argv[1], platform_framebuffer(a->plat), w, h, err, sizeof err)) {
+    if (!screenshot_write(path, platform_framebuffer(a->plat), w, h, err, sizeof err)) {
         log_error("screenshot: %s", err);
         return 1;
     }
-    log_out("screenshot=%s", argv[1]);
+    log_out("screenshot=%s", path);
     return 0;
 }
 
@@ -139,6 +152,18 @@ static int c_stats(void *u, int argc, char **argv)
     return 0;
 }
 
+static int c_newseed(void *u, int argc, char **argv)
+{
+    app *a = u;
+    rng r = rng_make(timer_ns());
+    char seed[32];
+    snprintf(seed, sizeof seed, "%d", (int)(rng_next(&r) % 1000000));
+    if (!cvar_set_by_name("world.seed", seed)) return 1;
+    log_info("new seed %s", seed);
+    a->regen_at = 0; /* no debounce: the key was pressed once */
+    return 0;
+}
+
 static int c_quit(void *u, int argc, char **argv)
 {
     app *a = u;
@@ -156,6 +181,7 @@ void app_register_commands(app *a)
         { "look", "YAW PITCH", "face a direction (degrees)", c_look, a },
         { "screenshot", "PATH", "render a frame and write it as PNG", c_screenshot, a },
         { "stats", "", "print world and render statistics as key=value lines", c_stats, a },
+        { "newseed", "", "pick a random world.seed and regenerate", c_newseed, a },
         { "quit", "", "leave the game", c_quit, a },
     };
     cmd_register_table(table, (int)(sizeof table / sizeof table[0]));

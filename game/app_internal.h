@@ -10,7 +10,10 @@
 #include "gfx/camera.h"
 #include "gfx/renderer.h"
 #include "player.h"
+#include "gfx/text.h"
+#include "ui/console.h"
 #include "ui/cvar.h"
+#include "ui/hud.h"
 #include "worldgen.h"
 
 typedef struct app {
@@ -33,6 +36,11 @@ typedef struct app {
     int mesh_cap;
     bool quit;
     double frame_ms;
+    console *con;         /* windowed runs only */
+    text_ctx *text;
+    float frame_times[HUD_FRAME_SAMPLES];
+    int frame_head, frame_count;
+    float fps;
     struct {
         cvar *seed, *biome, *size_x, *size_y, *size_z, *fov, *distance, *sensitivity, *invert_y, *wireframe,
             *greedy, *crosshair, *fly, *anisotropy;
@@ -48,6 +56,8 @@ bool app_regenerate_async(app *a);
 void app_sync_world(app *a);
 void app_mesh_dirty(app *a);
 void app_render(app *a);
+/* HUD, help, progress bar and console over the frame (windowed runs). */
+void app_draw_overlays(app *a);
 
 /* game content: world kinds and their cvars */
 void app_register_game(app *a);

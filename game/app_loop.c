@@ -1,58 +1,57 @@
-/* app_loop: the windowed frame loop — input, player, background world
- * swaps, meshing of dirty chunks, drawing. Headless runs skip it. */
+/* app_loop: the windowed frame loop — input (console first, then key
+ * bindings), player, background world swaps, meshing of dirty chunks,
+ * drawing the world and then the HUD and console over it. */
 #include <GLFW/glfw3.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "app_internal.h"
+#include "core/jobs.h"
 #include "core/log.h"
-#include "core/rng.h"
 #include "core/timer.h"
 #include "platform/platform.h"
+#include "ui/bind.h"
 #include "ui/cmd.h"
-
-/* Default hotkeys until bindings are configurable: each runs a command. */
-static const struct { int key; const char *command; } k_hotkeys[] = {
-    { GLFW_KEY_F1, "biome desert" },
-    { GLFW_KEY_F2, "biome taiga" },
-    { GLFW_KEY_F3, "biome deciduous" },
-    { GLFW_KEY_F4, "biome hills" },
-    { GLFW_KEY_F, "toggle player.fly" },
-};
+#include "ui/console_view.h"
 
 static void handle_event(app *a, const platform_event *ev)
 {
     platform *p = a->plat;
-    if (ev->type == PEV_KEY && ev->action == GLFW_PRESS) {
-        if (ev->key == GLFW_KEY_ESCAPE) {
+    bool open = a->con && console_is_open(a->con);
+    switch (ev->type) {
+    case PEV_KEY:
+        if (ev->action != GLFW_RELEASE && a->con && console_key(a->con, ev->key, ev->mods)) return;
+        if (ev->key == GLFW_KEY_ESCAPE && ev->action == GLFW_PRESS) {
             platform_capture_mouse(p, false); /* ESC gives the mouse back */
             return;
         }
-        if (ev->key == GLFW_KEY_F5) { /* a new random seed */
-            char cmd[64];
-            rng r = rng_make(timer_ns());
-            snprintf(cmd, sizeof cmd, "set world.seed %d", (int)(rng_next(&r) % 1000000));
-            cmd_exec(cmd);
-            a->regen_at = 0;
-            return;
+        /* releases always reach the bindings so held '+' actions end */
+        if (!open || ev->action == GLFW_RELEASE) bind_key_event(ev->key, ev->action);
+        break;
+    case PEV_CHAR:
+        if (a->con) console_char(a->con, ev->codepoint);
+        break;
+    case PEV_SCROLL:
+        if (open) console_scroll(a->con, ev->dy > 0 ? 3 : -3);
+        else bind_key_event(ev->dy > 0 ? BIND_WHEEL_UP : BIND_WHEEL_DOWN, GLFW_PRESS);
+        break;
+    case PEV_MOUSE_BUTTON:
+        if (open) break;
+        if (ev->action == GLFW_PRESS && !platform_mouse_captured(p)) {
+            platform_capture_mouse(p, true); /* a click recaptures; it does not also act */
+            break;
         }
-        if (ev->key == GLFW_KEY_F12) {
-            char cmd[128];
-            snprintf(cmd, sizeof cmd, "screenshot strata-%ld.png", (long)time(NULL));
-            cmd_exec(cmd);
-            return;
-        }
-        for (size_t i = 0; i < sizeof k_hotkeys / sizeof k_hotkeys[0]; i++)
-            if (k_hotkeys[i].key == ev->key) cmd_exec(k_hotkeys[i].command);
-    } else if (ev->type == PEV_MOUSE_BUTTON && ev->action == GLFW_PRESS) {
-        if (!platform_mouse_captured(p)) platform_capture_mouse(p, true); /* click recaptures */
+        bind_key_event(BIND_MOUSE1 + ev->key, ev->action);
+        break;
+    case PEV_RESIZE:
+        break;
     }
 }
 
 static void update_player(app *a, float dt)
 {
     platform *p = a->plat;
+    bool captured = platform_mouse_captured(p) && !(a->con && console_is_open(a->con));
     if (platform_mouse_captured(p)) {
         double dx, dy;
         platform_mouse_delta(p, &dx, &dy);
@@ -60,7 +59,6 @@ static void update_player(app *a, float dt)
         player_look(&a->pl, (float)dx * s, (float)(a->cv.invert_y->b ? dy : -dy) * s);
     }
     player_input in = { 0 };
-    bool captured = platform_mouse_captured(p);
     if (captured) {
         in.forward = (float)platform_key_down(p, GLFW_KEY_W) - (float)platform_key_down(p, GLFW_KEY_S);
         in.strafe = (float)platform_key_down(p, GLFW_KEY_D) - (float)platform_key_down(p, GLFW_KEY_A);
@@ -72,12 +70,37 @@ static void update_player(app *a, float dt)
     player_update(&a->pl, a->w, &in, dt);
 }
 
+void app_draw_overlays(app *a)
+{
+    if (!a->text) return;
+    int w, h;
+    platform_size(a->plat, &w, &h);
+    text_begin(a->text, w, h);
+    cvar *dbg = cvar_find("hud.debug"), *help = cvar_find("hud.help");
+    if (dbg && dbg->b) {
+        hud_info info = {
+            .fps = a->fps, .frame_ms = a->frame_times, .frame_count = a->frame_count,
+            .frame_head = a->frame_count < HUD_FRAME_SAMPLES ? 0 : a->frame_head,
+            .pos = { a->pl.pos[0], a->pl.pos[1], a->pl.pos[2] }, .yaw = a->pl.yaw, .pitch = a->pl.pitch,
+            .biome = a->world_kind ? a->world_kind->name : "?", .seed = (uint64_t)(int64_t)a->world_seed,
+            .chunks_loaded = a->stats.chunks_loaded, .chunks_visible = a->stats.chunks_drawn,
+            .triangles = a->stats.triangles, .render_mode = a->cv.wireframe->b ? "blocks (wireframe)" : "blocks",
+            .queue_len = job_pool_queued(a->jobs),
+        };
+        hud_draw_debug(a->text, &info, w, h);
+    }
+    if (help && help->b) hud_draw_help(a->text, w, h);
+    if (a->gen_task) hud_draw_progress(a->text, worldgen_progress(a->gen_task), "generating world", w, h);
+    if (a->con) console_view_draw(a->text, a->con, w, h);
+    text_end(a->text);
+}
+
 void app_loop(app *a)
 {
     platform *p = a->plat;
     platform_capture_mouse(p, true);
-    double last = platform_time(p), title_at = 0;
-    int frames = 0;
+    double last = platform_time(p);
+    bool was_open = false;
     while (!platform_should_close(p) && !a->quit) {
         platform_poll(p);
         platform_event ev;
@@ -87,24 +110,24 @@ void app_loop(app *a)
         last = now;
         if (dt > 0.25f) dt = 0.25f; /* a stall is not a teleport */
 
+        bool open = a->con && console_is_open(a->con);
+        if (open != was_open) platform_capture_mouse(p, !open); /* the console needs the pointer free */
+        was_open = open;
+        if (a->con) console_update(a->con, dt);
+
         if (a->regen_pending && now >= a->regen_at) app_regenerate_async(a);
         if (a->gen_task && worldgen_done(a->gen_task)) app_sync_world(a); /* swap in the new world */
 
         update_player(a, dt);
         uint64_t t0 = timer_ns();
         app_render(a);
+        app_draw_overlays(a);
         a->frame_ms = timer_ms_since(t0);
         platform_swap(p);
 
-        frames++;
-        if (now - title_at > 0.5) {
-            char title[160];
-            snprintf(title, sizeof title, "strata — %.0f fps, %ld triangles, %d/%d chunks%s", frames / (now - title_at),
-                     a->stats.triangles, a->stats.chunks_drawn, a->stats.chunks_loaded,
-                     a->gen_task ? ", generating..." : "");
-            platform_set_title(p, title);
-            title_at = now;
-            frames = 0;
-        }
+        a->frame_times[a->frame_head] = dt * 1000.f;
+        a->frame_head = (a->frame_head + 1) % HUD_FRAME_SAMPLES;
+        if (a->frame_count < HUD_FRAME_SAMPLES) a->frame_count++;
+        a->fps = a->fps * 0.95f + (dt > 0 ? 1.f / dt : 0) * 0.05f;
     }
 }
