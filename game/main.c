@@ -1,2 +1,59 @@
-/* placeholder until the app lands */
-int main(void) { return 0; }
+/* strata: command-line entry point. Parses flags (usage errors exit 2) and
+ * hands over to the app. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: strata [--headless] [--width W] [--height H] [--config FILE] [--world FILE] "
+               "[--exec \"CMD; CMD; ...\"]\n");
+}
+
+static int parse_size(const char *flag, const char *s, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = s ? strtol(s, &end, 10) : 0;
+    if (!s || errno || *end || end == s || v < 16 || v > 16384) {
+        fprintf(stderr, "strata: %s needs a whole number of pixels in [16, 16384], got '%s'\n", flag, s ? s : "");
+        return 0;
+    }
+    *out = (int)v;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    app_desc d = { 0 };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--headless") == 0) {
+            d.headless = true;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0) {
+            if (!parse_size(a, next, a[2] == 'w' ? &d.width : &d.height)) return 2;
+            i++;
+        } else if (strcmp(a, "--config") == 0 || strcmp(a, "--world") == 0 || strcmp(a, "--exec") == 0) {
+            if (!next) {
+                fprintf(stderr, "strata: %s needs an argument\n", a);
+                return 2;
+            }
+            if (a[2] == 'c') d.config = next;
+            else if (a[2] == 'w') d.world = next;
+            else d.exec = next;
+            i++;
+        } else {
+            fprintf(stderr, "strata: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    return app_run(&d);
+}

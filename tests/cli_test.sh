@@ -1,2 +1,50 @@
-#!/bin/sh
-exit 0
+#!/usr/bin/env bash
+# The scripting contract of the real executable: exit codes 0/1/2, stats
+# keys, determinism of world_hash per seed, screenshots, bad input.
+set -u
+strata=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { # check NAME EXPECTED_RC CMD...
+    local name=$1 want=$2; shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        echo "FAIL $name: exit $rc, expected $want"; sed 's/^/  | /' "$tmp/err" | head -20; fail=1
+    else
+        echo "ok   $name"
+    fi
+}
+small='set world.size_x 4; set world.size_z 4; set world.size_y 2'
+
+check "usage error: unknown flag" 2 "$strata" --bogus
+check "usage error: bad width" 2 "$strata" --headless --width abc
+check "usage error: missing --exec argument" 2 "$strata" --headless --exec
+check "failing command exits 1" 1 "$strata" --headless --exec "$small; nosuchcommand"
+grep -q "nosuchcommand" "$tmp/err" || { echo "FAIL failing command is named on stderr"; fail=1; }
+check "bad cvar value exits 1" 1 "$strata" --headless --exec "set view.fov banana"
+grep -q "view.fov" "$tmp/err" || { echo "FAIL bad value message names the cvar"; fail=1; }
+check "unbalanced quote exits 1" 1 "$strata" --headless --exec 'echo "oops'
+
+check "stats" 0 "$strata" --headless --exec "$small; stats"
+for key in seed= biome= world_hash= solid_voxels= chunks= triangles= material.sand= material.salt_flat= material.fir_leaves= material.muskeg=; do
+    grep -q "^$key" "$tmp/out" || { echo "FAIL stats lacks $key"; fail=1; }
+done
+h1=$(grep '^world_hash=' "$tmp/out")
+"$strata" --headless --exec "$small; stats" >"$tmp/out2" 2>/dev/null
+h2=$(grep '^world_hash=' "$tmp/out2")
+[ -n "$h1" ] && [ "$h1" = "$h2" ] || { echo "FAIL same seed gives a different world_hash ($h1 vs $h2)"; fail=1; }
+"$strata" --headless --exec "$small; set world.seed 777; stats" >"$tmp/out3" 2>/dev/null
+h3=$(grep '^world_hash=' "$tmp/out3")
+[ "$h1" != "$h3" ] || { echo "FAIL a different seed gives the same world_hash"; fail=1; }
+
+check "get prints NAME=VALUE" 0 "$strata" --headless --exec "set view.fov 80; get view.fov"
+grep -qx "view.fov=80" "$tmp/out" || { echo "FAIL get view.fov: $(cat "$tmp/out")"; fail=1; }
+
+check "screenshot" 0 "$strata" --headless --width 320 --height 200 --exec "$small; tp 64 60 64; look 30 -20; screenshot $tmp/shot.png"
+head -c 8 "$tmp/shot.png" | od -An -c | grep -q "P   N   G" || { echo "FAIL screenshot is not a PNG"; fail=1; }
+check "screenshot to a bad path exits 1" 1 "$strata" --headless --exec "$small; screenshot /nonexistent/dir/x.png"
+
+echo "cli_test: $([ $fail -eq 0 ] && echo passed || echo FAILED)"
+exit $fail

@@ -16,7 +16,16 @@
  *   a: x | y << 6 | z << 12 | face << 18      (x, y, z in 0..32, chunk-local corner)
  *   b: tile | tint << 8                        (tile = texture layer, tint 0 = none)
  * The shader derives texture coordinates from the world position and face,
- * so a merged W x H quad tiles its texture W x H times (GL_REPEAT). */
+ * so a merged W x H quad tiles its texture W x H times (GL_REPEAT).
+ *
+ * Corner order (every quad): v0 is the quad's minimum corner, v1 = v0 + W*U,
+ * v2 = v0 + W*U + H*V, v3 = v0 + H*V, where per face
+ *   back (+z): U = x, V = y      front (-z): U = y, V = x
+ *   top  (+y): U = z, V = x      bottom (-y): U = x, V = z
+ *   left (-x): U = z, V = y      right (+x): U = y, V = z
+ * so U x V is the outward normal and both triangles (0,1,2) and (0,2,3)
+ * are counter-clockwise seen from outside: draw with the shared index
+ * pattern 0,1,2, 0,2,3 and glFrontFace(GL_CCW) + back-face culling. */
 typedef struct mesh_vertex { uint32_t a, b; } mesh_vertex;
 
 #define MESH_VERT_A(x, y, z, face) ((uint32_t)(x) | ((uint32_t)(y) << 6) | ((uint32_t)(z) << 12) | ((uint32_t)(face) << 18))

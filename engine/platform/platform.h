@@ -57,6 +57,7 @@ bool platform_mouse_down(const platform *p, int button);
 void platform_mouse_delta(platform *p, double *dx, double *dy);
 void platform_capture_mouse(platform *p, bool capture);
 bool platform_mouse_captured(const platform *p);
+void platform_set_title(platform *p, const char *title);
 /* Clipboard text (UTF-8) or NULL. */
 const char *platform_clipboard(platform *p);
 /* Name of a GLFW key code ("W", "F1", "GRAVE", ...) and back; see bind. */

@@ -1,0 +1,44 @@
+#include "gfx/camera.h"
+
+#include <math.h>
+
+void camera_forward(float yaw, float pitch, vec3 out)
+{
+    float y = glm_rad(yaw), p = glm_rad(pitch);
+    out[0] = sinf(y) * cosf(p);
+    out[1] = sinf(p);
+    out[2] = -cosf(y) * cosf(p);
+}
+
+void camera_update(camera *c)
+{
+    vec3 fwd, target, up = { 0, 1, 0 };
+    camera_forward(c->yaw, c->pitch, fwd);
+    glm_vec3_add(c->pos, fwd, target);
+    glm_lookat(c->pos, target, up, c->view);
+    glm_perspective(glm_rad(c->fov), c->aspect, c->znear, c->zfar, c->proj);
+    glm_mat4_mul(c->proj, c->view, c->viewproj);
+    /* Gribb/Hartmann: planes are sums/differences of the matrix rows */
+    mat4 m;
+    glm_mat4_transpose_to(c->viewproj, m); /* cglm is column-major: rows of viewproj are columns of m */
+    for (int i = 0; i < 3; i++) {
+        for (int k = 0; k < 4; k++) {
+            c->planes[2 * i][k] = m[3][k] + m[i][k];
+            c->planes[2 * i + 1][k] = m[3][k] - m[i][k];
+        }
+    }
+    for (int i = 0; i < 6; i++) {
+        float len = sqrtf(c->planes[i][0] * c->planes[i][0] + c->planes[i][1] * c->planes[i][1] +
+                          c->planes[i][2] * c->planes[i][2]);
+        if (len > 0) glm_vec4_scale(c->planes[i], 1.f / len, c->planes[i]);
+    }
+}
+
+bool camera_sphere_visible(const camera *c, const vec3 center, float radius)
+{
+    for (int i = 0; i < 6; i++) {
+        const float *p = c->planes[i];
+        if (p[0] * center[0] + p[1] * center[1] + p[2] * center[2] + p[3] < -radius) return false;
+    }
+    return true;
+}

@@ -1,0 +1,95 @@
+#include "gfx/shader.h"
+
+#include <glad/gl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform/platform.h"
+
+static char *read_file(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open shader '%s'", path);
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = (n >= 0 && n < (1 << 22)) ? malloc((size_t)n + 1) : NULL;
+    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        snprintf(err, errlen, "cannot read shader '%s'", path);
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+static GLuint compile(GLenum type, const char *name, char *err, size_t errlen)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "shaders/%s", name);
+    const char *path = platform_find_asset(rel);
+    if (!path) {
+        snprintf(err, errlen, "shader '%s' not found beside the executable (see the message above for the paths searched)", rel);
+        return 0;
+    }
+    char *src = read_file(path, err, errlen);
+    if (!src) return 0;
+    GLuint s = glCreateShader(type);
+    const char *srcs[] = { src };
+    glShaderSource(s, 1, srcs, NULL);
+    glCompileShader(s);
+    free(src);
+    GLint ok;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[2048];
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        snprintf(err, errlen, "%s: compile failed:\n%s", path, log);
+        glDeleteShader(s);
+        return 0;
+    }
+    return s;
+}
+
+static GLuint link(GLuint *stages, int n, const char *what, char *err, size_t errlen)
+{
+    GLuint prog = glCreateProgram();
+    for (int i = 0; i < n; i++) glAttachShader(prog, stages[i]);
+    glLinkProgram(prog);
+    for (int i = 0; i < n; i++) glDeleteShader(stages[i]);
+    GLint ok;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048];
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        snprintf(err, errlen, "%s: link failed:\n%s", what, log);
+        glDeleteProgram(prog);
+        return 0;
+    }
+    return prog;
+}
+
+unsigned shader_load(const char *vert, const char *frag, char *err, size_t errlen)
+{
+    GLuint st[2];
+    st[0] = compile(GL_VERTEX_SHADER, vert, err, errlen);
+    if (!st[0]) return 0;
+    st[1] = compile(GL_FRAGMENT_SHADER, frag, err, errlen);
+    if (!st[1]) {
+        glDeleteShader(st[0]);
+        return 0;
+    }
+    return link(st, 2, vert, err, errlen);
+}
+
+unsigned shader_load_compute(const char *comp, char *err, size_t errlen)
+{
+    GLuint st = compile(GL_COMPUTE_SHADER, comp, err, errlen);
+    return st ? link(&st, 1, comp, err, errlen) : 0;
+}

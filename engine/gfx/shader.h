@@ -1,0 +1,15 @@
+/* shader: compiles GLSL programs from files found beside the executable.
+ * A compile or link failure returns the driver's log prefixed with the
+ * file name, so "chunk.frag:0(12): error ..." points at the line. */
+#ifndef STRATA_SHADER_H
+#define STRATA_SHADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Loads shaders/<vert> and shaders/<frag> (or a single compute shader when
+ * frag is NULL and vert ends in .comp). Returns the program or 0 with err set. */
+unsigned shader_load(const char *vert, const char *frag, char *err, size_t errlen);
+unsigned shader_load_compute(const char *comp, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,222 @@
+/* collide: box sweeps and ray casts against the voxel grid. Work is done in
+ * double so that rounding never eats the skin; results go back as float. */
+#include "physics/collide.h"
+
+#include <math.h>
+
+/* Positions and moves beyond this are refused: far outside any world, and
+ * it keeps every coordinate exactly representable as an int and keeps
+ * "kd += 1" loops in double exact. */
+#define COLLIDE_COORD_LIMIT 1.0e8
+/* Longest ray we walk: picking needs a few voxels; this only stops a
+ * careless caller (max_dist = INFINITY) from walking forever. */
+#define COLLIDE_RAY_LIMIT 1.0e5
+
+static inline bool collide_solid_at(const world *w, int x, int y, int z)
+{
+    return material_get(world_get(w, x, y, z))->solid;
+}
+
+static inline double collide_clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* First cell overlapping an interval that starts at v (half-open cells). */
+static inline int collide_cell_lo(double v)
+{
+    return (int)floor(collide_clampd(v, -COLLIDE_COORD_LIMIT, COLLIDE_COORD_LIMIT));
+}
+/* Last cell overlapping an interval that ends at v: a box ending exactly on
+ * a face does not touch the cell beyond it. */
+static inline int collide_cell_hi(double v)
+{
+    return (int)ceil(collide_clampd(v, -COLLIDE_COORD_LIMIT, COLLIDE_COORD_LIMIT)) - 1;
+}
+
+/* Any solid voxel in the cells lo..hi (inclusive)? The ranges are cut to the
+ * world first, so a huge box costs no more than the world itself. */
+static bool collide_cells_solid(const world *w, const int lo_in[3], const int hi_in[3])
+{
+    int lo[3] = { lo_in[0], lo_in[1], lo_in[2] }, hi[3] = { hi_in[0], hi_in[1], hi_in[2] };
+    for (int a = 0; a < 3; a++)
+        if (hi[a] < lo[a]) return false;
+    /* below y = 0 everything is bedrock, inside the world's columns or not */
+    if (lo[1] < 0) return true;
+    const int size[3] = { w->sx, w->sy, w->sz };
+    for (int a = 0; a < 3; a++) {
+        if (lo[a] < 0) lo[a] = 0;
+        if (hi[a] > size[a] - 1) hi[a] = size[a] - 1;
+        if (hi[a] < lo[a]) return false; /* entirely outside: air */
+    }
+    for (int y = lo[1]; y <= hi[1]; y++)
+        for (int z = lo[2]; z <= hi[2]; z++)
+            for (int x = lo[0]; x <= hi[0]; x++)
+                if (collide_solid_at(w, x, y, z)) return true;
+    return false;
+}
+
+bool collide_box_hits(const world *w, const float min[3], const float max[3])
+{
+    int lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        if (!(max[a] > min[a])) return false; /* empty, or NaN */
+        lo[a] = collide_cell_lo(min[a]);
+        hi[a] = collide_cell_hi(max[a]);
+    }
+    return collide_cells_solid(w, lo, hi);
+}
+
+static void collide_bounds(const double p[3], const float size[3], double lo[3], double hi[3])
+{
+    lo[0] = p[0] - 0.5 * size[0], hi[0] = p[0] + 0.5 * size[0];
+    lo[1] = p[1], hi[1] = p[1] + size[1];
+    lo[2] = p[2] - 0.5 * size[2], hi[2] = p[2] + 0.5 * size[2];
+}
+
+/* Sweeps the box [lo, hi] along axis a by d and returns how far it may go.
+ * It walks the voxel layers the leading face would enter, one by one, so no
+ * speed can skip a layer. Layers the box already overlaps are not checked:
+ * that is what lets a box stuck in a wall walk out of it. */
+static double collide_sweep_axis(const world *w, const double lo[3], const double hi[3], int a, double d,
+                                 double skin, bool *blocked)
+{
+    const int u = (a + 1) % 3, v = (a + 2) % 3;
+    int clo[3], chi[3];
+    clo[u] = collide_cell_lo(lo[u]), chi[u] = collide_cell_hi(hi[u]);
+    clo[v] = collide_cell_lo(lo[v]), chi[v] = collide_cell_hi(hi[v]);
+    *blocked = false;
+    if (chi[u] < clo[u] || chi[v] < clo[v]) return d; /* no cross-section: a plane touches nothing */
+
+    const int extent = a == 0 ? w->sx : a == 1 ? w->sy : w->sz;
+    /* Whether layers beyond the world on this axis are all air: true for the
+     * sides and top, unless the box reaches below y = 0 where the endless
+     * bedrock is (then the first layer blocks anyway). */
+    const bool outside_is_air = a == 1 || clo[1] >= 0;
+
+    if (d > 0) {
+        const double face = hi[a], target = face + d;
+        double kd = ceil(face);
+        /* layers before the world's start on a side axis are air: skip them */
+        if (a != 1 && kd < 0 && outside_is_air) kd = 0;
+        for (; kd < target; kd += 1) {
+            if (kd >= extent && outside_is_air) break;
+            clo[a] = chi[a] = (int)collide_clampd(kd, -COLLIDE_COORD_LIMIT, COLLIDE_COORD_LIMIT);
+            if (collide_cells_solid(w, clo, chi)) {
+                *blocked = true;
+                double stop = kd - skin;
+                /* already within the skin of this face: stay, never back off */
+                return stop > face ? stop - face : 0.0;
+            }
+        }
+        return d;
+    }
+    const double face = lo[a], target = face + d;
+    double kd = floor(face) - 1;
+    if (kd > extent - 1 && outside_is_air) kd = extent - 1; /* above / beyond the world: air */
+    for (; kd + 1 > target; kd -= 1) {
+        if (a != 1 && kd < 0 && outside_is_air) break;
+        clo[a] = chi[a] = (int)collide_clampd(kd, -COLLIDE_COORD_LIMIT, COLLIDE_COORD_LIMIT);
+        if (collide_cells_solid(w, clo, chi)) {
+            *blocked = true;
+            double stop = kd + 1 + skin;
+            return stop < face ? stop - face : 0.0;
+        }
+    }
+    return d;
+}
+
+static bool collide_sane(float v) { return isfinite(v) && fabsf(v) < (float)COLLIDE_COORD_LIMIT; }
+
+void collide_move(const world *w, float pos[3], const collide_box_desc *box, const float delta[3],
+                  collide_result *out)
+{
+    collide_result res = { 0 };
+    const double skin = box->skin > 0 ? box->skin : COLLIDE_SKIN;
+    for (int a = 0; a < 3; a++) {
+        if (!collide_sane(pos[a]) || !collide_sane(delta[a]) || !collide_sane(box->size[a]) || box->size[a] < 0) {
+            if (out) *out = res;
+            return;
+        }
+    }
+
+    double p[3] = { pos[0], pos[1], pos[2] }, lo[3], hi[3];
+    static const int order[3] = { 1, 0, 2 };
+    for (int i = 0; i < 3; i++) {
+        const int a = order[i];
+        if (delta[a] == 0) continue;
+        collide_bounds(p, box->size, lo, hi);
+        const double moved = collide_sweep_axis(w, lo, hi, a, delta[a], skin, &res.blocked[a]);
+        p[a] += moved;
+        res.moved[a] = (float)moved;
+    }
+
+    /* Ground contact is probed rather than taken from "y was blocked": a box
+     * standing still (delta y = 0) is on the ground too. The probe slab is
+     * twice the skin deep, so a box resting at the skin finds its floor. */
+    if (delta[1] <= 0) {
+        collide_bounds(p, box->size, lo, hi);
+        int clo[3] = { collide_cell_lo(lo[0]), collide_cell_lo(p[1] - 2 * skin), collide_cell_lo(lo[2]) };
+        int chi[3] = { collide_cell_hi(hi[0]), collide_cell_hi(p[1]), collide_cell_hi(hi[2]) };
+        res.on_ground = collide_cells_solid(w, clo, chi);
+    }
+    for (int a = 0; a < 3; a++) pos[a] = (float)p[a];
+    if (out) *out = res;
+}
+
+/* True once the ray can meet nothing solid any more: it is not descending
+ * (so bedrock is out of reach) and it has left the world on a side it is
+ * not heading back from. Without this a miss would walk to max_dist. */
+static bool collide_ray_escaped(const world *w, const int v[3], const int step[3])
+{
+    if (step[1] < 0 || v[1] < 0) return false;
+    if (v[1] >= w->sy) return true;
+    if ((v[0] < 0 && step[0] <= 0) || (v[0] >= w->sx && step[0] >= 0)) return true;
+    if ((v[2] < 0 && step[2] <= 0) || (v[2] >= w->sz && step[2] >= 0)) return true;
+    return false;
+}
+
+bool collide_raycast(const world *w, const float origin[3], const float dir[3], float max_dist, int hit[3],
+                     int normal[3], float *dist)
+{
+    double len2 = 0;
+    for (int a = 0; a < 3; a++) {
+        if (!collide_sane(origin[a]) || !isfinite(dir[a])) return false;
+        len2 += (double)dir[a] * dir[a];
+    }
+    if (!(len2 > 0) || !(max_dist >= 0)) return false;
+    const double len = sqrt(len2);
+    const double max_t = max_dist > COLLIDE_RAY_LIMIT ? COLLIDE_RAY_LIMIT : max_dist;
+
+    int v[3], step[3], n[3] = { 0, 0, 0 };
+    double t_max[3], t_delta[3], t = 0;
+    for (int a = 0; a < 3; a++) {
+        const double o = origin[a], d = dir[a] / len;
+        v[a] = (int)floor(o);
+        /* t_max: distance to the first face crossed on this axis;
+         * t_delta: distance between successive faces on it. */
+        if (d > 0) {
+            step[a] = 1, t_max[a] = (v[a] + 1 - o) / d, t_delta[a] = 1 / d;
+        } else if (d < 0) {
+            step[a] = -1, t_max[a] = (o - v[a]) / -d, t_delta[a] = -1 / d;
+        } else {
+            step[a] = 0, t_max[a] = INFINITY, t_delta[a] = INFINITY;
+        }
+    }
+
+    for (;;) {
+        if (collide_solid_at(w, v[0], v[1], v[2])) {
+            if (hit) hit[0] = v[0], hit[1] = v[1], hit[2] = v[2];
+            if (normal) normal[0] = n[0], normal[1] = n[1], normal[2] = n[2];
+            if (dist) *dist = (float)t;
+            return true;
+        }
+        if (collide_ray_escaped(w, v, step)) return false;
+        int a = 0;
+        if (t_max[1] < t_max[a]) a = 1;
+        if (t_max[2] < t_max[a]) a = 2;
+        if (t_max[a] > max_t) return false;
+        t = t_max[a];
+        v[a] += step[a];
+        t_max[a] += t_delta[a];
+        n[0] = n[1] = n[2] = 0;
+        n[a] = -step[a];
+    }
+}

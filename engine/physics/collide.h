@@ -1,0 +1,56 @@
+/* collide: axis-aligned boxes and rays against the voxel world.
+ * Pure CPU and stateless, so the player (and later anything else that walks
+ * or picks) shares one tunnel-proof answer to "where does this stop?". */
+#ifndef STRATA_COLLIDE_H
+#define STRATA_COLLIDE_H
+
+#include <stdbool.h>
+
+#include "voxel/world.h"
+
+/* Gap kept between a box and the faces it stops against. Without it a box
+ * resting flush on the ground would, by rounding, overlap the ground layer
+ * and snag on it when sliding sideways. 1e-3 is well above float precision
+ * for coordinates below 4096. */
+#define COLLIDE_SKIN 1e-3f
+
+/* Voxel (x, y, z) occupies [x, x+1) x [y, y+1) x [z, z+1); it blocks when
+ * material_get(id)->solid. Outside the world: air at the sides and top,
+ * bedrock below y = 0 (see world.h). */
+
+/* True if the box [min, max) overlaps any solid voxel. An empty box (max <=
+ * min on some axis) overlaps nothing. */
+bool collide_box_hits(const world *w, const float min[3], const float max[3]);
+
+/* An upright box anchored at the centre of its bottom face (an entity's feet):
+ * x and z span pos -/+ size/2, y spans [pos.y, pos.y + size.y]. */
+typedef struct collide_box_desc {
+    float size[3];
+    float skin; /* 0 picks COLLIDE_SKIN */
+} collide_box_desc;
+
+typedef struct collide_result {
+    bool blocked[3]; /* that axis stopped against a face before its full delta */
+    bool on_ground;  /* not moving up, and solid ground within the skin below the feet */
+    float moved[3];  /* the displacement actually applied */
+} collide_result;
+
+/* Moves the box at `pos` by `delta`, one axis at a time in the order y, x, z,
+ * each stopping at the first solid voxel layer it would enter (so a move of
+ * any length stops at the first wall, never tunnels). y goes first so that a
+ * box falling beside a wall lands before it slides, and walks at its final
+ * height; separating the axes is what lets a diagonal move slide along a
+ * wall. A box that already overlaps solid voxels can move out of them, never
+ * further in. Non-finite input is ignored (nothing moves). `out` may be NULL. */
+void collide_move(const world *w, float pos[3], const collide_box_desc *box, const float delta[3],
+                  collide_result *out);
+
+/* Voxel ray cast (Amanatides & Woo DDA) from `origin` along `dir` (need not
+ * be unit length) for at most `max_dist` world units. On a hit returns true
+ * with the solid voxel in `hit`, the face the ray entered through in `normal`
+ * (pointing out of the voxel toward the origin; all zero when the origin
+ * itself is inside solid) and the distance in `dist`. Any output may be NULL. */
+bool collide_raycast(const world *w, const float origin[3], const float dir[3], float max_dist, int hit[3],
+                     int normal[3], float *dist);
+
+#endif

@@ -1,0 +1,251 @@
+#include "app.h"
+
+#include <GLFW/glfw3.h>
+#include <glad/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_internal.h"
+#include "core/log.h"
+#include "core/timer.h"
+#include "gfx/atlas.h"
+#include "gfx/screenshot.h"
+#include "mesh/mesh_world.h"
+#include "platform/platform.h"
+#include "terrain.h"
+#include "ui/cmd.h"
+#include "ui/cvar.h"
+
+/* ---- world lifecycle --------------------------------------------------- */
+
+static void on_regen_cvar(cvar *c, void *user)
+{
+    app *a = user;
+    a->regen_pending = true;
+    a->regen_at = a->plat ? platform_time(a->plat) + 0.4 : 0; /* debounce: typing a value fires once */
+}
+
+const worldgen_kind *app_kind(app *a)
+{
+    const worldgen_kind *k = worldgen_find(a->cv.biome->str);
+    return k ? k : &terrain_hills;
+}
+
+/* Meshes every dirty chunk on the workers and uploads the results. */
+void app_mesh_dirty(app *a)
+{
+    if (!a->w || a->w->dirty_count == 0) return;
+    int n = world_take_dirty(a->w, a->dirty_idx, a->w->chunk_count);
+    if (n > a->mesh_cap) {
+        a->meshes = realloc(a->meshes, sizeof *a->meshes * (size_t)n);
+        memset(a->meshes + a->mesh_cap, 0, sizeof *a->meshes * (size_t)(n - a->mesh_cap));
+        a->mesh_cap = n;
+    }
+    mesh_world_chunks(a->w, a->jobs, a->dirty_idx, n, a->cv.greedy->b, a->meshes);
+    if (!a->rend) return;
+    for (int i = 0; i < n; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(a->w, a->dirty_idx[i], &cx, &cy, &cz);
+        renderer_upload(a->rend, cx, cy, cz, &a->meshes[i]);
+    }
+}
+
+/* Installs a freshly generated world: new chunk table, full mesh, spawn. */
+static void install_world(app *a, world *w)
+{
+    world_destroy(a->w);
+    a->w = w;
+    free(a->dirty_idx);
+    a->dirty_idx = malloc(sizeof *a->dirty_idx * (size_t)w->chunk_count);
+    world_mark_all_dirty(w);
+    if (a->rend) renderer_reset(a->rend, w->cx, w->cy, w->cz);
+    app_mesh_dirty(a);
+    player_spawn(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f);
+    a->pl.yaw = 0, a->pl.pitch = 0;
+    player_look(&a->pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
+    a->world_seed = a->cv.seed->i;
+    a->world_kind = app_kind(a);
+}
+
+bool app_regenerate(app *a)
+{
+    a->regen_pending = false;
+    if (a->gen_task) { /* a background generation is superseded */
+        world_destroy(worldgen_finish(a->gen_task));
+        a->gen_task = NULL;
+    }
+    world *w = world_create(a->cv.size_x->i, a->cv.size_y->i, a->cv.size_z->i);
+    if (!w) return false;
+    if (!worldgen_generate(w, app_kind(a), a->cv.seed->i, a->jobs)) {
+        world_destroy(w);
+        return false;
+    }
+    install_world(a, w);
+    return true;
+}
+
+bool app_regenerate_async(app *a)
+{
+    a->regen_pending = false;
+    if (a->gen_task) world_destroy(worldgen_finish(a->gen_task));
+    char err[256];
+    a->gen_task = worldgen_start(a->cv.size_x->i, a->cv.size_y->i, a->cv.size_z->i, app_kind(a), a->cv.seed->i,
+                                 a->jobs, err, sizeof err);
+    if (!a->gen_task) {
+        log_error("%s: %s", app_kind(a)->name, err);
+        return false;
+    }
+    return true;
+}
+
+/* Commands that read the world see the settings as they are now. */
+void app_sync_world(app *a)
+{
+    if (a->gen_task) {
+        install_world(a, worldgen_finish(a->gen_task));
+        a->gen_task = NULL;
+    }
+    if (a->regen_pending) app_regenerate(a);
+}
+
+/* ---- rendering --------------------------------------------------------- */
+
+void app_render(app *a)
+{
+    if (!a->rend) return;
+    app_mesh_dirty(a);
+    int w, h;
+    platform_size(a->plat, &w, &h);
+    camera *c = &a->cam;
+    player_eye(&a->pl, c->pos);
+    c->yaw = a->pl.yaw;
+    c->pitch = a->pl.pitch;
+    c->fov = a->cv.fov->f;
+    c->aspect = h > 0 ? (float)w / (float)h : 1.f;
+    c->znear = 0.05f;
+    c->zfar = a->cv.distance->f + 64.f;
+    camera_update(c);
+    render_settings s = {
+        .width = w, .height = h, .framebuffer = platform_framebuffer(a->plat),
+        .view_distance = a->cv.distance->f,
+        .sky = { 0.62f, 0.76f, 0.93f }, .sun = { 0.35f, 1.0f, 0.25f },
+        .crosshair = a->cv.crosshair->b, .wireframe = a->cv.wireframe->b,
+    };
+    memcpy(s.tints, app_tint_palette, sizeof s.tints);
+    renderer_draw(a->rend, c, &s, &a->stats);
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+static void on_anisotropy(cvar *c, void *user)
+{
+    app *a = user;
+    if (a->atlas_tex) atlas_texture_set_anisotropy(a->atlas_tex, c->f);
+}
+
+static const char *const k_biome_names_fallback[] = { "hills", NULL };
+
+static void register_cvars(app *a)
+{
+    const char *kinds[17];
+    int n = 0;
+    for (int i = 0; i < worldgen_kind_count() && n < 16; i++) kinds[n++] = worldgen_kind_at(i)->name;
+    kinds[n] = NULL;
+    cvar_desc d[] = {
+        { "world.seed", "world seed (generation is a pure function of biome, seed and parameters)", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "1", -2147483647.0, 2147483647.0, NULL, on_regen_cvar, a },
+        { "world.biome", "world kind: see 'biome'", CVAR_ENUM, CVAR_ARCHIVE | CVAR_REGEN, "hills", 0, 0, n ? kinds : k_biome_names_fallback, on_regen_cvar, a },
+        { "world.size_x", "world width in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL, on_regen_cvar, a },
+        { "world.size_y", "world height in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "4", 1, 16, NULL, on_regen_cvar, a },
+        { "world.size_z", "world depth in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL, on_regen_cvar, a },
+        { "view.fov", "vertical field of view in degrees", CVAR_FLOAT, CVAR_ARCHIVE, "70", 20, 140 },
+        { "view.distance", "view distance in voxels (fog ends here)", CVAR_FLOAT, CVAR_ARCHIVE, "192", 32, 2048 },
+        { "input.sensitivity", "mouse look, degrees per pixel", CVAR_FLOAT, CVAR_ARCHIVE, "0.12", 0.005, 2 },
+        { "input.invert_y", "invert vertical mouse look", CVAR_BOOL, CVAR_ARCHIVE, "0" },
+        { "render.wireframe", "draw triangle edges only", CVAR_BOOL, 0, "0" },
+        { "render.greedy", "merge coplanar faces of the same tile (greedy meshing)", CVAR_BOOL, CVAR_ARCHIVE, "1" },
+        { "render.crosshair", "draw the crosshair", CVAR_BOOL, CVAR_ARCHIVE, "1" },
+        { "player.fly", "fly instead of walking (no gravity)", CVAR_BOOL, 0, "0" },
+        { "render.anisotropy", "anisotropic texture filtering, 1-16 (0 = auto: off on software GL, 8 on GPUs)", CVAR_FLOAT, CVAR_ARCHIVE, "0", 0, 16, NULL, on_anisotropy, a },
+    };
+    cvar **slots[] = { &a->cv.seed, &a->cv.biome, &a->cv.size_x, &a->cv.size_y, &a->cv.size_z, &a->cv.fov,
+                       &a->cv.distance, &a->cv.sensitivity, &a->cv.invert_y, &a->cv.wireframe, &a->cv.greedy,
+                       &a->cv.crosshair, &a->cv.fly, &a->cv.anisotropy };
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *slots[i] = cvar_register(&d[i]);
+}
+
+static void shutdown_app(app *a)
+{
+    if (a->gen_task) world_destroy(worldgen_finish(a->gen_task));
+    job_pool_destroy(a->jobs); /* joins the workers before anything they read goes away */
+    for (int i = 0; i < a->mesh_cap; i++) mesh_free(&a->meshes[i]);
+    free(a->meshes);
+    free(a->dirty_idx);
+    world_destroy(a->w);
+    renderer_destroy(a->rend);
+    if (a->atlas_tex) glDeleteTextures(1, &a->atlas_tex);
+    platform_destroy(a->plat);
+    cmd_shutdown();
+    cvar_shutdown();
+}
+
+static bool init_graphics(app *a)
+{
+    char err[2048];
+    const char *path = platform_find_asset("assets/atlas.png");
+    if (!path) return false;
+    atlas_image img;
+    if (!atlas_load(path, &img, err, sizeof err)) {
+        log_error("%s", err);
+        return false;
+    }
+    a->atlas_tex = atlas_texture_create(&img);
+    atlas_free(&img);
+    atlas_texture_set_anisotropy(a->atlas_tex, a->cv.anisotropy->f);
+    a->rend = renderer_create(err, sizeof err);
+    if (!a->rend) {
+        log_error("%s", err);
+        return false;
+    }
+    renderer_set_atlas(a->rend, a->atlas_tex);
+    return true;
+}
+
+int app_run(const app_desc *d)
+{
+    app *a = calloc(1, sizeof *a);
+    a->desc = *d;
+    char err[512];
+    a->plat = platform_create(&(platform_desc){ .width = d->width, .height = d->height, .headless = d->headless,
+                                                .title = "strata", .vsync = true },
+                              err, sizeof err);
+    if (!a->plat) {
+        log_error("%s", err);
+        free(a);
+        return 1;
+    }
+    a->jobs = job_pool_create(0);
+    app_register_game(a);
+    register_cvars(a);
+    cmd_register_builtins();
+    app_register_commands(a);
+    if (d->world) log_warn("--world: saved worlds are not implemented yet; generating from the cvars instead");
+    if (d->config && cmd_exec_file(d->config) < 0) log_error("cannot read config '%s'", d->config);
+
+    int rc = 1;
+    if (!init_graphics(a)) goto out;
+    if (!app_regenerate(a)) goto out;
+    a->pl.flying = a->cv.fly->b;
+    if (d->headless) {
+        rc = d->exec ? cmd_exec(d->exec) : 0;
+    } else {
+        if (d->exec && cmd_exec(d->exec) != 0) log_warn("some --exec commands failed (see above)");
+        app_loop(a);
+        rc = 0;
+    }
+out:
+    shutdown_app(a);
+    free(a);
+    return rc;
+}

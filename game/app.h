@@ -1,0 +1,26 @@
+/* app: the sandbox itself — owns the platform, world, renderer, player and
+ * the worker pool, runs the frame loop, and carries out the commands of the
+ * scripting contract (DESIGN.md). main.c only parses the command line. */
+#ifndef STRATA_APP_H
+#define STRATA_APP_H
+
+#include <stdbool.h>
+
+typedef struct app_desc {
+    bool headless;
+    int width, height;
+    const char *config;  /* --config FILE */
+    const char *world;   /* --world FILE (saves: a later issue) */
+    const char *exec;    /* --exec "CMD; CMD" */
+} app_desc;
+
+/* The view a new world opens with (and render.frame measures): standing
+ * at the centre of the world, looking across it and slightly down. */
+#define APP_DEFAULT_YAW 45.f
+#define APP_DEFAULT_PITCH -12.f
+
+/* Runs until quit. Returns the process exit code: 0 when every --exec
+ * command succeeded, 1 when one failed (headless) or start-up failed. */
+int app_run(const app_desc *d);
+
+#endif

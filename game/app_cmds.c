@@ -1,0 +1,178 @@
+/* app_cmds: the game's commands of the scripting contract (DESIGN.md):
+ * regen, biome, tp, look, screenshot, stats, quit. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_internal.h"
+#include "core/log.h"
+#include "gfx/screenshot.h"
+#include "platform/platform.h"
+#include "biomes.h"
+#include "terrain.h"
+#include "ui/cmd.h"
+
+static bool parse_num(const char *s, float *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || end == s || !isfinite(v)) {
+        log_error("'%s' is not a number", s);
+        return false;
+    }
+    *out = (float)v;
+    return true;
+}
+
+static int c_regen(void *u, int argc, char **argv)
+{
+    app *a = u;
+    return app_regenerate(a) ? 0 : 1;
+}
+
+static int c_biome(void *u, int argc, char **argv)
+{
+    app *a = u;
+    if (argc != 2) {
+        char list[256] = "";
+        for (int i = 0; i < worldgen_kind_count(); i++) {
+            strncat(list, " ", sizeof list - strlen(list) - 1);
+            strncat(list, worldgen_kind_at(i)->name, sizeof list - strlen(list) - 1);
+        }
+        log_error("usage: biome NAME (one of:%s)", list);
+        return 1;
+    }
+    if (!worldgen_find(argv[1])) {
+        log_error("unknown biome '%s' (see 'help world.biome')", argv[1]);
+        return 1;
+    }
+    if (!cvar_set_by_name("world.biome", argv[1])) return 1;
+    /* headless scripts want the world now; the window keeps playing meanwhile */
+    if (platform_headless(a->plat)) return app_regenerate(a) ? 0 : 1;
+    return app_regenerate_async(a) ? 0 : 1;
+}
+
+static int c_tp(void *u, int argc, char **argv)
+{
+    app *a = u;
+    float p[3];
+    if (argc != 4) {
+        log_error("usage: tp X Y Z (feet position in voxels)");
+        return 1;
+    }
+    for (int i = 0; i < 3; i++)
+        if (!parse_num(argv[i + 1], &p[i])) return 1;
+    app_sync_world(a);
+    memcpy(a->pl.pos, p, sizeof p);
+    memset(a->pl.vel, 0, sizeof a->pl.vel);
+    return 0;
+}
+
+static int c_look(void *u, int argc, char **argv)
+{
+    app *a = u;
+    float yaw, pitch;
+    if (argc != 3) {
+        log_error("usage: look YAW PITCH (degrees; yaw 0 faces -z, 90 faces +x; pitch up is positive)");
+        return 1;
+    }
+    if (!parse_num(argv[1], &yaw) || !parse_num(argv[2], &pitch)) return 1;
+    a->pl.yaw = 0, a->pl.pitch = 0;
+    player_look(&a->pl, yaw, pitch);
+    return 0;
+}
+
+static int c_screenshot(void *u, int argc, char **argv)
+{
+    app *a = u;
+    if (argc != 2) {
+        log_error("usage: screenshot PATH.png");
+        return 1;
+    }
+    app_sync_world(a);
+    app_render(a);
+    int w, h;
+    platform_size(a->plat, &w, &h);
+    char err[512];
+    if (!screenshot_write(argv[1], platform_framebuffer(a->plat), w, h, err, sizeof err)) {
+        log_error("screenshot: %s", err);
+        return 1;
+    }
+    log_out("screenshot=%s", argv[1]);
+    return 0;
+}
+
+static int c_stats(void *u, int argc, char **argv)
+{
+    app *a = u;
+    app_sync_world(a);
+    app_mesh_dirty(a);
+    world *w = a->w;
+    uint64_t counts[MAT_COUNT];
+    world_count_materials(w, counts);
+    uint64_t solid = 0;
+    for (int m = 0; m < MAT_COUNT; m++)
+        if (material_table[m].solid) solid += counts[m];
+    long tris = 0;
+    log_out("seed=%d", a->world_seed);
+    log_out("biome=%s", a->world_kind ? a->world_kind->name : "?");
+    log_out("world_hash=%016llx", (unsigned long long)world_hash(w));
+    log_out("solid_voxels=%llu", (unsigned long long)solid);
+    log_out("chunks=%d", w->chunk_count);
+    log_out("world_size=%dx%dx%d", w->sx, w->sy, w->sz);
+    if (a->rend) {
+        /* the view decides what is drawn: render once so the numbers are current */
+        app_render(a);
+        tris = a->stats.triangles_loaded;
+        log_out("chunks_meshed=%d", a->stats.chunks_loaded);
+        log_out("chunks_visible=%d", a->stats.chunks_drawn);
+        log_out("triangles_visible=%ld", a->stats.triangles);
+    }
+    log_out("triangles=%ld", tris);
+    log_out("tinted_voxels=%llu", (unsigned long long)world_count_tinted(w));
+    log_out("position=%.2f %.2f %.2f", a->pl.pos[0], a->pl.pos[1], a->pl.pos[2]);
+    log_out("facing=%.1f %.1f", a->pl.yaw, a->pl.pitch);
+    for (int m = 0; m < MAT_COUNT; m++) log_out("material.%s=%llu", material_table[m].name, (unsigned long long)counts[m]);
+    return 0;
+}
+
+static int c_quit(void *u, int argc, char **argv)
+{
+    app *a = u;
+    a->quit = true;
+    platform_request_close(a->plat);
+    return 0;
+}
+
+void app_register_commands(app *a)
+{
+    const cmd_desc table[] = {
+        { "regen", "", "regenerate the world from the current cvars", c_regen, a },
+        { "biome", "NAME", "switch world kind (hills, desert, taiga, deciduous, ...) and regenerate", c_biome, a },
+        { "tp", "X Y Z", "teleport the player's feet to X Y Z", c_tp, a },
+        { "look", "YAW PITCH", "face a direction (degrees)", c_look, a },
+        { "screenshot", "PATH", "render a frame and write it as PNG", c_screenshot, a },
+        { "stats", "", "print world and render statistics as key=value lines", c_stats, a },
+        { "quit", "", "leave the game", c_quit, a },
+    };
+    cmd_register_table(table, (int)(sizeof table / sizeof table[0]));
+}
+
+const float app_tint_palette[8][3] = {
+    { 1, 1, 1 },          /* 0: untinted (unused) */
+    { 0.90f, 0.20f, 0.15f }, /* 1 red, the paper's first tunnel colour */
+    { 0.20f, 0.75f, 0.25f }, /* 2 green */
+    { 0.20f, 0.40f, 0.95f }, /* 3 blue */
+    { 0.95f, 0.85f, 0.20f }, /* 4 yellow */
+    { 0.80f, 0.30f, 0.85f }, /* 5 magenta */
+    { 1, 1, 1 }, { 1, 1, 1 },
+};
+
+void app_register_game(app *a)
+{
+    terrain_register();
+    biomes_register();
+}

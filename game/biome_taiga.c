@@ -1,0 +1,206 @@
+/* biome_taiga: seed 001's boreal forest. Equation 9 hills with a tree line
+ * of cracked stone (eq. 16), muskegs (eq. 17) laid as Structure Placeholder
+ * and turned into translucent Muskeg only after every opaque voxel, and fir
+ * trees spaced by the thresholds of eq. 14/15. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "biome_common.h"
+#include "ui/cvar.h"
+
+typedef struct taiga_plan {
+    biome_plan b;
+    int upper, middle; /* taiga dirt to `upper` below the surface, permafrost to `middle` */
+} taiga_plan;
+
+enum { SALT_HEIGHT = 1 };
+
+/* Figure 18, rule by rule in the paper's order; the grass tops the dirt. */
+static uint8_t taiga_material(const biome_plan *b, int h, int y, bool open_above)
+{
+    const taiga_plan *p = (const taiga_plan *)b;
+    if (y == 0) return MAT_BEDROCK;
+    if (y > h) return MAT_AIR;
+    if (y >= b->lv.tree_line) return MAT_CRACKED_STONE;
+    if (open_above && y >= b->lv.muskeg_lo && y <= b->lv.muskeg_hi) return MAT_PLACEHOLDER;
+    if (y == h) return MAT_TAIGA_GRASS;
+    if (y > h - p->upper) return MAT_TAIGA_DIRT;
+    if (y > h - p->middle) return MAT_PERMAFROST;
+    return MAT_STONE;
+}
+
+typedef struct taiga_params {
+    int upper, middle;
+    float tree_line, muskeg_chance;
+    biome_sites_params sites;
+    int min_h, max_h;
+} taiga_params;
+
+static bool taiga_read(taiga_params *q, flora_style *st, char *err, size_t n)
+{
+    return biome_param_i("taiga.upper_soil_depth", &q->upper, err, n) &&
+           biome_param_i("taiga.middle_soil_depth", &q->middle, err, n) &&
+           biome_param_f("taiga.tree_line", &q->tree_line, err, n) &&
+           biome_param_f("taiga.muskeg_chance", &q->muskeg_chance, err, n) &&
+           biome_param_f("taiga.zone_scale", &q->sites.zone_scale, err, n) &&
+           biome_param_f("taiga.zone_threshold", &q->sites.zone_threshold, err, n) &&
+           biome_param_f("taiga.placement_scale", &q->sites.place_scale, err, n) &&
+           biome_param_f("taiga.placement_threshold", &q->sites.place_threshold, err, n) &&
+           biome_param_i("taiga.min_tree_height", &q->min_h, err, n) &&
+           biome_param_i("taiga.max_tree_height", &q->max_h, err, n) &&
+           biome_param_f("taiga.fir_growth", &st->fir_growth, err, n) &&
+           biome_param_i("taiga.fir_bare_trunk", &st->fir_bare, err, n);
+}
+
+static bool taiga_check(const taiga_params *q, const flora_style *st, char *err, size_t n)
+{
+    if (q->upper > q->middle) {
+        snprintf(err, n, "taiga.upper_soil_depth (%d) is deeper than taiga.middle_soil_depth (%d): dirt must lie above permafrost",
+                 q->upper, q->middle);
+        return false;
+    }
+    if (q->min_h > q->max_h) {
+        snprintf(err, n, "taiga.min_tree_height (%d) is above taiga.max_tree_height (%d)", q->min_h, q->max_h);
+        return false;
+    }
+    if (st->fir_bare >= q->min_h) {
+        snprintf(err, n, "taiga.fir_bare_trunk (%d) must be below taiga.min_tree_height (%d), or short firs grow no leaves",
+                 st->fir_bare, q->min_h);
+        return false;
+    }
+    return true;
+}
+
+/* Equations 16 and 17 on the height map. */
+static void taiga_levels(taiga_plan *p, const taiga_params *q)
+{
+    biome_levels *lv = &p->b.lv;
+    if (q->tree_line > 0.f) {
+        float max_h = (float)lv->max_height;
+        lv->tree_line = (int)ceilf(max_h - max_h * q->tree_line); /* eq. 16 */
+    }
+    if (q->muskeg_chance > 0.f) {
+        /* Eq. 17 as printed has the upper bound below the lower one (as eq. 11 does); mirrored
+         * about MinHeight, so muskegs fill the lowest MuskegChance fraction above the floor. */
+        float min_h = (float)lv->min_height;
+        lv->muskeg_lo = lv->min_height;
+        /* above the tree line the cracked-stone rule comes first, so an overlap is harmless */
+        lv->muskeg_hi = (int)floorf(min_h + min_h * q->muskeg_chance);
+    }
+}
+
+static bool taiga_plant(taiga_plan *p, const taiga_params *q, int64_t seed, char *err, size_t n)
+{
+    biome_plan *b = &p->b;
+    int count = 0;
+    int *sites = biome_pick_sites(b, seed, &q->sites, &count);
+    if (!sites) {
+        snprintf(err, n, "out of memory planning fir trees");
+        return false;
+    }
+    for (int s = 0; s < count; s++) {
+        int x = sites[s] % b->sx, z = sites[s] / b->sx, h = b->heights[sites[s]];
+        /* firs root in taiga grass: never above the tree line, never in a muskeg */
+        if (h + 1 >= b->sy || taiga_material(b, h, h, true) != MAT_TAIGA_GRASS) continue;
+        flora f = { .x = x, .y = h + 1, .z = z, .kind = FLORA_FIR };
+        f.height = (uint8_t)biome_hash_range(seed, SALT_HEIGHT, x, 0, z, q->min_h, q->max_h);
+        if (!flora_push(&b->flora, &f)) {
+            free(sites);
+            snprintf(err, n, "out of memory planning fir trees");
+            return false;
+        }
+    }
+    free(sites);
+    return true;
+}
+
+static void taiga_free(void *plan)
+{
+    taiga_plan *p = plan;
+    if (!p) return;
+    biome_plan_release(&p->b);
+    free(p);
+}
+
+static void *taiga_plan_make(const world *w, int64_t seed, char *err, size_t n)
+{
+    taiga_params q = { .sites.spacing = 2 };
+    flora_style st = { 0 };
+    if (n) err[0] = '\0';
+    if (!taiga_read(&q, &st, err, n) || !taiga_check(&q, &st, err, n)) return NULL;
+    taiga_plan *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, n, "out of memory");
+        return NULL;
+    }
+    p->b.id = BIOME_TAIGA;
+    p->b.style = st;
+    p->upper = q.upper;
+    p->middle = q.middle;
+    bool ok = biome_heightmap(&p->b, w, "taiga", seed, err, n);
+    if (ok) taiga_levels(p, &q);
+    if (!ok || !taiga_plant(p, &q, seed, err, n) || !flora_bin(&p->b.flora, &p->b.style, w)) {
+        if (!err[0]) snprintf(err, n, "out of memory");
+        taiga_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void taiga_fill_column(void *plan, world *w, int cx, int cz)
+{
+    const taiga_plan *p = plan;
+    biome_fill_column(&p->b, w, cx, cz, taiga_material, MAT_PLACEHOLDER, p->b.lv.muskeg_lo, p->b.lv.muskeg_hi);
+}
+
+/* The paper's second pass: only once every opaque voxel (trees included) is
+ * in place do the placeholders become translucent muskeg. Placeholders only
+ * occur within the muskeg bounds, so only those y rows are scanned. */
+static void taiga_finish(void *plan, world *w)
+{
+    const taiga_plan *p = plan;
+    int lo = p->b.lv.muskeg_lo, hi = p->b.lv.muskeg_hi;
+    if (lo < 1) lo = 1;
+    if (hi > w->sy - 1) hi = w->sy - 1;
+    for (int y = lo; y <= hi; y++) {
+        int cy = y >> CHUNK_BITS, ly = y & CHUNK_MASK;
+        for (int cz = 0; cz < w->cz; cz++)
+            for (int cx = 0; cx < w->cx; cx++) {
+                uint8_t *v = world_chunk(w, cx, cy, cz)->vox + ly * CHUNK_AREA;
+                for (int i = 0; i < CHUNK_AREA; i++)
+                    if (v[i] == MAT_PLACEHOLDER) v[i] = MAT_MUSKEG;
+            }
+    }
+}
+
+const worldgen_kind biome_taiga = {
+    .name = "taiga",
+    .help = "seed 001 boreal forest: fir trees, a tree line of cracked stone, muskegs",
+    .plan = taiga_plan_make,
+    .fill_column = taiga_fill_column,
+    .finish = taiga_finish,
+    .free_plan = taiga_free,
+};
+
+void biome_taiga_register(void)
+{
+    static const cvar_desc vars[] = {
+        { "taiga.terrain_weight", "TerrainWeight (eq. 9): taiga height map amplitude in voxels", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "120", 0, 512 },
+        { "taiga.terrain_scale", "TerrainScale (eq. 9): voxels per noise period of the hills", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "192", 1, 4096 },
+        { "taiga.ground_height", "SolidGroundHeight (eq. 9): base height of the taiga in voxels", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0", 0, 1024 },
+        { "taiga.upper_soil_depth", "UpperSoilDepth: grass and taiga dirt layers under the surface", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "2", 1, 64 },
+        { "taiga.middle_soil_depth", "MiddleSoilDepth: depth where permafrost gives way to stone", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 128 },
+        { "taiga.tree_line", "TreeLinePercentage (eq. 16): top fraction of the height range above the tree line (0 = none)", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.14", 0, 1 },
+        { "taiga.muskeg_chance", "MuskegChance (eq. 17): fraction of MinHeight above the floor that is muskeg (0 = none)", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.12", 0, 1 },
+        { "taiga.zone_scale", "treeZoneScale (eq. 14): voxels per period of the fir zone noise", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "96", 1, 4096 },
+        { "taiga.zone_threshold", "treeZoneThreshold (eq. 14): zone noise must exceed this for firs", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.3", 0, 1 },
+        { "taiga.placement_scale", "treePlacementScale (eq. 15): voxels per period of the placement noise", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "6", 0.5, 256 },
+        { "taiga.placement_threshold", "treePlacementThreshold (eq. 15): placement noise must exceed this", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.55", 0, 1 },
+        { "taiga.min_tree_height", "shortest fir trunk in voxels", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "8", 2, 48 },
+        { "taiga.max_tree_height", "tallest fir trunk in voxels", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "15", 2, 48 },
+        { "taiga.fir_growth", "growth value: radius added to each circular fir leaf layer going down", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.5", 0, 4 },
+        { "taiga.fir_bare_trunk", "fir trunk voxels above the ground left without leaves", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "2", 0, 16 },
+    };
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) cvar_register(&vars[i]);
+}

@@ -1,0 +1,171 @@
+/* player: velocity from input, substepped integration, collision via
+ * physics/collide. Tunables are gathered at the top; they were chosen to
+ * feel like Minecraft's walker, not to match it exactly. */
+#include "player.h"
+
+#include <math.h>
+
+#define PLAYER_DEG2RAD 0.017453292519943295f
+
+/* Velocity chases its target as v += (target - v) * (1 - e^(-k h)): the same
+ * feel at any frame rate. Larger k = snappier. On the ground the player
+ * reaches walking speed in about 0.15 s and stops as fast; in the air
+ * there is little control, so jumps keep their momentum. */
+#define PLAYER_ACCEL_GROUND 20.0f
+#define PLAYER_ACCEL_AIR 3.0f
+#define PLAYER_ACCEL_FLY 8.0f
+#define PLAYER_FLY_SPRINT 2.0f /* flying fast is for crossing a biome */
+
+/* Muskeg is a bog, not a floor: the player sinks in slowly, wades at half
+ * speed and can swim up by holding jump. */
+#define PLAYER_MUSKEG_SPEED 0.5f
+#define PLAYER_MUSKEG_SINK 2.5f
+#define PLAYER_MUSKEG_SWIM 3.0f
+
+/* Spawn just above the ground rather than on it, so the first update finds
+ * the box free and settles it by falling a hair. */
+#define PLAYER_SPAWN_MARGIN 0.01f
+
+collide_box_desc player_box(void)
+{
+    return (collide_box_desc){ .size = { PLAYER_WIDTH, PLAYER_HEIGHT, PLAYER_WIDTH } };
+}
+
+static float player_clampf(float v, float lo, float hi)
+{
+    if (isnan(v)) return 0.0f; /* NaN from a broken input device reads as "no input" */
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static float player_approach(float v, float target, float k, float h)
+{
+    return v + (target - v) * (1.0f - expf(-k * h));
+}
+
+/* Does the lower half of the box overlap muskeg? The lower half, so that
+ * standing on a bank beside the bog does not count, and wading waist-deep
+ * does. */
+static bool player_in_muskeg(const player *p, const world *w)
+{
+    /* a teleport can put the player anywhere; keep the int conversions defined */
+    for (int a = 0; a < 3; a++)
+        if (!(fabsf(p->pos[a]) < 1.0e8f)) return false;
+    const float hw = 0.5f * PLAYER_WIDTH;
+    const int x0 = (int)floorf(p->pos[0] - hw), x1 = (int)ceilf(p->pos[0] + hw) - 1;
+    const int z0 = (int)floorf(p->pos[2] - hw), z1 = (int)ceilf(p->pos[2] + hw) - 1;
+    const int y0 = (int)floorf(p->pos[1]), y1 = (int)ceilf(p->pos[1] + 0.5f * PLAYER_HEIGHT) - 1;
+    for (int y = y0; y <= y1; y++)
+        for (int z = z0; z <= z1; z++)
+            for (int x = x0; x <= x1; x++)
+                if (world_get(w, x, y, z) == MAT_MUSKEG) return true;
+    return false;
+}
+
+static void player_step(player *p, const world *w, const player_input *in, float h)
+{
+    const float yaw = p->yaw * PLAYER_DEG2RAD;
+    const float f = player_clampf(in->forward, -1, 1), s = player_clampf(in->strafe, -1, 1);
+    /* horizontal forward (sin, -cos) and right (cos, sin), see player.h */
+    float wx = sinf(yaw) * f + cosf(yaw) * s;
+    float wz = -cosf(yaw) * f + sinf(yaw) * s;
+    const float len = sqrtf(wx * wx + wz * wz);
+    if (len > 1.0f) wx /= len, wz /= len; /* diagonals are not faster */
+
+    float dy;
+    if (p->flying) {
+        const float speed = PLAYER_FLY_SPEED * (in->sprint ? PLAYER_FLY_SPRINT : 1.0f);
+        const float up = (float)((in->jump || in->fly_up) - in->fly_down);
+        p->vel[0] = player_approach(p->vel[0], wx * speed, PLAYER_ACCEL_FLY, h);
+        p->vel[2] = player_approach(p->vel[2], wz * speed, PLAYER_ACCEL_FLY, h);
+        p->vel[1] = player_approach(p->vel[1], up * PLAYER_FLY_SPEED, PLAYER_ACCEL_FLY, h);
+        dy = p->vel[1] * h;
+    } else {
+        float speed = in->sprint && f > 0 ? PLAYER_SPRINT_SPEED : PLAYER_WALK_SPEED;
+        if (p->in_muskeg) speed *= PLAYER_MUSKEG_SPEED;
+        const float k = p->on_ground || p->in_muskeg ? PLAYER_ACCEL_GROUND : PLAYER_ACCEL_AIR;
+        p->vel[0] = player_approach(p->vel[0], wx * speed, k, h);
+        p->vel[2] = player_approach(p->vel[2], wz * speed, k, h);
+
+        /* v0 = sqrt(2 g H) peaks at exactly H because the fall below is
+         * integrated with the average of the old and new velocity (exact
+         * for constant gravity), not with the new one alone. */
+        if (in->jump && p->on_ground) p->vel[1] = sqrtf(2.0f * PLAYER_GRAVITY * PLAYER_JUMP_HEIGHT);
+        const float v0 = p->vel[1];
+        float v1 = v0 - PLAYER_GRAVITY * h;
+        if (p->in_muskeg) {
+            if (in->jump && v1 < PLAYER_MUSKEG_SWIM) v1 = PLAYER_MUSKEG_SWIM;
+            if (v1 < -PLAYER_MUSKEG_SINK) v1 = -PLAYER_MUSKEG_SINK;
+        }
+        if (v1 < -PLAYER_TERMINAL_SPEED) v1 = -PLAYER_TERMINAL_SPEED;
+        p->vel[1] = v1;
+        dy = 0.5f * (v0 + v1) * h;
+    }
+
+    const float delta[3] = { p->vel[0] * h, dy, p->vel[2] * h };
+    const collide_box_desc box = player_box();
+    collide_result r;
+    collide_move(w, p->pos, &box, delta, &r);
+    /* A blocked axis loses its speed: no pressing into walls, no bouncing
+     * off the floor, and a head bump ends the jump. */
+    for (int a = 0; a < 3; a++)
+        if (r.blocked[a]) p->vel[a] = 0.0f;
+    p->on_ground = r.on_ground;
+    p->in_muskeg = player_in_muskeg(p, w);
+}
+
+void player_update(player *p, const world *w, const player_input *in, float dt)
+{
+    if (!(dt > 0)) return; /* also refuses NaN */
+    if (dt > PLAYER_MAX_DT) dt = PLAYER_MAX_DT;
+    const int n = (int)ceilf(dt / PLAYER_MAX_SUBSTEP);
+    const float h = dt / (float)n;
+    for (int i = 0; i < n; i++) player_step(p, w, in, h);
+}
+
+void player_look(player *p, float dyaw, float dpitch)
+{
+    if (isfinite(dyaw)) {
+        float y = fmodf(p->yaw + dyaw, 360.0f);
+        if (y < 0) y += 360.0f;
+        if (y >= 360.0f) y = 0.0f; /* -tiny + 360 can round to 360 */
+        p->yaw = y;
+    }
+    if (isfinite(dpitch)) p->pitch = player_clampf(p->pitch + dpitch, -89.0f, 89.0f);
+}
+
+void player_eye(const player *p, float out[3])
+{
+    out[0] = p->pos[0];
+    out[1] = p->pos[1] + PLAYER_EYE_HEIGHT;
+    out[2] = p->pos[2];
+}
+
+void player_forward(const player *p, float out[3])
+{
+    const float yaw = p->yaw * PLAYER_DEG2RAD, pitch = p->pitch * PLAYER_DEG2RAD;
+    out[0] = sinf(yaw) * cosf(pitch);
+    out[1] = sinf(pitch);
+    out[2] = -cosf(yaw) * cosf(pitch);
+}
+
+void player_spawn(player *p, const world *w, float x, float z)
+{
+    /* Every column under the footprint, not just the centre one: spawning
+     * beside a tree trunk must not put the box inside it. */
+    if (!(fabsf(x) < 1.0e8f) || !(fabsf(z) < 1.0e8f)) return; /* NaN or absurd: keep the player where it is */
+    const float hw = 0.5f * PLAYER_WIDTH;
+    const int x0 = (int)floorf(x - hw), x1 = (int)ceilf(x + hw) - 1;
+    const int z0 = (int)floorf(z - hw), z1 = (int)ceilf(z + hw) - 1;
+    int top = -1; /* no solid voxel: the bedrock floor's top is y = 0 */
+    for (int cz = z0; cz <= z1; cz++)
+        for (int cx = x0; cx <= x1; cx++) {
+            const int s = world_surface_y(w, cx, cz);
+            if (s > top) top = s;
+        }
+    p->pos[0] = x;
+    p->pos[1] = (float)(top + 1) + PLAYER_SPAWN_MARGIN;
+    p->pos[2] = z;
+    p->vel[0] = p->vel[1] = p->vel[2] = 0.0f;
+    p->on_ground = false;
+    p->in_muskeg = player_in_muskeg(p, w);
+}

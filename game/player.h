@@ -1,0 +1,72 @@
+/* player: the first-person walker/flyer. Turns input axes into velocity
+ * (Minecraft-like feel), integrates it in small substeps and lets
+ * physics/collide keep the 0.6 x 1.8 x 0.6 box out of solid voxels.
+ *
+ * Conventions (world axes: +y up, right-handed, as OpenGL):
+ *   yaw   in degrees, kept in [0, 360). Yaw 0 looks toward -z; yaw grows
+ *         turning right, clockwise seen from above: yaw 90 looks toward +x,
+ *         180 toward +z, 270 toward -x.
+ *   pitch in degrees, clamped to [-89, 89]; positive looks up.
+ *   forward = (sin yaw cos pitch, sin pitch, -cos yaw cos pitch),
+ *   right   = (cos yaw, 0, sin yaw).
+ * A zero-initialised player is valid: at the origin, walking, looking -z. */
+#ifndef STRATA_PLAYER_H
+#define STRATA_PLAYER_H
+
+#include <stdbool.h>
+
+#include "physics/collide.h"
+#include "voxel/world.h"
+
+#define PLAYER_WIDTH 0.6f
+#define PLAYER_HEIGHT 1.8f
+#define PLAYER_EYE_HEIGHT 1.62f
+
+#define PLAYER_WALK_SPEED 4.3f    /* m/s */
+#define PLAYER_SPRINT_SPEED 5.9f  /* m/s, forward only */
+#define PLAYER_FLY_SPEED 12.0f    /* m/s, horizontal and vertical */
+#define PLAYER_GRAVITY 28.0f      /* m/s^2, downward */
+#define PLAYER_TERMINAL_SPEED 60.0f
+#define PLAYER_JUMP_HEIGHT 1.25f  /* voxels: clears one block with room to spare */
+#define PLAYER_MAX_SUBSTEP (1.0f / 120.0f)
+#define PLAYER_MAX_DT 0.25f       /* longer frames are hitches: simulate only this much */
+
+typedef struct player {
+    float pos[3]; /* feet: centre of the bottom face of the box */
+    float vel[3]; /* m/s */
+    float yaw, pitch; /* degrees, see above */
+    bool flying;
+    bool on_ground;
+    bool in_muskeg; /* the box's lower half is in bog: slow, sinking, can swim up */
+} player;
+
+typedef struct player_input {
+    float forward; /* -1..1: +1 toward where the player looks (horizontally) */
+    float strafe;  /* -1..1: +1 to the right */
+    bool jump;     /* held: jumps again on every landing; swims up in muskeg */
+    bool fly_up;   /* flying: rise (space); jump also rises */
+    bool fly_down; /* flying: sink (shift) */
+    bool sprint;
+} player_input;
+
+/* Advances the player by dt seconds (clamped to PLAYER_MAX_DT), in
+ * substeps of at most PLAYER_MAX_SUBSTEP. */
+void player_update(player *p, const world *w, const player_input *in, float dt);
+
+/* Adds to yaw (wrapped into [0, 360)) and pitch (clamped to +-89 so the view
+ * never flips over the pole). */
+void player_look(player *p, float dyaw, float dpitch);
+
+void player_eye(const player *p, float out[3]);
+/* Unit look direction. */
+void player_forward(const player *p, float out[3]);
+
+/* Puts the feet just above the highest solid voxel under the box's footprint
+ * around column (x, z) (bedrock floor at y = 0 if none) and stops the player.
+ * Orientation and the flying flag are kept. */
+void player_spawn(player *p, const world *w, float x, float z);
+
+/* The collision box the player uses, for callers that sweep or test it. */
+collide_box_desc player_box(void);
+
+#endif

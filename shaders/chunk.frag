@@ -1,0 +1,33 @@
+#version 450 core
+// Directional sun + sky ambient, cut-out and translucent passes, distance
+// fog that hides the world edge, and the cutting tool's tints.
+in vec3 v_uvw;
+in vec3 v_normal;
+in float v_dist;
+flat in uint v_tint;
+
+uniform sampler2DArray u_atlas;
+uniform int u_pass;          // 0 opaque, 1 cut-out, 2 translucent
+uniform vec3 u_sun;          // normalised direction towards the sun
+uniform vec3 u_fog_color;
+uniform float u_fog_start;
+uniform float u_fog_end;
+uniform vec3 u_tints[8];
+
+out vec4 o_color;
+
+void main()
+{
+    vec4 albedo = texture(u_atlas, v_uvw);
+    if (u_pass == 1 && albedo.a < 0.5) discard;
+    if (v_tint > 0u) {
+        // keep the tile's detail, take the tool's colour (paper: coloured tunnels)
+        float lum = dot(albedo.rgb, vec3(0.299, 0.587, 0.114));
+        albedo.rgb = u_tints[min(v_tint, 7u)] * (0.45 + 0.9 * lum);
+    }
+    float sun = max(dot(v_normal, u_sun), 0.0);
+    float sky = 0.55 + 0.25 * v_normal.y;   // brighter facing up, darker facing down
+    vec3 lit = albedo.rgb * (sky + 0.5 * sun);
+    float fog = smoothstep(u_fog_start, u_fog_end, v_dist);
+    o_color = vec4(mix(lit, u_fog_color, fog), u_pass == 2 ? albedo.a : 1.0);
+}
