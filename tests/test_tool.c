@@ -1,7 +1,7 @@
 /* The cutting tool: a cut removes exactly the voxels the pair search finds
  * and tints exactly the newly exposed ones; the world octree stays exact;
  * fill undoes a cut; bad shapes are refused; the commands and the formula
- * world. (The player/floor test waits for engine/physics/collide.) */
+ * world; the player stands on any floor a cut did not open. */
 #include "test_support.h"
 
 #include <stdio.h>
@@ -12,6 +12,8 @@
 #include "core/log.h"
 #include "core/rng.h"
 #include "formula_world.h"
+#include "physics/collide.h"
+#include "player.h"
 #include "tool.h"
 #include "ui/cmd.h"
 #include "ui/cvar.h"
@@ -208,6 +210,57 @@ static void test_bad_shapes_are_refused(void **state)
     tool_free(&t);
 }
 
+/* A floor (stone, three thick, y 8..10) with tunnels cut through it: a
+ * player walking on uncut floor never falls; one above a hole does. The
+ * terrain octree answers the player's box queries like collide does. */
+static void test_player_cannot_fall_through_uncut_floor(void **state)
+{
+    (void)state;
+    world *w = world_create(2, 1, 2);
+    for (int y = 8; y <= 10; y++)
+        for (int z = 0; z < w->sz; z++)
+            for (int x = 0; x < w->sx; x++) world_set(w, x, y, z, MAT_STONE);
+    tool t;
+    char err[256];
+    assert_true(tool_init(&t, err, sizeof err));
+    for (int k = 0; k < 6; k++) { /* a trench through the floor along z at x = 16 */
+        octree_pose pose;
+        const float pos[3] = { 16, 9, 8.f + 8.f * (float)k };
+        octree_pose_identity(&pose, pos);
+        assert_true(tool_cut(&t, w, &pose) > 0);
+    }
+    assert_int_equal(world_get(w, 16, 9, 24), MAT_AIR);
+
+    /* walk along the trench's edge and across the uncut floor for five seconds */
+    player p = { 0 };
+    player_spawn(&p, w, 24.5f, 20.5f);
+    assert_float_equal(p.pos[1], 11.f, 0.02); /* spawn leaves a small gap */
+    player_input in = { .forward = 1.f };
+    p.yaw = 90.f; /* toward +x, away from the trench */
+    for (int f = 0; f < 300; f++) {
+        player_update(&p, w, &in, 1.f / 60.f);
+        assert_true(p.pos[1] >= 11.f - 1e-3f);
+        if (p.pos[0] > 56.f) p.yaw = 270.f;
+        if (p.pos[0] < 22.f) p.yaw = 90.f;
+    }
+    /* above the cut, it falls to the bedrock floor below */
+    player q = { 0 };
+    q.pos[0] = 16.5f, q.pos[1] = 11.f, q.pos[2] = 24.5f;
+    player_input none = { 0 };
+    for (int f = 0; f < 120; f++) player_update(&q, w, &none, 1.f / 60.f);
+    assert_true(q.pos[1] < 8.f);
+
+    /* the terrain octree agrees with collide on boxes around the cut */
+    rng r = rng_make(4);
+    for (int k = 0; k < 2000; k++) {
+        float lo[3] = { (float)(rng_double(&r) * 40), (float)(rng_double(&r) * 16), (float)(rng_double(&r) * 64) };
+        float hi[3] = { lo[0] + 0.6f, lo[1] + 1.8f, lo[2] + 0.6f };
+        assert_int_equal(octree_box_occupied(tool_terrain(&t), lo, hi), collide_box_hits(w, lo, hi));
+    }
+    tool_free(&t);
+    world_destroy(w);
+}
+
 /* ---- commands ---- */
 
 static char g_out[8192];
@@ -333,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_cut_dirties_only_touched_chunks),
         cmocka_unit_test(test_fill_then_cut_round_trips),
         cmocka_unit_test(test_bad_shapes_are_refused),
+        cmocka_unit_test(test_player_cannot_fall_through_uncut_floor),
         cmocka_unit_test(test_commands_and_cvars),
         cmocka_unit_test(test_formula_world),
     };
