@@ -1,0 +1,556 @@
+#include "physics/octree.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OCTREE_MAX_LEVELS 17 /* 2^16 voxels a side */
+#define SQRT3_2 0.8660254037844386f
+/* Float slack on sphere tests: coordinates stay below 2^16, so rounding is
+ * far under this; a looser test only costs a few extra visits. */
+#define SPHERE_SLACK 0.01f
+
+struct octree {
+    int size[3];
+    int levels;                 /* root level L >= 1 */
+    int dim[OCTREE_MAX_LEVELS][3];
+    uint8_t *lev[OCTREE_MAX_LEVELS]; /* lev[k] for k in 1..L: child masks */
+    long count;
+};
+
+static inline size_t cell_index(const octree *o, int k, int x, int y, int z)
+{
+    return (size_t)x + (size_t)o->dim[k][0] * ((size_t)z + (size_t)o->dim[k][2] * (size_t)y);
+}
+
+static inline int octant(int x, int y, int z) { return (x & 1) | ((y & 1) << 1) | ((z & 1) << 2); }
+
+octree *octree_create(int sx, int sy, int sz)
+{
+    if (sx < 1 || sy < 1 || sz < 1 || sx > 65536 || sy > 65536 || sz > 65536) return NULL;
+    octree *o = calloc(1, sizeof *o);
+    if (!o) return NULL;
+    o->size[0] = sx, o->size[1] = sy, o->size[2] = sz;
+    int m = sx > sy ? sx : sy;
+    if (sz > m) m = sz;
+    int L = 1;
+    while ((1 << L) < m) L++;
+    o->levels = L;
+    for (int k = 1; k <= L; k++) {
+        size_t n = 1;
+        for (int a = 0; a < 3; a++) {
+            o->dim[k][a] = (o->size[a] + (1 << k) - 1) >> k;
+            n *= (size_t)o->dim[k][a];
+        }
+        o->lev[k] = calloc(n, 1);
+        if (!o->lev[k]) {
+            octree_destroy(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+void octree_destroy(octree *o)
+{
+    if (!o) return;
+    for (int k = 1; k < OCTREE_MAX_LEVELS; k++) free(o->lev[k]);
+    free(o);
+}
+
+/* After writing level-1 bytes directly: derive every level above. */
+static void rebuild_upper(octree *o)
+{
+    for (int k = 2; k <= o->levels; k++) {
+        size_t n = (size_t)o->dim[k][0] * o->dim[k][1] * o->dim[k][2];
+        memset(o->lev[k], 0, n);
+        const int *d = o->dim[k - 1];
+        const uint8_t *src = o->lev[k - 1];
+        for (int y = 0; y < d[1]; y++)
+            for (int z = 0; z < d[2]; z++)
+                for (int x = 0; x < d[0]; x++)
+                    if (*src++) o->lev[k][cell_index(o, k, x >> 1, y >> 1, z >> 1)] |= (uint8_t)(1 << octant(x, y, z));
+    }
+}
+
+static inline void set_bit1(octree *o, int x, int y, int z)
+{
+    o->lev[1][cell_index(o, 1, x >> 1, y >> 1, z >> 1)] |= (uint8_t)(1 << octant(x, y, z));
+    o->count++;
+}
+
+octree *octree_from_dense(const uint8_t *vox, int sx, int sy, int sz)
+{
+    octree *o = octree_create(sx, sy, sz);
+    if (!o) return NULL;
+    for (int y = 0; y < sy; y++)
+        for (int z = 0; z < sz; z++)
+            for (int x = 0; x < sx; x++)
+                if (*vox++) set_bit1(o, x, y, z);
+    rebuild_upper(o);
+    return o;
+}
+
+octree *octree_from_world(const world *w)
+{
+    octree *o = octree_create(w->sx, w->sy, w->sz);
+    if (!o) return NULL;
+    for (int ci = 0; ci < w->chunk_count; ci++) {
+        const chunk *c = &w->chunks[ci];
+        if (c->vox[0] == MAT_AIR && chunk_is_uniform(c)) continue;
+        int cx, cy, cz;
+        world_chunk_coords(w, ci, &cx, &cy, &cz);
+        const uint8_t *v = c->vox;
+        for (int y = 0; y < CHUNK_SIZE; y++)
+            for (int z = 0; z < CHUNK_SIZE; z++)
+                for (int x = 0; x < CHUNK_SIZE; x++)
+                    if (*v++ != MAT_AIR) set_bit1(o, cx * CHUNK_SIZE + x, cy * CHUNK_SIZE + y, cz * CHUNK_SIZE + z);
+    }
+    rebuild_upper(o);
+    return o;
+}
+
+void octree_size(const octree *o, int size[3]) { memcpy(size, o->size, sizeof o->size); }
+int octree_root_level(const octree *o) { return o->levels; }
+long octree_count(const octree *o) { return o->count; }
+
+static inline bool in_range(const octree *o, int x, int y, int z)
+{
+    return x >= 0 && y >= 0 && z >= 0 && x < o->size[0] && y < o->size[1] && z < o->size[2];
+}
+
+bool octree_get(const octree *o, int x, int y, int z)
+{
+    if (!in_range(o, x, y, z)) return false;
+    return (o->lev[1][cell_index(o, 1, x >> 1, y >> 1, z >> 1)] >> octant(x, y, z)) & 1;
+}
+
+bool octree_set(octree *o, int x, int y, int z, bool occupied)
+{
+    if (!in_range(o, x, y, z)) return false;
+    int k = 1;
+    uint8_t *b = &o->lev[1][cell_index(o, 1, x >> 1, y >> 1, z >> 1)];
+    uint8_t bit = (uint8_t)(1 << octant(x, y, z));
+    uint8_t old = *b, now = occupied ? (uint8_t)(old | bit) : (uint8_t)(old & ~bit);
+    if (old == now) return false;
+    *b = now;
+    o->count += occupied ? 1 : -1;
+    /* climb only while a node turns empty or stops being empty */
+    while (k < o->levels && (old == 0) != (now == 0)) {
+        x >>= 1, y >>= 1, z >>= 1;
+        k++;
+        b = &o->lev[k][cell_index(o, k, x >> 1, y >> 1, z >> 1)];
+        bit = (uint8_t)(1 << octant(x, y, z));
+        old = *b;
+        now = occupied ? (uint8_t)(old | bit) : (uint8_t)(old & ~bit);
+        *b = now;
+    }
+    return true;
+}
+
+void octree_sync_world(octree *o, const world *w, const int lo[3], const int hi[3])
+{
+    int a[3], b[3];
+    for (int i = 0; i < 3; i++) {
+        a[i] = lo[i] < 0 ? 0 : lo[i];
+        b[i] = hi[i] > o->size[i] ? o->size[i] : hi[i];
+    }
+    for (int y = a[1]; y < b[1]; y++)
+        for (int z = a[2]; z < b[2]; z++)
+            for (int x = a[0]; x < b[0]; x++) octree_set(o, x, y, z, world_get(w, x, y, z) != MAT_AIR);
+}
+
+bool octree_equal(const octree *a, const octree *b)
+{
+    if (memcmp(a->size, b->size, sizeof a->size) != 0 || a->count != b->count || a->levels != b->levels) return false;
+    for (int k = 1; k <= a->levels; k++) {
+        size_t n = (size_t)a->dim[k][0] * a->dim[k][1] * a->dim[k][2];
+        if (memcmp(a->lev[k], b->lev[k], n) != 0) return false;
+    }
+    return true;
+}
+
+/* ---- poses ---- */
+
+void octree_pose_identity(octree_pose *p, const float pos[3])
+{
+    memset(p, 0, sizeof *p);
+    p->rot[0][0] = p->rot[1][1] = p->rot[2][2] = 1.f;
+    memcpy(p->pos, pos, sizeof p->pos);
+}
+
+void octree_pose_from_yaw_pitch(octree_pose *p, float yaw_deg, float pitch_deg, const float pos[3])
+{
+    const float d2r = 0.017453292519943295f;
+    float sy = sinf(yaw_deg * d2r), cy = cosf(yaw_deg * d2r);
+    float sp = sinf(pitch_deg * d2r), cp = cosf(pitch_deg * d2r);
+    /* columns: right (cos y, 0, sin y), up (-sin y sin p, cos p, cos y sin p),
+     * back = -forward (-sin y cos p, -sin p, cos y cos p) */
+    const float r[3][3] = {
+        { cy, -sy * sp, -sy * cp },
+        { 0.f, cp, -sp },
+        { sy, cy * sp, cy * cp },
+    };
+    memcpy(p->rot, r, sizeof r);
+    memcpy(p->pos, pos, sizeof p->pos);
+}
+
+/* World position of a point of the tool grid. Every path that places a
+ * tool voxel uses this one function, so the octree and the brute force
+ * see bit-identical centres. */
+static inline void tool_to_world(const octree_pose *p, const float pivot[3], float lx, float ly, float lz, float out[3])
+{
+    float a = lx - pivot[0], b = ly - pivot[1], c = lz - pivot[2];
+    for (int i = 0; i < 3; i++) out[i] = p->pos[i] + (p->rot[i][0] * a + p->rot[i][1] * b + p->rot[i][2] * c);
+}
+
+/* The voxel test given the tool voxel's world centre. */
+static inline bool pair_hit_at(const octree_pose *p, const float cw[3], const int t[3])
+{
+    float d0 = ((float)t[0] + 0.5f) - cw[0], d1 = ((float)t[1] + 0.5f) - cw[1], d2 = ((float)t[2] + 0.5f) - cw[2];
+    for (int i = 0; i < 3; i++) {
+        /* column i of rot is the tool's axis i: the local coordinate is a dot product */
+        float l = p->rot[0][i] * d0 + p->rot[1][i] * d1 + p->rot[2][i] * d2;
+        if (!(l >= -0.5f && l < 0.5f)) return false;
+    }
+    return true;
+}
+
+bool octree_voxel_pair_hit(const octree_pose *pose, const float pivot[3], const int t[3], const int c[3])
+{
+    float cw[3];
+    tool_to_world(pose, pivot, (float)c[0] + 0.5f, (float)c[1] + 0.5f, (float)c[2] + 0.5f, cw);
+    return pair_hit_at(pose, cw, t);
+}
+
+/* ---- pairs ---- */
+
+void octree_pairs_free(octree_pairs *p)
+{
+    free(p->v);
+    memset(p, 0, sizeof *p);
+}
+
+static inline void pairs_push(octree_pairs *p, const int t[3], const int c[3])
+{
+    if (p->count == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 256;
+        octree_pair *v = realloc(p->v, cap * sizeof *v);
+        if (!v) {
+            p->out_of_memory = true;
+            return;
+        }
+        p->v = v;
+        p->cap = cap;
+    }
+    octree_pair *e = &p->v[p->count++];
+    memcpy(e->t, t, sizeof e->t);
+    memcpy(e->c, c, sizeof e->c);
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+    const octree_pair *x = a, *y = b;
+    const int kx[6] = { x->t[1], x->t[2], x->t[0], x->c[1], x->c[2], x->c[0] };
+    const int ky[6] = { y->t[1], y->t[2], y->t[0], y->c[1], y->c[2], y->c[0] };
+    for (int i = 0; i < 6; i++)
+        if (kx[i] != ky[i]) return kx[i] < ky[i] ? -1 : 1;
+    return 0;
+}
+
+void octree_pairs_sort(octree_pairs *p)
+{
+    if (p->count > 1) qsort(p->v, p->count, sizeof *p->v, pair_cmp);
+}
+
+typedef struct isect_ctx {
+    const octree *t, *c;
+    const octree_pose *pose;
+    float pivot[3];
+    float tr[OCTREE_MAX_LEVELS]; /* terrain radius per level: bounds voxel centres */
+    float cr[OCTREE_MAX_LEVELS]; /* tool radius per level: bounds voxel cubes */
+    octree_pairs *out;
+} isect_ctx;
+
+/* One step of the paper's algorithm: terrain node (tk, tc), tool node
+ * (ck, cc) whose sphere centre in the world is cw. */
+static void isect(const isect_ctx *x, int tk, const int tc[3], int ck, const int cc[3], const float cw[3])
+{
+    float half = (float)(1 << tk) * 0.5f;
+    float dx = ((float)tc[0] * 2.f + 1.f) * half - cw[0];
+    float dy = ((float)tc[1] * 2.f + 1.f) * half - cw[1];
+    float dz = ((float)tc[2] * 2.f + 1.f) * half - cw[2];
+    float rr = x->tr[tk] + x->cr[ck] + SPHERE_SLACK;
+    if (dx * dx + dy * dy + dz * dz > rr * rr) return;
+    if (tk > 0) {
+        uint8_t m = x->t->lev[tk][cell_index(x->t, tk, tc[0], tc[1], tc[2])];
+        for (int i = 0; i < 8; i++) {
+            if (!(m >> i & 1)) continue;
+            int ch[3] = { tc[0] * 2 + (i & 1), tc[1] * 2 + (i >> 1 & 1), tc[2] * 2 + (i >> 2 & 1) };
+            isect(x, tk - 1, ch, ck, cc, cw);
+        }
+        return;
+    }
+    if (ck == 0) {
+        if (pair_hit_at(x->pose, cw, tc)) pairs_push(x->out, tc, cc);
+        return;
+    }
+    uint8_t m = x->c->lev[ck][cell_index(x->c, ck, cc[0], cc[1], cc[2])];
+    float s = (float)(1 << (ck - 1));
+    for (int i = 0; i < 8; i++) {
+        if (!(m >> i & 1)) continue;
+        int ch[3] = { cc[0] * 2 + (i & 1), cc[1] * 2 + (i >> 1 & 1), cc[2] * 2 + (i >> 2 & 1) };
+        float w[3];
+        /* voxel centres are x + 0.5, as octree_voxel_pair_hit places them */
+        tool_to_world(x->pose, x->pivot, ((float)ch[0] + 0.5f) * s, ((float)ch[1] + 0.5f) * s,
+                      ((float)ch[2] + 0.5f) * s, w);
+        isect(x, 0, tc, ck - 1, ch, w);
+    }
+}
+
+static void isect_setup(isect_ctx *x, const octree *terrain, const octree *tool, const octree_pose *pose,
+                        octree_pairs *out)
+{
+    x->t = terrain, x->c = tool, x->pose = pose, x->out = out;
+    for (int i = 0; i < 3; i++) x->pivot[i] = (float)tool->size[i] * 0.5f;
+    for (int k = 0; k < OCTREE_MAX_LEVELS; k++) {
+        x->tr[k] = (float)((1 << k) - 1) * SQRT3_2;
+        x->cr[k] = (float)(1 << k) * SQRT3_2;
+    }
+    out->count = 0;
+    out->out_of_memory = false;
+}
+
+size_t octree_intersect(const octree *terrain, const octree *tool, const octree_pose *pose, octree_pairs *out)
+{
+    isect_ctx x;
+    isect_setup(&x, terrain, tool, pose, out);
+    if (terrain->count == 0 || tool->count == 0) return 0;
+    int L = tool->levels;
+    float s = (float)(1 << L) * 0.5f, w[3];
+    tool_to_world(pose, x.pivot, s, s, s, w);
+    const int zero[3] = { 0, 0, 0 };
+    isect(&x, terrain->levels, zero, L, zero, w);
+    return out->count;
+}
+
+/* Occupied voxels of a tree, in index order. */
+static int *list_voxels(const octree *o, size_t *n)
+{
+    int *v = malloc(sizeof(int) * 3 * (size_t)(o->count > 0 ? o->count : 1));
+    size_t k = 0;
+    if (!v) { *n = 0; return NULL; }
+    const int *d = o->dim[1];
+    for (int y = 0; y < d[1]; y++)
+        for (int z = 0; z < d[2]; z++)
+            for (int x = 0; x < d[0]; x++) {
+                uint8_t m = o->lev[1][cell_index(o, 1, x, y, z)];
+                for (int i = 0; m && i < 8; i++)
+                    if (m >> i & 1) {
+                        v[3 * k] = x * 2 + (i & 1), v[3 * k + 1] = y * 2 + (i >> 1 & 1), v[3 * k + 2] = z * 2 + (i >> 2 & 1);
+                        k++;
+                    }
+            }
+    *n = k;
+    return v;
+}
+
+size_t octree_intersect_brute(const octree *terrain, const octree *tool, const octree_pose *pose, octree_pairs *out)
+{
+    isect_ctx x;
+    isect_setup(&x, terrain, tool, pose, out);
+    size_t nt, nc;
+    int *tv = list_voxels(terrain, &nt), *cv = list_voxels(tool, &nc);
+    float *cw = malloc(sizeof(float) * 3 * (nc ? nc : 1));
+    if (tv && cv && cw) {
+        for (size_t j = 0; j < nc; j++)
+            tool_to_world(pose, x.pivot, (float)cv[3 * j] + 0.5f, (float)cv[3 * j + 1] + 0.5f,
+                          (float)cv[3 * j + 2] + 0.5f, &cw[3 * j]);
+        for (size_t i = 0; i < nt; i++)
+            for (size_t j = 0; j < nc; j++)
+                if (pair_hit_at(pose, &cw[3 * j], &tv[3 * i])) pairs_push(out, &tv[3 * i], &cv[3 * j]);
+    } else {
+        out->out_of_memory = true;
+    }
+    free(tv);
+    free(cv);
+    free(cw);
+    return out->count;
+}
+
+/* ---- ray ---- */
+
+typedef struct ray_ctx {
+    const octree *o;
+    float org[3], dir[3], inv[3];
+    float max_t;
+    int hit[3], normal[3];
+    float t;
+} ray_ctx;
+
+/* Entry and exit of the ray through the box [lo, lo + size)^3; the axis it
+ * entered through in *axis (-1: it starts inside). */
+static bool ray_box(const ray_ctx *r, const float lo[3], float size, float *t0, float *t1, int *axis)
+{
+    float a = -INFINITY, b = INFINITY;
+    int ax = -1;
+    for (int i = 0; i < 3; i++) {
+        float l = lo[i], h = lo[i] + size;
+        if (r->dir[i] == 0.f) {
+            if (r->org[i] < l || r->org[i] >= h) return false;
+            continue;
+        }
+        float u = (l - r->org[i]) * r->inv[i], v = (h - r->org[i]) * r->inv[i];
+        if (u > v) { float s = u; u = v; v = s; }
+        if (u > a) { a = u; ax = i; }
+        if (v < b) b = v;
+    }
+    if (a > b || b < 0.f || a > r->max_t) return false;
+    if (a < 0.f) ax = -1;
+    *t0 = a;
+    *t1 = b;
+    *axis = ax;
+    return true;
+}
+
+static bool ray_node(ray_ctx *r, int k, const int c[3])
+{
+    const octree *o = r->o;
+    uint8_t m = o->lev[k][cell_index(o, k, c[0], c[1], c[2])];
+    struct { float t; int axis; int ch[3]; } order[8];
+    int n = 0;
+    float size = (float)(1 << (k - 1));
+    for (int i = 0; i < 8; i++) {
+        if (!(m >> i & 1)) continue;
+        int ch[3] = { c[0] * 2 + (i & 1), c[1] * 2 + (i >> 1 & 1), c[2] * 2 + (i >> 2 & 1) };
+        float lo[3] = { (float)ch[0] * size, (float)ch[1] * size, (float)ch[2] * size }, t0, t1;
+        int ax;
+        if (!ray_box(r, lo, size, &t0, &t1, &ax)) continue;
+        /* insertion sort by entry: children are disjoint, so the first hit found is the nearest */
+        int j = n++;
+        while (j > 0 && order[j - 1].t > t0) { order[j] = order[j - 1]; j--; }
+        order[j].t = t0;
+        order[j].axis = ax;
+        memcpy(order[j].ch, ch, sizeof ch);
+    }
+    for (int i = 0; i < n; i++) {
+        if (k - 1 > 0) {
+            if (ray_node(r, k - 1, order[i].ch)) return true;
+            continue;
+        }
+        memcpy(r->hit, order[i].ch, sizeof r->hit);
+        memset(r->normal, 0, sizeof r->normal);
+        int ax = order[i].axis;
+        if (ax >= 0) r->normal[ax] = r->dir[ax] > 0.f ? -1 : 1;
+        r->t = order[i].t < 0.f ? 0.f : order[i].t;
+        return true;
+    }
+    return false;
+}
+
+bool octree_raycast(const octree *o, const float origin[3], const float dir[3], float max_dist, int hit[3],
+                    int normal[3], float *dist)
+{
+    float len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    if (!(len > 0.f) || !isfinite(len) || !(max_dist >= 0.f) || o->count == 0) return false;
+    for (int i = 0; i < 3; i++)
+        if (!isfinite(origin[i])) return false;
+    ray_ctx r = { .o = o, .max_t = max_dist };
+    for (int i = 0; i < 3; i++) {
+        r.org[i] = origin[i];
+        r.dir[i] = dir[i] / len;
+        r.inv[i] = r.dir[i] != 0.f ? 1.f / r.dir[i] : 0.f;
+    }
+    float root = (float)(1 << o->levels), lo[3] = { 0, 0, 0 }, t0, t1;
+    int ax;
+    if (!ray_box(&r, lo, root, &t0, &t1, &ax)) return false;
+    const int zero[3] = { 0, 0, 0 };
+    if (!ray_node(&r, o->levels, zero)) return false;
+    if (hit) memcpy(hit, r.hit, sizeof r.hit);
+    if (normal) memcpy(normal, r.normal, sizeof r.normal);
+    if (dist) *dist = r.t;
+    return true;
+}
+
+/* ---- box and sphere ---- */
+
+typedef struct region_ctx {
+    const octree *o;
+    float lo[3], hi[3]; /* box, or the sphere's bounds */
+    bool sphere;
+    float c[3], r2;
+    octree_visit_fn fn;
+    void *user;
+} region_ctx;
+
+/* Does the cube [lo, lo + size) meet the region? */
+static bool region_meets(const region_ctx *q, const float lo[3], float size)
+{
+    for (int i = 0; i < 3; i++)
+        if (!(lo[i] < q->hi[i] && lo[i] + size > q->lo[i])) return false;
+    if (!q->sphere) return true;
+    float d2 = 0.f;
+    for (int i = 0; i < 3; i++) {
+        float v = q->c[i] < lo[i] ? lo[i] - q->c[i] : q->c[i] > lo[i] + size ? q->c[i] - (lo[i] + size) : 0.f;
+        d2 += v * v;
+    }
+    return d2 <= q->r2;
+}
+
+static bool region_node(const region_ctx *q, int k, const int c[3])
+{
+    const octree *o = q->o;
+    uint8_t m = o->lev[k][cell_index(o, k, c[0], c[1], c[2])];
+    float size = (float)(1 << (k - 1));
+    for (int i = 0; i < 8; i++) {
+        if (!(m >> i & 1)) continue;
+        int ch[3] = { c[0] * 2 + (i & 1), c[1] * 2 + (i >> 1 & 1), c[2] * 2 + (i >> 2 & 1) };
+        float lo[3] = { (float)ch[0] * size, (float)ch[1] * size, (float)ch[2] * size };
+        if (!region_meets(q, lo, size)) continue;
+        if (k - 1 > 0) {
+            if (!region_node(q, k - 1, ch)) return false;
+        } else if (!q->fn(q->user, ch[0], ch[1], ch[2])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool octree_query_box(const octree *o, const float lo[3], const float hi[3], octree_visit_fn fn, void *user)
+{
+    region_ctx q = { .o = o, .fn = fn, .user = user };
+    for (int i = 0; i < 3; i++) {
+        if (!(lo[i] < hi[i])) return true;
+        q.lo[i] = lo[i], q.hi[i] = hi[i];
+    }
+    const int zero[3] = { 0, 0, 0 };
+    return region_node(&q, o->levels, zero);
+}
+
+bool octree_query_sphere(const octree *o, const float centre[3], float radius, octree_visit_fn fn, void *user)
+{
+    if (!(radius >= 0.f)) return true;
+    region_ctx q = { .o = o, .fn = fn, .user = user, .sphere = true, .r2 = radius * radius };
+    for (int i = 0; i < 3; i++) {
+        q.c[i] = centre[i];
+        /* closed ball: widen the half-open bounds by a hair so a touching cube counts */
+        q.lo[i] = nextafterf(centre[i] - radius, -INFINITY);
+        q.hi[i] = nextafterf(centre[i] + radius, INFINITY);
+    }
+    const int zero[3] = { 0, 0, 0 };
+    return region_node(&q, o->levels, zero);
+}
+
+static bool stop_at_first(void *user, int x, int y, int z)
+{
+    (void)x, (void)y, (void)z;
+    *(bool *)user = true;
+    return false;
+}
+
+bool octree_box_occupied(const octree *o, const float lo[3], const float hi[3])
+{
+    bool any = false;
+    octree_query_box(o, lo, hi, stop_at_first, &any);
+    return any;
+}

@@ -1,0 +1,130 @@
+/* octree: which voxels are occupied, as an octree with a bounding sphere at
+ * every node (seed 003, "Collision Detection"). It answers the paper's
+ * question — every intersecting voxel pair between the terrain and a rotated
+ * cutting tool — and, with the same tree, ray picks and box/sphere queries.
+ * Kept up to date one voxel at a time: an edit touches one path, never rebuilds. */
+#ifndef STRATA_OCTREE_H
+#define STRATA_OCTREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "voxel/world.h"
+
+/* Shape of the tree. Voxel (x, y, z) occupies the unit cube [x, x+1) x
+ * [y, y+1) x [z, z+1). A node of level k is the cube of side 2^k at cell
+ * (i, j, l): [i 2^k, (i+1) 2^k) ...; level 0 nodes are voxels, the root has
+ * the smallest level whose cube covers the whole domain (at least 1).
+ *
+ * Nodes are implicit: a node of level k >= 1 is one byte, the mask of its
+ * non-empty children (bit dx | dy << 1 | dz << 2), so a level-1 node holds
+ * the occupancy bits of its 2x2x2 voxels and "empty" is a zero byte at any
+ * level. The whole tree is about a seventh of a byte per voxel.
+ *
+ * The bounding sphere of a node is the sphere around its cube: centre at
+ * the cube's centre, radius 2^k * sqrt(3) / 2. It needs no storage, and
+ * under a rotation only the centre moves, which is what makes a rotated
+ * tool cheap (the paper's reason for spheres). */
+typedef struct octree octree;
+
+/* An empty tree over sx * sy * sz voxels (each side 1 .. 65536). */
+octree *octree_create(int sx, int sy, int sz);
+/* From a dense grid laid out like a chunk (x fastest, then z, then y); a
+ * voxel is occupied when its byte is non-zero. */
+octree *octree_from_dense(const uint8_t *vox, int sx, int sy, int sz);
+/* Over the whole world, same coordinates: occupied = not air. */
+octree *octree_from_world(const world *w);
+void octree_destroy(octree *o);
+
+void octree_size(const octree *o, int size[3]);
+int octree_root_level(const octree *o);
+long octree_count(const octree *o); /* occupied voxels */
+bool octree_get(const octree *o, int x, int y, int z);
+/* Marks one voxel occupied or empty, updating only the masks on its path
+ * that change (the climb stops at the first ancestor whose emptiness is
+ * unchanged). Returns true if the voxel changed; out of range is ignored. */
+bool octree_set(octree *o, int x, int y, int z, bool occupied);
+/* Re-reads the world voxels in [lo, hi) (occupied = not air) with
+ * octree_set: call it for edits the tree did not see (grammar, load). */
+void octree_sync_world(octree *o, const world *w, const int lo[3], const int hi[3]);
+/* Same voxels and the same masks at every level (tests: incremental = rebuilt). */
+bool octree_equal(const octree *a, const octree *b);
+
+/* Where a tool sits: a point p of the tool's own grid (voxel units) is at
+ * pos + rot * (p - pivot) in the world, pivot being the centre of the tool's
+ * grid (size / 2). rot is a rotation, row-major (rot[row][col]). */
+typedef struct octree_pose {
+    float rot[3][3];
+    float pos[3];
+} octree_pose;
+
+void octree_pose_identity(octree_pose *p, const float pos[3]);
+/* The camera's rotation, in the player's convention (game/player.h): yaw
+ * 0 looks toward -z and grows toward +x, pitch > 0 looks up. The tool's +x
+ * is the view's right, +y its up and -z its forward, so a tool that is not
+ * round keeps facing the way the player looks. */
+void octree_pose_from_yaw_pitch(octree_pose *p, float yaw_deg, float pitch_deg, const float pos[3]);
+
+/* One intersecting pair: terrain voxel t (terrain coordinates) and tool voxel
+ * c (the tool's grid). */
+typedef struct octree_pair {
+    int t[3];
+    int c[3];
+} octree_pair;
+
+/* A growable list the caller keeps between queries, so steady-state cuts
+ * allocate nothing. */
+typedef struct octree_pairs {
+    octree_pair *v;
+    size_t count, cap;
+    bool out_of_memory; /* some pairs were dropped */
+} octree_pairs;
+
+void octree_pairs_free(octree_pairs *p);
+/* Sorts by terrain voxel, then tool voxel (to compare two lists). */
+void octree_pairs_sort(octree_pairs *p);
+
+/* When two voxels intersect. The paper puts a bounding sphere round each
+ * voxel too, but two unit spheres of radius sqrt(3)/2 overlap for face,
+ * edge and corner neighbours alike, so a cut would come out a voxel fatter
+ * than the tool all round. The spheres stay as the broad phase at every
+ * level; at the voxels the pair test is exact: terrain voxel t and tool
+ * voxel c intersect iff the centre of t lies inside the (rotated) cube of c,
+ * each local coordinate in [-1/2, 1/2). This voxelises the rotated tool:
+ * an unrotated tool at a whole-voxel offset removes exactly its own shape,
+ * and each terrain voxel pairs with at most one tool voxel. */
+bool octree_voxel_pair_hit(const octree_pose *pose, const float pivot[3], const int t[3], const int c[3]);
+
+/* The paper's recursive algorithm: while the bounding spheres of the
+ * current terrain node and tool node intersect, descend the terrain to
+ * single voxels, then the tool, and emit the pairs that pass the voxel
+ * test — all pairs in one traversal, never restarting from the roots.
+ * Terrain spheres shrink by a voxel's half-diagonal (only terrain voxel
+ * centres matter to the pair test), which prunes one more shell. Replaces
+ * out's contents; returns the number of pairs. */
+size_t octree_intersect(const octree *terrain, const octree *tool, const octree_pose *pose, octree_pairs *out);
+/* Reference: every occupied terrain voxel against every tool voxel. */
+size_t octree_intersect_brute(const octree *terrain, const octree *tool, const octree_pose *pose,
+                              octree_pairs *out);
+
+/* First occupied voxel along a ray from `origin` in direction `dir` (any
+ * length) within `max_dist`, visiting nodes front to back and skipping
+ * empty ones. Conventions of collide_raycast: hit voxel, the face entered
+ * through as an outward normal (all zero when the origin is inside an
+ * occupied voxel), distance along the normalised direction. NULL outputs
+ * are allowed. */
+bool octree_raycast(const octree *o, const float origin[3], const float dir[3], float max_dist, int hit[3],
+                    int normal[3], float *dist);
+
+/* Visits occupied voxels; return false to stop. */
+typedef bool (*octree_visit_fn)(void *user, int x, int y, int z);
+/* Every occupied voxel whose cube overlaps the box [lo, hi) (an empty box
+ * overlaps nothing). Returns false if the visitor stopped it. */
+bool octree_query_box(const octree *o, const float lo[3], const float hi[3], octree_visit_fn fn, void *user);
+/* Every occupied voxel whose cube meets the ball |p - centre| <= radius. */
+bool octree_query_sphere(const octree *o, const float centre[3], float radius, octree_visit_fn fn, void *user);
+/* Whether any occupied voxel overlaps the box [lo, hi): player collision. */
+bool octree_box_occupied(const octree *o, const float lo[3], const float hi[3]);
+
+#endif

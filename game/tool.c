@@ -1,0 +1,349 @@
+#include "tool.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "ui/cmd.h"
+#include "ui/cvar.h"
+
+const uint8_t tool_palette[TOOL_COLORS + 1][3] = {
+    { 255, 255, 255 }, /* 0: untinted */
+    { 220, 40, 40 },   /* 1 red */
+    { 40, 90, 230 },   /* 2 blue */
+    { 240, 200, 30 },  /* 3 yellow */
+    { 160, 60, 200 },  /* 4 purple */
+    { 250, 130, 30 },  /* 5 orange */
+};
+
+bool tool_init(tool *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    t->color = 1;
+    t->material = MAT_STONE;
+    t->reach = 8.f;
+    return tool_set_shape(t, TOOL_DEFAULT_SHAPE, TOOL_DEFAULT_SIZE, err, errlen);
+}
+
+void tool_free(tool *t)
+{
+    shape_free(&t->shape);
+    octree_destroy(t->tree);
+    octree_destroy(t->terrain);
+    octree_pairs_free(&t->pairs);
+    free(t->removed);
+    memset(t, 0, sizeof *t);
+}
+
+bool tool_set_shape(tool *t, const char *formula, int size, char *err, size_t errlen)
+{
+    if (size < 1 || size > TOOL_MAX_SIZE) {
+        snprintf(err, errlen, "tool size %d is refused: it must be 1 to %d voxels a side (the limit)", size,
+                 TOOL_MAX_SIZE);
+        return false;
+    }
+    if (strlen(formula) >= sizeof t->formula) {
+        snprintf(err, errlen, "formula too long (at most %zu characters)", sizeof t->formula - 1);
+        return false;
+    }
+    shape s = { 0 };
+    if (!shape_from_formula(&s, formula, size, size, size, err, errlen)) return false;
+    octree *tree = octree_from_dense(s.vox, s.sx, s.sy, s.sz);
+    if (!tree) {
+        shape_free(&s);
+        snprintf(err, errlen, "out of memory for the tool's octree");
+        return false;
+    }
+    shape_free(&t->shape);
+    octree_destroy(t->tree);
+    t->shape = s;
+    t->tree = tree;
+    t->size = size;
+    snprintf(t->formula, sizeof t->formula, "%s", formula);
+    return true;
+}
+
+bool tool_bind_world(tool *t, const world *w)
+{
+    octree_destroy(t->terrain);
+    t->terrain = w ? octree_from_world(w) : NULL;
+    t->terrain_of = t->terrain ? w : NULL;
+    return t->terrain != NULL;
+}
+
+static bool ensure_bound(tool *t, const world *w)
+{
+    return w && (t->terrain_of == w || tool_bind_world(t, w));
+}
+
+void tool_world_edited(tool *t, const world *w, const int lo[3], const int hi[3])
+{
+    if (t->terrain && t->terrain_of == w) octree_sync_world(t->terrain, w, lo, hi);
+}
+
+const octree *tool_terrain(const tool *t) { return t->terrain; }
+
+void tool_place(tool *t, const tool_view *v, octree_pose *out)
+{
+    const float d2r = 0.017453292519943295f;
+    float yaw = v->yaw * d2r, pitch = v->pitch * d2r;
+    float fwd[3] = { sinf(yaw) * cosf(pitch), sinf(pitch), -cosf(yaw) * cosf(pitch) };
+    float d = t->reach, hit_d;
+    if (ensure_bound(t, v->w) && octree_raycast(t->terrain, v->eye, fwd, t->reach, NULL, NULL, &hit_d)) d = hit_d;
+    float pos[3] = { v->eye[0] + fwd[0] * d, v->eye[1] + fwd[1] * d, v->eye[2] + fwd[2] * d };
+    octree_pose_from_yaw_pitch(out, v->yaw, v->pitch, pos);
+}
+
+int tool_cut(tool *t, world *w, const octree_pose *pose)
+{
+    t->last_removed = t->last_tinted = 0;
+    if (!ensure_bound(t, w)) return 0;
+    octree_intersect(t->terrain, t->tree, pose, &t->pairs);
+    if (t->pairs.count * 4 > t->removed_cap) {
+        size_t cap = t->pairs.count * 4;
+        int *r = realloc(t->removed, cap * sizeof *r);
+        if (!r) return 0;
+        t->removed = r;
+        t->removed_cap = cap;
+    }
+    /* remove first, then look around: a neighbour removed by the same cut is not "exposed" */
+    int n = 0;
+    for (size_t i = 0; i < t->pairs.count; i++) {
+        const int *p = t->pairs.v[i].t;
+        uint8_t m = world_get(w, p[0], p[1], p[2]);
+        /* several tool voxels may claim one terrain voxel only at rounding edges: the first wins */
+        if (m == MAT_AIR || m == MAT_BEDROCK) continue;
+        world_set(w, p[0], p[1], p[2], MAT_AIR);
+        world_set_tint(w, p[0], p[1], p[2], 0);
+        octree_set(t->terrain, p[0], p[1], p[2], false);
+        int *r = &t->removed[4 * n++];
+        r[0] = p[0], r[1] = p[1], r[2] = p[2], r[3] = m;
+    }
+    int tinted = 0;
+    for (int i = 0; i < n; i++) {
+        const int *r = &t->removed[4 * i];
+        for (int f = 0; f < FACE_COUNT; f++) {
+            int x = r[0] + face_normal[f][0], y = r[1] + face_normal[f][1], z = r[2] + face_normal[f][2];
+            if (!world_in_bounds(w, x, y, z)) continue;
+            uint8_t m = world_get(w, x, y, z);
+            if (m == MAT_AIR) continue;
+            if (material_face_visible(m, (uint8_t)r[3]) || !material_face_visible(m, MAT_AIR)) continue;
+            if (world_get_tint(w, x, y, z) != t->color) {
+                world_set_tint(w, x, y, z, (uint8_t)t->color);
+                tinted++;
+            }
+        }
+    }
+    t->last_removed = n;
+    t->last_tinted = tinted;
+    return n;
+}
+
+int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat)
+{
+    t->last_filled = 0;
+    if (!ensure_bound(t, w) || mat == MAT_AIR || mat >= MAT_COUNT) return 0;
+    const shape *s = &t->shape;
+    float pivot[3] = { s->sx * 0.5f, s->sy * 0.5f, s->sz * 0.5f };
+    /* the tool's world bounds: its bounding sphere */
+    float rad = sqrtf((float)(s->sx * s->sx + s->sy * s->sy + s->sz * s->sz)) * 0.5f + 1.f;
+    int lo[3], hi[3];
+    for (int i = 0; i < 3; i++) {
+        lo[i] = (int)floorf(pose->pos[i] - rad);
+        hi[i] = (int)ceilf(pose->pos[i] + rad);
+    }
+    if (lo[0] < 0) lo[0] = 0;
+    if (lo[1] < 0) lo[1] = 0;
+    if (lo[2] < 0) lo[2] = 0;
+    if (hi[0] > w->sx) hi[0] = w->sx;
+    if (hi[1] > w->sy) hi[1] = w->sy;
+    if (hi[2] > w->sz) hi[2] = w->sz;
+    int n = 0;
+    for (int y = lo[1]; y < hi[1]; y++)
+        for (int z = lo[2]; z < hi[2]; z++)
+            for (int x = lo[0]; x < hi[0]; x++) {
+                if (world_get(w, x, y, z) != MAT_AIR) continue;
+                /* which tool voxel holds this centre: invert the pose, then confirm with
+                 * the cut's own test (neighbours too, for centres on a cell boundary) */
+                float d[3] = { x + 0.5f - pose->pos[0], y + 0.5f - pose->pos[1], z + 0.5f - pose->pos[2] };
+                int c[3];
+                bool edge = false;
+                for (int i = 0; i < 3; i++) {
+                    float l = pose->rot[0][i] * d[0] + pose->rot[1][i] * d[1] + pose->rot[2][i] * d[2] + pivot[i];
+                    c[i] = (int)floorf(l);
+                    float fr = l - floorf(l);
+                    edge |= fr < 1e-3f || fr > 1.f - 1e-3f;
+                }
+                const int t3[3] = { x, y, z };
+                bool in = false;
+                for (int k = 0; k < (edge ? 27 : 1) && !in; k++) {
+                    int cc[3] = { c[0] + (edge ? k % 3 - 1 : 0), c[1] + (edge ? k / 3 % 3 - 1 : 0),
+                                  c[2] + (edge ? k / 9 - 1 : 0) };
+                    in = shape_get(s, cc[0], cc[1], cc[2]) && octree_voxel_pair_hit(pose, pivot, t3, cc);
+                }
+                if (!in) continue;
+                world_set(w, x, y, z, mat);
+                world_set_tint(w, x, y, z, 0);
+                octree_set(t->terrain, x, y, z, true);
+                n++;
+            }
+    t->last_filled = n;
+    return n;
+}
+
+/* ---- console ---- */
+
+static const char *g_material_names[MAT_COUNT + 1];
+
+static bool get_view(tool *t, tool_view *v)
+{
+    memset(v, 0, sizeof *v);
+    if (!t->view || !t->view(t->view_user, v) || !v->w) {
+        log_error("no world to edit yet");
+        return false;
+    }
+    return true;
+}
+
+/* Explicit X Y Z: the tool unrotated with its centre there (scripts and
+ * tests); none: where the view puts it. */
+static bool pose_from_args(tool *t, const tool_view *v, int argc, char **argv, octree_pose *pose)
+{
+    if (argc == 0) {
+        tool_place(t, v, pose);
+        return true;
+    }
+    if (argc != 3) return false;
+    float pos[3];
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        double d = strtod(argv[i], &end);
+        if (end == argv[i] || *end || !isfinite(d) || fabs(d) > 1e6) {
+            log_error("'%s' is not a coordinate", argv[i]);
+            return false;
+        }
+        pos[i] = (float)d;
+    }
+    octree_pose_identity(pose, pos);
+    return true;
+}
+
+static int cmd_cut(void *user, int argc, char **argv)
+{
+    tool *t = user;
+    tool_view v;
+    octree_pose pose;
+    if (argc != 1 && argc != 4) { log_error("usage: cut [X Y Z]"); return 1; }
+    if (!get_view(t, &v) || !pose_from_args(t, &v, argc - 1, argv + 1, &pose)) return 1;
+    tool_cut(t, v.w, &pose);
+    log_out("cut_voxels=%d", t->last_removed);
+    log_out("exposed_voxels=%d", t->last_tinted);
+    return 0;
+}
+
+static int cmd_fill(void *user, int argc, char **argv)
+{
+    tool *t = user;
+    tool_view v;
+    octree_pose pose;
+    uint8_t m = t->material;
+    int first = 1;
+    if (argc == 2 || argc == 5) {
+        int id = material_find(argv[1]);
+        if (id <= MAT_AIR) { log_error("unknown material '%s'", argv[1]); return 1; }
+        m = (uint8_t)id;
+        first = 2;
+    } else if (argc != 1 && argc != 4) {
+        log_error("usage: fill [MATERIAL] [X Y Z]");
+        return 1;
+    }
+    if (!get_view(t, &v) || !pose_from_args(t, &v, argc - first, argv + first, &pose)) return 1;
+    tool_fill(t, v.w, &pose, m);
+    log_out("fill_voxels=%d", t->last_filled);
+    return 0;
+}
+
+static int cmd_info(void *user, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    tool *t = user;
+    char post[1024];
+    expr_to_postfix(&t->shape.prog, post, sizeof post);
+    log_out("tool_voxels=%ld", t->shape.count);
+    log_out("tool_size=%d", t->size);
+    log_out("tool_shape=%s", t->formula);
+    log_out("tool_syntax=%s", t->shape.prog.syntax == EXPR_POSTFIX ? "postfix" : "infix");
+    log_out("tool_postfix=%s", post);
+    log_out("tool_color=%d", t->color);
+    return 0;
+}
+
+static void on_shape(cvar *c, void *user)
+{
+    tool *t = user;
+    if (t->in_callback) return;
+    cvar *size = cvar_find("tool.size");
+    const char *formula = cvar_find("tool.shape") ? cvar_find("tool.shape")->str : t->formula;
+    int n = size ? size->i : t->size;
+    char err[256];
+    if (tool_set_shape(t, formula, n, err, sizeof err)) return;
+    log_error("%s refused: %s (the old shape stays)", c->d.name, err);
+    /* put the refused cvar back to the value in use */
+    t->in_callback = true;
+    if (c == size) {
+        char buf[16];
+        snprintf(buf, sizeof buf, "%d", t->size);
+        cvar_set_ex(c, buf, true, NULL, 0);
+    } else {
+        cvar_set_ex(c, t->formula, true, NULL, 0);
+    }
+    t->in_callback = false;
+}
+
+static void on_simple(cvar *c, void *user)
+{
+    tool *t = user;
+    if (strcmp(c->d.name, "tool.color") == 0) t->color = c->i;
+    else if (strcmp(c->d.name, "tool.reach") == 0) t->reach = c->f;
+    else if (strcmp(c->d.name, "tool.material") == 0) {
+        int id = material_find(c->str);
+        if (id > MAT_AIR) t->material = (uint8_t)id;
+    }
+}
+
+void tool_register(tool *t, tool_view_fn view, void *user)
+{
+    t->view = view;
+    t->view_user = user;
+    int n = 0;
+    for (int i = 0; i < MAT_COUNT; i++)
+        if (i != MAT_AIR && i != MAT_NULL && i != MAT_PLACEHOLDER) g_material_names[n++] = material_table[i].name;
+    g_material_names[n] = NULL;
+    char size_def[16];
+    snprintf(size_def, sizeof size_def, "%d", TOOL_DEFAULT_SIZE);
+    const cvar_desc vars[] = {
+        { "tool.color", "cutting tool colour 1-5 (keys 1-5): the tint of faces a cut exposes", CVAR_INT, CVAR_ARCHIVE,
+          "1", 1, TOOL_COLORS, NULL, on_simple, t },
+        { "tool.shape", "cutting tool formula, postfix or infix (seed 003), e.g. 'sr < r'", CVAR_STRING, CVAR_ARCHIVE,
+          TOOL_DEFAULT_SHAPE, 0, 0, NULL, on_shape, t },
+        { "tool.size", "cutting tool grid side in voxels", CVAR_INT, CVAR_ARCHIVE, size_def, 1, TOOL_MAX_SIZE, NULL,
+          on_shape, t },
+        { "tool.reach", "farthest the cutting tool sits from the eye, in voxels", CVAR_FLOAT, CVAR_ARCHIVE, "8", 1, 64,
+          NULL, on_simple, t },
+        { "tool.material", "what 'fill' and the right button put down", CVAR_ENUM, CVAR_ARCHIVE, "stone", 0, 0,
+          g_material_names, on_simple, t },
+    };
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        cvar *c = cvar_register(&vars[i]);
+        /* a config file may have set them before the tool existed: adopt those values */
+        if (c && c->d.on_change) c->d.on_change(c, t);
+    }
+    const cmd_desc cmds[] = {
+        { "cut", "[X Y Z]", "cut with the tool where the view puts it, or centred at X Y Z (unrotated)", cmd_cut, t },
+        { "fill", "[MATERIAL] [X Y Z]", "fill the tool's shape with tool.material (or MATERIAL)", cmd_fill, t },
+        { "tool.info", "", "print the cutting tool's voxel count, size and formula", cmd_info, t },
+    };
+    cmd_register_table(cmds, (int)(sizeof cmds / sizeof cmds[0]));
+}

@@ -1,0 +1,111 @@
+/* tool: seed 003's cutting tool. A voxel shape from a formula (tool.shape,
+ * tool.size) that follows the view; a cut removes the terrain voxels it
+ * overlaps (found with the octree pair search) and paints the faces the cut
+ * newly exposes in the tool's colour; a fill puts material back.
+ *
+ * Wiring (the app owns input and drawing):
+ *   tool_init(&t, ...) once, tool_register(&t, view_fn, user) for the cvars
+ *   and the commands `cut`, `fill`, `tool.info`. view_fn reports the current
+ *   world and camera; the commands call it, so they work from the console,
+ *   config files and --exec alike.
+ *   After a world is created, regenerated or loaded: tool_bind_world(&t, w)
+ *   (the commands also rebind by themselves when the world pointer changes).
+ *   After other code edits voxels (grammars, loads into the same world):
+ *   tool_world_edited(&t, w, lo, hi), so the terrain octree stays exact.
+ *   Per frame: tool_place(&t, &view, &pose) says where to draw the tool
+ *   (tool.shape voxels, tool_palette[tool.color], semi-transparent); while
+ *   the left button is held call tool_cut(&t, w, &pose) every frame (the
+ *   paper's tunnelling), on the right button tool_fill. Keys 1-5:
+ *   cvar_set_by_name("tool.color", "N") so the cvar stays the one truth.
+ *   Both edits go through world_set, so only the touched chunks are dirty. */
+#ifndef STRATA_TOOL_H
+#define STRATA_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gen/shape.h"
+#include "physics/octree.h"
+#include "voxel/world.h"
+
+#define TOOL_COLORS 5
+#define TOOL_MAX_SIZE 64
+#define TOOL_DEFAULT_SHAPE "cx cx * cy cy * cz cz * + + sqrt r <"
+#define TOOL_DEFAULT_SIZE 8
+
+/* RGB of tint ids 0..5, the colours of keys 1-5 (0 = untinted, unused).
+ * Red first, as in the paper's figure 8. */
+extern const uint8_t tool_palette[TOOL_COLORS + 1][3];
+
+/* What the tool needs from the app: the world it edits and the camera
+ * (eye position, yaw and pitch in degrees, the player's convention). */
+typedef struct tool_view {
+    world *w; /* NULL while no world exists */
+    float eye[3];
+    float yaw, pitch;
+} tool_view;
+typedef bool (*tool_view_fn)(void *user, tool_view *out);
+
+typedef struct tool {
+    shape shape;
+    octree *tree; /* over the shape, in its own grid */
+    char formula[256];
+    int size;
+    int color;        /* 1..TOOL_COLORS: the tint id painted on exposed faces */
+    uint8_t material; /* what fill puts down */
+    float reach;      /* farthest the tool sits from the eye */
+    /* the terrain octree, exact for the world it was built from */
+    octree *terrain;
+    const world *terrain_of;
+    octree_pairs pairs;
+    int *removed;     /* scratch: x y z m per removed voxel */
+    size_t removed_cap;
+    int last_removed, last_tinted, last_filled;
+    tool_view_fn view;
+    void *view_user;
+    bool in_callback; /* a cvar callback is restoring a refused value */
+} tool;
+
+/* Default state: the paper's 8^3 sphere, colour 1, stone, reach 8. */
+bool tool_init(tool *t, char *err, size_t errlen);
+void tool_free(tool *t);
+
+/* Rebuilds the shape; a bad formula or size is refused with the reason
+ * (column and what was expected, or the size limit) and the old shape stays. */
+bool tool_set_shape(tool *t, const char *formula, int size, char *err, size_t errlen);
+
+/* (Re)builds the terrain octree for w. */
+bool tool_bind_world(tool *t, const world *w);
+/* Re-reads voxels [lo, hi) of w into the terrain octree. */
+void tool_world_edited(tool *t, const world *w, const int lo[3], const int hi[3]);
+/* The terrain octree (NULL before tool_bind_world): ray picks and
+ * octree_box_occupied for player collision. */
+const octree *tool_terrain(const tool *t);
+
+/* Where the tool is for this view: along the view ray at the first terrain
+ * voxel within reach (so holding the button eats into what the player looks
+ * at), else at reach; rotated with the camera. Binds v->w if needed. */
+void tool_place(tool *t, const tool_view *v, octree_pose *out);
+
+/* Removes every terrain voxel that intersects the tool at `pose` (bedrock
+ * excepted: the world's floor stays) and paints the newly exposed faces.
+ * "Newly exposed", precisely: a voxel that is not air after the cut gets the
+ * tool's tint iff one of its faces borders a removed voxel, was hidden
+ * before (material_face_visible(it, removed material) false) and is visible
+ * now (material_face_visible(it, air) true). Tints are per voxel, so the
+ * whole voxel takes the colour (its older visible faces too); the removed
+ * voxels lose theirs. Returns the number of voxels removed. */
+int tool_cut(tool *t, world *w, const octree_pose *pose);
+/* Puts `mat` into every air voxel whose centre lies in the tool (the
+ * same voxel test as the cut, so a fill then a cut in the same pose is a
+ * no-op). Returns the number of voxels filled. */
+int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat);
+
+/* Registers tool.color tool.shape tool.size tool.reach tool.material and
+ * the commands cut, fill, tool.info (see the help text). `t` must outlive
+ * the registry. A refused tool.shape or tool.size is logged and the cvar
+ * goes back to the value in use (cvar.h has no veto yet). */
+void tool_register(tool *t, tool_view_fn view, void *user);
+
+#endif

@@ -1,0 +1,394 @@
+/* The cutting tool: a cut removes exactly the voxels the pair search finds
+ * and tints exactly the newly exposed ones; the world octree stays exact;
+ * fill undoes a cut; bad shapes are refused; the commands and the formula
+ * world; the player stands on any floor a cut did not open. */
+#include "test_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/jobs.h"
+#include "core/log.h"
+#include "core/rng.h"
+#include "formula_world.h"
+#include "physics/collide.h"
+#include "player.h"
+#include "tool.h"
+#include "ui/cmd.h"
+#include "ui/cvar.h"
+
+/* Stone below y = 20 with a grass top, a patch of muskeg (see-through) and a
+ * row of leaves in it, bedrock at y = 0. */
+static world *make_world(void)
+{
+    world *w = world_create(2, 1, 2);
+    for (int y = 0; y < 21; y++)
+        for (int z = 0; z < w->sz; z++)
+            for (int x = 0; x < w->sx; x++)
+                world_set(w, x, y, z, y == 0 ? MAT_BEDROCK : y == 20 ? MAT_GRASS : MAT_STONE);
+    for (int z = 28; z < 36; z++)
+        for (int x = 28; x < 36; x++) world_set(w, x, 19, z, MAT_MUSKEG);
+    for (int x = 20; x < 44; x++) world_set(w, x, 18, 32, MAT_OAK_LEAVES);
+    int tmp[64];
+    while (world_take_dirty(w, tmp, 64) > 0) {}
+    return w;
+}
+
+static uint8_t *snapshot(const world *w, uint8_t **tint)
+{
+    size_t n = (size_t)w->sx * w->sy * w->sz;
+    uint8_t *v = malloc(n), *t = malloc(n);
+    for (int y = 0; y < w->sy; y++)
+        for (int z = 0; z < w->sz; z++)
+            for (int x = 0; x < w->sx; x++) {
+                size_t i = (size_t)x + w->sx * ((size_t)z + w->sz * (size_t)y);
+                v[i] = world_get(w, x, y, z);
+                t[i] = world_get_tint(w, x, y, z);
+            }
+    *tint = t;
+    return v;
+}
+
+static void check_cut(tool *t, world *w, const octree_pose *pose)
+{
+    uint8_t *tint0, *v0 = snapshot(w, &tint0);
+    size_t n = (size_t)w->sx * w->sy * w->sz;
+    /* expectation, from scratch: brute-force pairs on a fresh tree */
+    octree *fresh = octree_from_world(w);
+    octree_pairs pairs = { 0 };
+    octree_intersect_brute(fresh, t->tree, pose, &pairs);
+    uint8_t *gone = calloc(n, 1);
+    int want_removed = 0;
+    for (size_t i = 0; i < pairs.count; i++) {
+        const int *p = pairs.v[i].t;
+        size_t k = (size_t)p[0] + w->sx * ((size_t)p[2] + w->sz * (size_t)p[1]);
+        if (v0[k] != MAT_BEDROCK && !gone[k]) { gone[k] = 1; want_removed++; }
+    }
+    int removed = tool_cut(t, w, pose);
+    assert_int_equal(removed, want_removed);
+    assert_true(removed > 0);
+    int want_tinted = 0;
+    for (int y = 0; y < w->sy; y++)
+        for (int z = 0; z < w->sz; z++)
+            for (int x = 0; x < w->sx; x++) {
+                size_t i = (size_t)x + w->sx * ((size_t)z + w->sz * (size_t)y);
+                uint8_t m = world_get(w, x, y, z), tn = world_get_tint(w, x, y, z);
+                if (gone[i]) {
+                    assert_int_equal(m, MAT_AIR);
+                    assert_int_equal(tn, 0);
+                    continue;
+                }
+                assert_int_equal(m, v0[i]);
+                /* newly exposed: a face toward a removed voxel, hidden before, visible now */
+                bool exposed = false;
+                for (int f = 0; f < FACE_COUNT && m != MAT_AIR; f++) {
+                    int q[3] = { x + face_normal[f][0], y + face_normal[f][1], z + face_normal[f][2] };
+                    if (!world_in_bounds(w, q[0], q[1], q[2])) continue;
+                    size_t j = (size_t)q[0] + w->sx * ((size_t)q[2] + w->sz * (size_t)q[1]);
+                    if (gone[j] && !material_face_visible(m, v0[j]) && material_face_visible(m, MAT_AIR)) exposed = true;
+                }
+                if (exposed) {
+                    assert_int_equal(tn, t->color);
+                    want_tinted += tint0[i] != t->color;
+                } else {
+                    assert_int_equal(tn, tint0[i]);
+                }
+            }
+    assert_int_equal(t->last_tinted, want_tinted);
+    /* the incrementally kept octree is the rebuilt one */
+    octree *after = octree_from_world(w);
+    assert_true(octree_equal(tool_terrain(t), after));
+    octree_destroy(after);
+    octree_destroy(fresh);
+    octree_pairs_free(&pairs);
+    free(gone);
+    free(v0);
+    free(tint0);
+}
+
+static void test_cut_removes_and_tints_exactly(void **state)
+{
+    (void)state;
+    world *w = make_world();
+    tool t;
+    char err[256];
+    assert_true(tool_init(&t, err, sizeof err));
+    assert_true(tool_bind_world(&t, w));
+    rng r = rng_make(3);
+    for (int k = 0; k < 40; k++) {
+        float pos[3] = { (float)(rng_double(&r) * 64), (float)(rng_double(&r) * 24), (float)(rng_double(&r) * 64) };
+        if (k < 4) { /* the interesting spots: muskeg, leaves, bedrock */
+            const float spots[4][3] = { { 32, 19.5f, 32 }, { 30, 18, 32.5f }, { 40, 1, 40 }, { 31, 17, 31 } };
+            memcpy(pos, spots[k], sizeof pos);
+        }
+        octree_pose pose;
+        octree_pose_from_yaw_pitch(&pose, (float)(rng_double(&r) * 360), (float)(rng_double(&r) * 178 - 89), pos);
+        t.color = 1 + k % TOOL_COLORS;
+        if (octree_intersect(tool_terrain(&t), t.tree, &pose, &t.pairs) == 0) continue;
+        check_cut(&t, w, &pose);
+    }
+    /* bedrock survives */
+    for (int z = 0; z < w->sz; z++)
+        for (int x = 0; x < w->sx; x++) assert_int_equal(world_get(w, x, 0, z), MAT_BEDROCK);
+    assert_true(world_count_tinted(w) > 100);
+    tool_free(&t);
+    world_destroy(w);
+}
+
+/* Only the chunks holding changed voxels (and a neighbour across a border
+ * the change touches) are dirty after a cut. */
+static void test_cut_dirties_only_touched_chunks(void **state)
+{
+    (void)state;
+    world *w = make_world();
+    tool t;
+    char err[256];
+    assert_true(tool_init(&t, err, sizeof err));
+    octree_pose pose;
+    const float mid[3] = { 12, 20, 12 }; /* inside chunk (0,0,0), away from its borders */
+    octree_pose_identity(&pose, mid);
+    assert_true(tool_cut(&t, w, &pose) > 0);
+    int d[8];
+    assert_int_equal(world_take_dirty(w, d, 8), 1);
+    assert_int_equal(d[0], world_chunk_index(w, 0, 0, 0));
+    const float edge[3] = { 32, 15, 12 }; /* across the x border */
+    octree_pose_identity(&pose, edge);
+    assert_true(tool_cut(&t, w, &pose) > 0);
+    assert_int_equal(world_take_dirty(w, d, 8), 2);
+    assert_int_equal(d[0], world_chunk_index(w, 0, 0, 0));
+    assert_int_equal(d[1], world_chunk_index(w, 1, 0, 0));
+    tool_free(&t);
+    world_destroy(w);
+}
+
+static void test_fill_then_cut_round_trips(void **state)
+{
+    (void)state;
+    world *w = world_create(2, 1, 2);
+    tool t;
+    char err[256];
+    assert_true(tool_init(&t, err, sizeof err));
+    rng r = rng_make(11);
+    for (int k = 0; k < 10; k++) {
+        float pos[3] = { (float)(10 + rng_double(&r) * 40), (float)(6 + rng_double(&r) * 20),
+                         (float)(10 + rng_double(&r) * 40) };
+        octree_pose pose;
+        octree_pose_from_yaw_pitch(&pose, (float)(rng_double(&r) * 360), (float)(rng_double(&r) * 178 - 89), pos);
+        uint64_t before = world_hash(w);
+        int filled = tool_fill(&t, w, &pose, MAT_SAND);
+        assert_true(filled > 150);
+        /* exactly the voxels the cut would take */
+        octree_intersect_brute(tool_terrain(&t), t.tree, &pose, &t.pairs);
+        assert_int_equal((int)t.pairs.count, filled);
+        assert_int_equal(tool_cut(&t, w, &pose), filled);
+        assert_int_equal(world_hash(w), before);
+    }
+    octree *fresh = octree_from_world(w);
+    assert_true(octree_equal(tool_terrain(&t), fresh));
+    octree_destroy(fresh);
+    tool_free(&t);
+    world_destroy(w);
+}
+
+static void test_bad_shapes_are_refused(void **state)
+{
+    (void)state;
+    tool t;
+    char err[256];
+    assert_true(tool_init(&t, err, sizeof err));
+    long n = t.shape.count;
+    assert_true(n > 200 && n < 300);
+    assert_false(tool_set_shape(&t, "cx cx * +", 8, err, sizeof err));
+    assert_non_null(strstr(err, "column 9"));
+    assert_false(tool_set_shape(&t, "sr < r", TOOL_MAX_SIZE + 1, err, sizeof err));
+    assert_non_null(strstr(err, "64"));
+    assert_int_equal(t.shape.count, n);
+    assert_string_equal(t.formula, TOOL_DEFAULT_SHAPE);
+    assert_true(tool_set_shape(&t, "x < 2", 4, err, sizeof err));
+    assert_int_equal(t.shape.count, 2 * 16);
+    tool_free(&t);
+}
+
+/* A floor (stone, three thick, y 8..10) with tunnels cut through it: a
+ * player walking on uncut floor never falls; one above a hole does. The
+ * terrain octree answers the player's box queries like collide does. */
+static void test_player_cannot_fall_through_uncut_floor(void **state)
+{
+    (void)state;
+    world *w = world_create(2, 1, 2);
+    for (int y = 8; y <= 10; y++)
+        for (int z = 0; z < w->sz; z++)
+            for (int x = 0; x < w->sx; x++) world_set(w, x, y, z, MAT_STONE);
+    tool t;
+    char err[256];
+    assert_true(tool_init(&t, err, sizeof err));
+    for (int k = 0; k < 6; k++) { /* a trench through the floor along z at x = 16 */
+        octree_pose pose;
+        const float pos[3] = { 16, 9, 8.f + 8.f * (float)k };
+        octree_pose_identity(&pose, pos);
+        assert_true(tool_cut(&t, w, &pose) > 0);
+    }
+    assert_int_equal(world_get(w, 16, 9, 24), MAT_AIR);
+
+    /* walk along the trench's edge and across the uncut floor for five seconds */
+    player p = { 0 };
+    player_spawn(&p, w, 24.5f, 20.5f);
+    assert_float_equal(p.pos[1], 11.f, 0.02); /* spawn leaves a small gap */
+    player_input in = { .forward = 1.f };
+    p.yaw = 90.f; /* toward +x, away from the trench */
+    for (int f = 0; f < 300; f++) {
+        player_update(&p, w, &in, 1.f / 60.f);
+        assert_true(p.pos[1] >= 11.f - 1e-3f);
+        if (p.pos[0] > 56.f) p.yaw = 270.f;
+        if (p.pos[0] < 22.f) p.yaw = 90.f;
+    }
+    /* above the cut, it falls to the bedrock floor below */
+    player q = { 0 };
+    q.pos[0] = 16.5f, q.pos[1] = 11.f, q.pos[2] = 24.5f;
+    player_input none = { 0 };
+    for (int f = 0; f < 120; f++) player_update(&q, w, &none, 1.f / 60.f);
+    assert_true(q.pos[1] < 8.f);
+
+    /* the terrain octree agrees with collide on boxes around the cut */
+    rng r = rng_make(4);
+    for (int k = 0; k < 2000; k++) {
+        float lo[3] = { (float)(rng_double(&r) * 40), (float)(rng_double(&r) * 16), (float)(rng_double(&r) * 64) };
+        float hi[3] = { lo[0] + 0.6f, lo[1] + 1.8f, lo[2] + 0.6f };
+        assert_int_equal(octree_box_occupied(tool_terrain(&t), lo, hi), collide_box_hits(w, lo, hi));
+    }
+    tool_free(&t);
+    world_destroy(w);
+}
+
+/* ---- commands ---- */
+
+static char g_out[8192];
+static void capture(void *user, log_level level, const char *line)
+{
+    (void)user, (void)level;
+    size_t n = strlen(g_out);
+    snprintf(g_out + n, sizeof g_out - n, "%s\n", line);
+}
+
+typedef struct view_state { world *w; } view_state;
+static bool get_view(void *user, tool_view *out)
+{
+    view_state *v = user;
+    out->w = v->w;
+    out->eye[0] = 32, out->eye[1] = 30, out->eye[2] = 32;
+    out->yaw = 0, out->pitch = -89; /* looking down at the ground */
+    return true;
+}
+
+static void test_commands_and_cvars(void **state)
+{
+    (void)state;
+    tool t;
+    char err[256];
+    assert_true(tool_init(&t, err, sizeof err));
+    view_state vs = { NULL };
+    cmd_register_builtins();
+    tool_register(&t, get_view, &vs);
+    log_set_sink(capture, NULL);
+
+    g_out[0] = 0;
+    assert_int_equal(cmd_exec("tool.info"), 0);
+    char want[64];
+    snprintf(want, sizeof want, "tool_voxels=%ld\n", t.shape.count);
+    assert_non_null(strstr(g_out, want));
+    assert_int_not_equal(cmd_exec("cut"), 0); /* no world yet */
+
+    vs.w = make_world();
+    g_out[0] = 0;
+    assert_int_equal(cmd_exec("cut 20 20 20"), 0);
+    assert_non_null(strstr(g_out, "cut_voxels="));
+    assert_null(strstr(g_out, "cut_voxels=0\n"));
+    g_out[0] = 0;
+    assert_int_equal(cmd_exec("cut"), 0); /* from the view: the tool sits on the ground below the eye */
+    assert_null(strstr(g_out, "cut_voxels=0\n"));
+    g_out[0] = 0;
+    assert_int_equal(cmd_exec("fill sand 20 20 20"), 0);
+    assert_non_null(strstr(g_out, "fill_voxels="));
+    assert_int_equal(world_get(vs.w, 20, 20, 20), MAT_SAND);
+    assert_int_not_equal(cmd_exec("fill unobtainium"), 0);
+
+    assert_int_equal(cmd_exec("set tool.color 3"), 0);
+    assert_int_equal(t.color, 3);
+    assert_int_not_equal(cmd_exec("set tool.color 6"), 0);
+    assert_int_equal(cmd_exec("set tool.size 4"), 0);
+    assert_int_equal(t.size, 4);
+    assert_int_equal(cmd_exec("set tool.shape \"x < 2\""), 0);
+    assert_int_equal(t.shape.count, 32);
+    /* a bad formula is refused (logged with its column) and the cvar goes back */
+    g_out[0] = 0;
+    cmd_exec("set tool.shape \"x < (2\"");
+    assert_non_null(strstr(g_out, "column 7"));
+    assert_int_equal(t.shape.count, 32);
+    assert_string_equal(cvar_find("tool.shape")->str, "x < 2");
+    assert_int_equal(cmd_exec("set tool.material dirt"), 0);
+    assert_int_equal(t.material, MAT_DIRT);
+    assert_int_equal(cmd_exec("set tool.reach 20"), 0);
+    assert_float_equal(t.reach, 20, 0);
+
+    log_reset_sink();
+    world_destroy(vs.w);
+    tool_free(&t);
+    cmd_shutdown();
+    cvar_shutdown();
+}
+
+static void test_formula_world(void **state)
+{
+    (void)state;
+    formula_world_register();
+    const worldgen_kind *k = worldgen_find("formula");
+    assert_non_null(k);
+    job_pool *jobs = job_pool_create(2);
+    world *w = world_create(3, 3, 3);
+    assert_true(worldgen_generate(w, k, 1, jobs));
+    /* a 64^3 object centred in x and z on a bedrock floor, grass on top */
+    int ox = (w->sx - 64) / 2;
+    assert_int_equal(world_get(w, 0, 0, 0), MAT_BEDROCK);
+    assert_int_equal(world_get(w, 0, 5, 0), MAT_AIR);
+    int top = world_surface_y(w, ox + 10, ox + 20);
+    assert_true(top > 15 && top < 50);
+    assert_int_equal(world_get(w, ox + 10, top, ox + 20), MAT_GRASS);
+    assert_int_equal(world_get(w, ox + 10, top - 2, ox + 20), MAT_DIRT);
+    assert_int_equal(world_get(w, ox + 10, 2, ox + 20), MAT_STONE);
+    uint64_t h = world_hash(w);
+    /* a sphere (figure 12) */
+    assert_true(cvar_set_by_name("world.formula", "sr < r"));
+    assert_true(worldgen_generate(w, k, 1, jobs));
+    assert_true(world_hash(w) != h);
+    assert_int_equal(world_get(w, ox, 1, ox), MAT_AIR); /* round: no voxel at the bottom corner */
+    assert_int_equal(world_get(w, ox + 32, 32, ox + 32), MAT_STONE);
+    /* refused: bad formula, too big */
+    log_set_sink(capture, NULL);
+    g_out[0] = 0;
+    assert_true(cvar_set_by_name("world.formula", "sr < "));
+    assert_false(worldgen_generate(w, k, 1, jobs));
+    assert_non_null(strstr(g_out, "column"));
+    assert_true(cvar_set_by_name("world.formula", "sr < r"));
+    assert_true(cvar_set_by_name("world.formula_size", "100"));
+    assert_false(worldgen_generate(w, k, 1, jobs));
+    assert_non_null(strstr(g_out, "does not fit"));
+    log_reset_sink();
+    world_destroy(w);
+    job_pool_destroy(jobs);
+    cvar_shutdown();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cut_removes_and_tints_exactly),
+        cmocka_unit_test(test_cut_dirties_only_touched_chunks),
+        cmocka_unit_test(test_fill_then_cut_round_trips),
+        cmocka_unit_test(test_bad_shapes_are_refused),
+        cmocka_unit_test(test_player_cannot_fall_through_uncut_floor),
+        cmocka_unit_test(test_commands_and_cvars),
+        cmocka_unit_test(test_formula_world),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
