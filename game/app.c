@@ -9,9 +9,7 @@
 
 #include "app_internal.h"
 #include "core/log.h"
-#include "core/timer.h"
 #include "gfx/atlas.h"
-#include "gfx/screenshot.h"
 #include "mesh/mesh_world.h"
 #include "platform/platform.h"
 #include "terrain.h"

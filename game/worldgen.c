@@ -33,7 +33,6 @@ struct worldgen_task {
     const worldgen_kind *kind;
     void *plan;
     job_pool *jobs;
-    int64_t seed;
     atomic_int columns_done;
     int columns;
     atomic_bool done;
@@ -66,7 +65,7 @@ bool worldgen_generate(world *w, const worldgen_kind *kind, int64_t seed, job_po
         log_error("%s: %s", kind->name, err);
         return false;
     }
-    worldgen_task t = { .w = w, .kind = kind, .plan = plan, .jobs = jobs, .seed = seed, .columns = w->cx * w->cz };
+    worldgen_task t = { .w = w, .kind = kind, .plan = plan, .jobs = jobs, .columns = w->cx * w->cz };
     run_columns(&t);
     return true;
 }
@@ -98,7 +97,6 @@ worldgen_task *worldgen_start(int cx, int cy, int cz, const worldgen_kind *kind,
     t->kind = kind;
     t->plan = plan;
     t->jobs = jobs;
-    t->seed = seed;
     t->columns = cx * cz;
     if (pthread_create(&t->thread, NULL, task_main, t) != 0) {
         kind->free_plan(plan);
