@@ -167,7 +167,9 @@ static void *edit_setup(void)
         bench_skip("cannot make the default world or the tool");
         return NULL;
     }
-    tool_bind_world(&s->t, s->w);
+    uint64_t t0 = timer_ns();
+    tool_bind_world(&s->t, s->w); /* once per world: the cuts then keep it up to date */
+    bench_note("octree_build_ms", timer_ms_since(t0));
     int tmp[256];
     while (world_take_dirty(s->w, tmp, 256) > 0) {}
     return s;

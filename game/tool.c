@@ -9,13 +9,14 @@
 #include "ui/cmd.h"
 #include "ui/cvar.h"
 
+/* the same colours as app_tint_palette (app_cmds.c), in bytes */
 const uint8_t tool_palette[TOOL_COLORS + 1][3] = {
     { 255, 255, 255 }, /* 0: untinted */
-    { 220, 40, 40 },   /* 1 red */
-    { 40, 90, 230 },   /* 2 blue */
-    { 240, 200, 30 },  /* 3 yellow */
-    { 160, 60, 200 },  /* 4 purple */
-    { 250, 130, 30 },  /* 5 orange */
+    { 230, 51, 38 },   /* 1 red, the paper's first tunnel colour */
+    { 51, 191, 64 },   /* 2 green */
+    { 51, 102, 242 },  /* 3 blue */
+    { 242, 217, 51 },  /* 4 yellow */
+    { 204, 77, 217 },  /* 5 magenta */
 };
 
 bool tool_init(tool *t, char *err, size_t errlen)
