@@ -195,6 +195,57 @@ static void test_latch_says_regen(void **state)
     assert_non_null(strstr(g_log, "world.size=6: takes effect after 'regen'"));
 }
 
+/* A veto sees the parsed proposal; refusing keeps the value, says why and
+ * fires no change; accepting stores as usual. */
+static bool even_only(const cvar *proposed, char *err, size_t errlen, void *user)
+{
+    (*(int *)user)++;
+    if (proposed->i % 2 == 0 && strcmp(proposed->str, "") != 0) return true;
+    snprintf(err, errlen, "%d is odd", proposed->i);
+    return false;
+}
+
+static void test_validate_vetoes(void **state)
+{
+    int calls = 0;
+    cvar *c = cvar_register(&(cvar_desc){ .name = "t.even", .type = CVAR_INT, .def = "3", .min = 0, .max = 100,
+                                          .on_change = on_change, .user = &calls, .validate = even_only });
+    assert_int_equal(calls, 0); /* the default is the programmer's, not checked */
+    refused(c, "5", "t.even: refused '5': 5 is odd");
+    assert_int_equal(calls, 1);
+    refused(c, "500", "expected int in [0, 100]"); /* the range is checked first */
+    assert_int_equal(calls, 1);
+    accepted(c, "8", "8");
+    assert_int_equal(calls, 2);
+    assert_int_equal(g_changes, 1);
+    accepted(c, "8", "8"); /* unchanged: nothing to veto */
+    assert_int_equal(calls, 2);
+    assert_int_equal(cmd_exec("set t.even 7"), 1);
+    assert_non_null(strstr(g_log, "7 is odd"));
+    assert_int_equal(c->i, 8);
+}
+
+static int g_observed;
+static void observer(cvar *c, void *user) { g_observed += *(int *)user; }
+
+static void test_flag_observer(void **state)
+{
+    int one = 1;
+    cvar *r = cvar_register(&(cvar_desc){ .name = "t.regen", .type = CVAR_INT, .flags = CVAR_REGEN, .def = "1",
+                                          .on_change = on_change });
+    cvar *p = cvar_register(&(cvar_desc){ .name = "t.plain", .type = CVAR_INT, .def = "1" });
+    g_observed = 0;
+    cvar_observe_flags(CVAR_REGEN, observer, &one);
+    assert_true(cvar_set(r, "2", NULL, 0));
+    assert_true(cvar_set(p, "2", NULL, 0));
+    assert_true(cvar_set(r, "2", NULL, 0)); /* no change, no event */
+    assert_int_equal(g_observed, 1);
+    assert_int_equal(g_changes, 1); /* the cvar's own callback still runs */
+    cvar_observe_flags(0, NULL, NULL);
+    assert_true(cvar_set(r, "3", NULL, 0));
+    assert_int_equal(g_observed, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +259,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_on_change_reset_and_bad_default, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commands_report_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_latch_says_regen, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_validate_vetoes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_flag_observer, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

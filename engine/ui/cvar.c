@@ -12,6 +12,11 @@
  * register its tunables without a handle being threaded through. */
 static cvar **g_vars;
 static int g_count, g_cap;
+static struct {
+    unsigned flags;
+    cvar_changed_fn fn;
+    void *user;
+} g_observer;
 
 static char *dupstr(const char *s)
 {
@@ -173,6 +178,14 @@ bool cvar_set_ex(cvar *c, const char *value, bool force, char *err, size_t errle
     }
     }
     bool changed = strcmp(norm, c->str ? c->str : "") != 0;
+    if (changed && c->d.validate) {
+        char why[256] = "";
+        tmp.str = norm; /* the proposal, as the value would read */
+        if (!c->d.validate(&tmp, why, sizeof why, c->d.user)) {
+            snprintf(err, errlen, "%s: refused '%.64s': %s", c->d.name, value, why[0] ? why : "invalid");
+            return false;
+        }
+    }
     char *s = dupstr(norm);
     if (!s) { snprintf(err, errlen, "out of memory"); return false; }
     free(c->str);
@@ -181,6 +194,7 @@ bool cvar_set_ex(cvar *c, const char *value, bool force, char *err, size_t errle
     if (changed) {
         c->modified++;
         if (c->d.on_change) c->d.on_change(c, c->d.user);
+        if (g_observer.fn && (c->d.flags & g_observer.flags)) g_observer.fn(c, g_observer.user);
     }
     return true;
 bad:
@@ -209,12 +223,15 @@ cvar *cvar_register(const cvar_desc *d)
     }
     /* the default is applied without firing on_change: nothing depends on it yet */
     cvar_changed_fn cb = c->d.on_change;
+    cvar_validate_fn check = c->d.validate;
     c->d.on_change = NULL;
+    c->d.validate = NULL;
     char err[256];
     if (!cvar_set_ex(c, c->d.def, true, err, sizeof err)) {
         log_error("cvar %s: bad default: %s", d->name, err);
     }
     c->d.on_change = cb;
+    c->d.validate = check;
     c->modified = 0;
     if (g_count == g_cap) {
         g_cap = g_cap ? g_cap * 2 : 64;
@@ -274,4 +291,12 @@ void cvar_shutdown(void)
     free(g_vars);
     g_vars = NULL;
     g_count = g_cap = 0;
+    cvar_observe_flags(0, NULL, NULL);
+}
+
+void cvar_observe_flags(unsigned flags, cvar_changed_fn fn, void *user)
+{
+    g_observer.flags = flags;
+    g_observer.fn = fn;
+    g_observer.user = user;
 }

@@ -19,6 +19,11 @@ enum cvar_flags {
 
 typedef struct cvar cvar;
 typedef void (*cvar_changed_fn)(cvar *var, void *user);
+/* Vetoes a value before it is stored. `proposed` is the cvar as it would be
+ * (parsed, range-checked, str normalised); return false with the reason in
+ * err to refuse it, and the cvar keeps its value. For checks a range cannot
+ * express: a formula that does not compile, a size that does not fit. */
+typedef bool (*cvar_validate_fn)(const cvar *proposed, char *err, size_t errlen, void *user);
 
 typedef struct cvar_desc {
     const char *name;   /* dotted by subsystem: "view.fov" */
@@ -29,7 +34,8 @@ typedef struct cvar_desc {
     double min, max;    /* inclusive range for int/float/vec3; ignored when min == max */
     const char *const *values; /* CVAR_ENUM: NULL-terminated list of names */
     cvar_changed_fn on_change;
-    void *user;
+    void *user;         /* passed to on_change and validate */
+    cvar_validate_fn validate; /* optional veto, see above */
 } cvar_desc;
 
 struct cvar {
@@ -61,6 +67,11 @@ void cvar_reset(cvar *c);
 /* "int in [1, 64]", "one of: desert taiga deciduous", ... */
 void cvar_describe_range(const cvar *c, char *out, size_t len);
 const char *cvar_type_name(cvar_type t);
+
+/* An observer of every cvar that has any of `flags`, called after the
+ * cvar's own on_change: the app hears about every CVAR_REGEN change without
+ * each module wiring it (one observer; NULL removes it). */
+void cvar_observe_flags(unsigned flags, cvar_changed_fn fn, void *user);
 
 /* Iteration in name order. */
 int cvar_count(void);
