@@ -104,7 +104,7 @@ static void player_step(player *p, const world *w, const player_input *in, float
     const float delta[3] = { p->vel[0] * h, dy, p->vel[2] * h };
     const collide_box_desc box = player_box();
     collide_result r;
-    collide_move(w, p->pos, &box, delta, &r);
+    collide_move_octree(w, p->occupancy, p->pos, &box, delta, &r);
     /* A blocked axis loses its speed: no pressing into walls, no bouncing
      * off the floor, and a head bump ends the jump. */
     for (int a = 0; a < 3; a++)

@@ -38,6 +38,10 @@ typedef struct player {
     bool flying;
     bool on_ground;
     bool in_muskeg; /* the box's lower half is in bog: slow, sinking, can swim up */
+    /* Optional occupancy octree of the world being walked (the cutting
+     * tool's terrain tree): the collision broad phase. It must be exact for
+     * that world; NULL scans voxels directly, with the same results. */
+    const struct octree *occupancy;
 } player;
 
 typedef struct player_input {

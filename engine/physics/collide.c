@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+#include "physics/octree.h"
+
 /* Positions and moves beyond this are refused: far outside any world, and
  * it keeps every coordinate exactly representable as an int and keeps
  * "kd += 1" loops in double exact. */
@@ -32,8 +34,11 @@ static inline int collide_cell_hi(double v)
 }
 
 /* Any solid voxel in the cells lo..hi (inclusive)? The ranges are cut to the
- * world first, so a huge box costs no more than the world itself. */
-static bool collide_cells_solid(const world *w, const int lo_in[3], const int hi_in[3])
+ * world first, so a huge box costs no more than the world itself. With an
+ * occupancy octree the scan runs only where the tree has any voxel at all
+ * (broad phase); the material test stays the judge, since occupied is "not
+ * air" and some non-air voxels (bog, plants) do not block. */
+static bool collide_cells_solid(const world *w, const octree *occ, const int lo_in[3], const int hi_in[3])
 {
     int lo[3] = { lo_in[0], lo_in[1], lo_in[2] }, hi[3] = { hi_in[0], hi_in[1], hi_in[2] };
     for (int a = 0; a < 3; a++)
@@ -45,6 +50,11 @@ static bool collide_cells_solid(const world *w, const int lo_in[3], const int hi
         if (lo[a] < 0) lo[a] = 0;
         if (hi[a] > size[a] - 1) hi[a] = size[a] - 1;
         if (hi[a] < lo[a]) return false; /* entirely outside: air */
+    }
+    if (occ) {
+        const float blo[3] = { (float)lo[0], (float)lo[1], (float)lo[2] };
+        const float bhi[3] = { (float)hi[0] + 1, (float)hi[1] + 1, (float)hi[2] + 1 };
+        if (!octree_box_occupied(occ, blo, bhi)) return false;
     }
     for (int y = lo[1]; y <= hi[1]; y++)
         for (int z = lo[2]; z <= hi[2]; z++)
@@ -61,7 +71,7 @@ bool collide_box_hits(const world *w, const float min[3], const float max[3])
         lo[a] = collide_cell_lo(min[a]);
         hi[a] = collide_cell_hi(max[a]);
     }
-    return collide_cells_solid(w, lo, hi);
+    return collide_cells_solid(w, NULL, lo, hi);
 }
 
 static void collide_bounds(const double p[3], const float size[3], double lo[3], double hi[3])
@@ -75,7 +85,7 @@ static void collide_bounds(const double p[3], const float size[3], double lo[3],
  * It walks the voxel layers the leading face would enter, one by one, so no
  * speed can skip a layer. Layers the box already overlaps are not checked:
  * that is what lets a box stuck in a wall walk out of it. */
-static double collide_sweep_axis(const world *w, const double lo[3], const double hi[3], int a, double d,
+static double collide_sweep_axis(const world *w, const octree *occ, const double lo[3], const double hi[3], int a, double d,
                                  double skin, bool *blocked)
 {
     const int u = (a + 1) % 3, v = (a + 2) % 3;
@@ -99,7 +109,7 @@ static double collide_sweep_axis(const world *w, const double lo[3], const doubl
         for (; kd < target; kd += 1) {
             if (kd >= extent && outside_is_air) break;
             clo[a] = chi[a] = (int)collide_clampd(kd, -COLLIDE_COORD_LIMIT, COLLIDE_COORD_LIMIT);
-            if (collide_cells_solid(w, clo, chi)) {
+            if (collide_cells_solid(w, occ, clo, chi)) {
                 *blocked = true;
                 double stop = kd - skin;
                 /* already within the skin of this face: stay, never back off */
@@ -114,7 +124,7 @@ static double collide_sweep_axis(const world *w, const double lo[3], const doubl
     for (; kd + 1 > target; kd -= 1) {
         if (a != 1 && kd < 0 && outside_is_air) break;
         clo[a] = chi[a] = (int)collide_clampd(kd, -COLLIDE_COORD_LIMIT, COLLIDE_COORD_LIMIT);
-        if (collide_cells_solid(w, clo, chi)) {
+        if (collide_cells_solid(w, occ, clo, chi)) {
             *blocked = true;
             double stop = kd + 1 + skin;
             return stop < face ? stop - face : 0.0;
@@ -127,6 +137,12 @@ static bool collide_sane(float v) { return isfinite(v) && fabsf(v) < (float)COLL
 
 void collide_move(const world *w, float pos[3], const collide_box_desc *box, const float delta[3],
                   collide_result *out)
+{
+    collide_move_octree(w, NULL, pos, box, delta, out);
+}
+
+void collide_move_octree(const world *w, const octree *occ, float pos[3], const collide_box_desc *box,
+                         const float delta[3], collide_result *out)
 {
     collide_result res = { 0 };
     const double skin = box->skin > 0 ? box->skin : COLLIDE_SKIN;
@@ -143,7 +159,7 @@ void collide_move(const world *w, float pos[3], const collide_box_desc *box, con
         const int a = order[i];
         if (delta[a] == 0) continue;
         collide_bounds(p, box->size, lo, hi);
-        const double moved = collide_sweep_axis(w, lo, hi, a, delta[a], skin, &res.blocked[a]);
+        const double moved = collide_sweep_axis(w, occ, lo, hi, a, delta[a], skin, &res.blocked[a]);
         p[a] += moved;
         res.moved[a] = (float)moved;
     }
@@ -155,7 +171,7 @@ void collide_move(const world *w, float pos[3], const collide_box_desc *box, con
         collide_bounds(p, box->size, lo, hi);
         int clo[3] = { collide_cell_lo(lo[0]), collide_cell_lo(p[1] - 2 * skin), collide_cell_lo(lo[2]) };
         int chi[3] = { collide_cell_hi(hi[0]), collide_cell_hi(p[1]), collide_cell_hi(hi[2]) };
-        res.on_ground = collide_cells_solid(w, clo, chi);
+        res.on_ground = collide_cells_solid(w, occ, clo, chi);
     }
     for (int a = 0; a < 3; a++) pos[a] = (float)p[a];
     if (out) *out = res;

@@ -45,6 +45,14 @@ typedef struct collide_result {
 void collide_move(const world *w, float pos[3], const collide_box_desc *box, const float delta[3],
                   collide_result *out);
 
+/* collide_move with an occupancy octree over the same world (octree.h:
+ * occupied = not air, kept exact as voxels change) as its broad phase:
+ * layers the tree says are empty are not scanned. Same results as
+ * collide_move, bit for bit (tested); occ may be NULL. */
+struct octree;
+void collide_move_octree(const world *w, const struct octree *occ, float pos[3], const collide_box_desc *box,
+                         const float delta[3], collide_result *out);
+
 /* Voxel ray cast (Amanatides & Woo DDA) from `origin` along `dir` (need not
  * be unit length) for at most `max_dist` world units. On a hit returns true
  * with the solid voxel in `hit`, the face the ray entered through in `normal`
