@@ -104,11 +104,20 @@ const worldgen_kind formula_world_kind = {
     .free_plan = formula_free,
 };
 
+/* 'set world.formula' refuses what does not compile, with the column: the
+ * mistake is reported where it is typed, not at the next regeneration. */
+static bool validate_formula(const cvar *proposed, char *err, size_t errlen, void *user)
+{
+    (void)user;
+    expr_program p;
+    return expr_compile(proposed->str, EXPR_AUTO, &p, err, errlen);
+}
+
 void formula_world_register(void)
 {
     static const cvar_desc vars[] = {
         { "world.formula", "formula of the formula world's object, postfix or infix (seed 003)", CVAR_STRING,
-          CVAR_ARCHIVE | CVAR_REGEN, FORMULA_WORLD_DEFAULT, 0, 0 },
+          CVAR_ARCHIVE | CVAR_REGEN, FORMULA_WORLD_DEFAULT, 0, 0, NULL, NULL, NULL, validate_formula },
         { "world.formula_size", "side of the formula world's object in voxels", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN,
           "64", 1, SHAPE_MAX_SIZE },
     };

@@ -38,17 +38,32 @@ void tool_free(tool *t)
     memset(t, 0, sizeof *t);
 }
 
-bool tool_set_shape(tool *t, const char *formula, int size, char *err, size_t errlen)
+static bool check_limits(const char *formula, int size, char *err, size_t errlen)
 {
     if (size < 1 || size > TOOL_MAX_SIZE) {
         snprintf(err, errlen, "tool size %d is refused: it must be 1 to %d voxels a side (the limit)", size,
                  TOOL_MAX_SIZE);
         return false;
     }
-    if (strlen(formula) >= sizeof t->formula) {
-        snprintf(err, errlen, "formula too long (at most %zu characters)", sizeof t->formula - 1);
+    if (strlen(formula) >= TOOL_FORMULA_MAX) {
+        snprintf(err, errlen, "formula too long (at most %d characters)", TOOL_FORMULA_MAX - 1);
         return false;
     }
+    return true;
+}
+
+bool tool_check_shape(const char *formula, int size, char *err, size_t errlen)
+{
+    shape s = { 0 };
+    if (!check_limits(formula, size, err, errlen) || !shape_from_formula(&s, formula, size, size, size, err, errlen))
+        return false;
+    shape_free(&s);
+    return true;
+}
+
+bool tool_set_shape(tool *t, const char *formula, int size, char *err, size_t errlen)
+{
+    if (!check_limits(formula, size, err, errlen)) return false;
     shape s = { 0 };
     if (!shape_from_formula(&s, formula, size, size, size, err, errlen)) return false;
     octree *tree = octree_from_dense(s.vox, s.sx, s.sy, s.sz);
@@ -142,7 +157,7 @@ int tool_cut(tool *t, world *w, const octree_pose *pose)
     return n;
 }
 
-int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat)
+int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const tool_box *keep_out)
 {
     t->last_filled = 0;
     if (!ensure_bound(t, w) || mat == MAT_AIR || mat >= MAT_COUNT) return 0;
@@ -166,6 +181,9 @@ int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat)
         for (int z = lo[2]; z < hi[2]; z++)
             for (int x = lo[0]; x < hi[0]; x++) {
                 if (world_get(w, x, y, z) != MAT_AIR) continue;
+                if (keep_out && x + 1 > keep_out->lo[0] && x < keep_out->hi[0] && y + 1 > keep_out->lo[1] &&
+                    y < keep_out->hi[1] && z + 1 > keep_out->lo[2] && z < keep_out->hi[2])
+                    continue;
                 /* which tool voxel holds this centre: invert the pose, then confirm with
                  * the cut's own test (neighbours too, for centres on a cell boundary) */
                 float d[3] = { x + 0.5f - pose->pos[0], y + 0.5f - pose->pos[1], z + 0.5f - pose->pos[2] };
@@ -261,7 +279,7 @@ static int cmd_fill(void *user, int argc, char **argv)
         return 1;
     }
     if (!get_view(t, &v) || !pose_from_args(t, &v, argc - first, argv + first, &pose)) return 1;
-    tool_fill(t, v.w, &pose, m);
+    tool_fill(t, v.w, &pose, m, v.has_body ? &v.body : NULL);
     log_out("fill_voxels=%d", t->last_filled);
     return 0;
 }
@@ -281,26 +299,23 @@ static int cmd_info(void *user, int argc, char **argv)
     return 0;
 }
 
+/* The veto on tool.shape and tool.size: the proposed pair must build a
+ * shape, so a typo is refused by 'set' itself with its column, and the
+ * cvar never holds a formula the tool is not using. */
+static bool validate_shape(const cvar *proposed, char *err, size_t errlen, void *user)
+{
+    tool *t = user;
+    bool is_size = strcmp(proposed->d.name, "tool.size") == 0;
+    return tool_check_shape(is_size ? t->formula : proposed->str, is_size ? proposed->i : t->size, err, errlen);
+}
+
 static void on_shape(cvar *c, void *user)
 {
     tool *t = user;
-    if (t->in_callback) return;
-    cvar *size = cvar_find("tool.size");
-    const char *formula = cvar_find("tool.shape") ? cvar_find("tool.shape")->str : t->formula;
-    int n = size ? size->i : t->size;
+    cvar *size = cvar_find("tool.size"), *formula = cvar_find("tool.shape");
     char err[256];
-    if (tool_set_shape(t, formula, n, err, sizeof err)) return;
-    log_error("%s refused: %s (the old shape stays)", c->d.name, err);
-    /* put the refused cvar back to the value in use */
-    t->in_callback = true;
-    if (c == size) {
-        char buf[16];
-        snprintf(buf, sizeof buf, "%d", t->size);
-        cvar_set_ex(c, buf, true, NULL, 0);
-    } else {
-        cvar_set_ex(c, t->formula, true, NULL, 0);
-    }
-    t->in_callback = false;
+    if (!tool_set_shape(t, formula ? formula->str : t->formula, size ? size->i : t->size, err, sizeof err))
+        log_error("%s: %s (the old shape stays)", c->d.name, err); /* validated, so only out of memory */
 }
 
 static void on_simple(cvar *c, void *user)
@@ -328,9 +343,9 @@ void tool_register(tool *t, tool_view_fn view, void *user)
         { "tool.color", "cutting tool colour 1-5 (keys 1-5): the tint of faces a cut exposes", CVAR_INT, CVAR_ARCHIVE,
           "1", 1, TOOL_COLORS, NULL, on_simple, t },
         { "tool.shape", "cutting tool formula, postfix or infix (seed 003), e.g. 'sr < r'", CVAR_STRING, CVAR_ARCHIVE,
-          TOOL_DEFAULT_SHAPE, 0, 0, NULL, on_shape, t },
+          TOOL_DEFAULT_SHAPE, 0, 0, NULL, on_shape, t, validate_shape },
         { "tool.size", "cutting tool grid side in voxels", CVAR_INT, CVAR_ARCHIVE, size_def, 1, TOOL_MAX_SIZE, NULL,
-          on_shape, t },
+          on_shape, t, validate_shape },
         { "tool.reach", "farthest the cutting tool sits from the eye, in voxels", CVAR_FLOAT, CVAR_ARCHIVE, "8", 1, 64,
           NULL, on_simple, t },
         { "tool.material", "what 'fill' and the right button put down", CVAR_ENUM, CVAR_ARCHIVE, "stone", 0, 0,

@@ -33,10 +33,16 @@
 #define TOOL_MAX_SIZE 64
 #define TOOL_DEFAULT_SHAPE "cx cx * cy cy * cz cz * + + sqrt r <"
 #define TOOL_DEFAULT_SIZE 8
+#define TOOL_FORMULA_MAX 256
 
 /* RGB of tint ids 0..5, the colours of keys 1-5 (0 = untinted, unused).
  * Red first, as in the paper's figure 8. */
 extern const uint8_t tool_palette[TOOL_COLORS + 1][3];
+
+/* An axis-aligned box [lo, hi) in world voxel units. */
+typedef struct tool_box {
+    float lo[3], hi[3];
+} tool_box;
 
 /* What the tool needs from the app: the world it edits and the camera
  * (eye position, yaw and pitch in degrees, the player's convention). */
@@ -44,13 +50,15 @@ typedef struct tool_view {
     world *w; /* NULL while no world exists */
     float eye[3];
     float yaw, pitch;
+    bool has_body;  /* body is the player's box: fills leave it free */
+    tool_box body;
 } tool_view;
 typedef bool (*tool_view_fn)(void *user, tool_view *out);
 
 typedef struct tool {
     shape shape;
     octree *tree; /* over the shape, in its own grid */
-    char formula[256];
+    char formula[TOOL_FORMULA_MAX];
     int size;
     int color;        /* 1..TOOL_COLORS: the tint id painted on exposed faces */
     uint8_t material; /* what fill puts down */
@@ -64,7 +72,6 @@ typedef struct tool {
     int last_removed, last_tinted, last_filled;
     tool_view_fn view;
     void *view_user;
-    bool in_callback; /* a cvar callback is restoring a refused value */
 } tool;
 
 /* Default state: the paper's 8^3 sphere, colour 1, stone, reach 8. */
@@ -74,6 +81,10 @@ void tool_free(tool *t);
 /* Rebuilds the shape; a bad formula or size is refused with the reason
  * (column and what was expected, or the size limit) and the old shape stays. */
 bool tool_set_shape(tool *t, const char *formula, int size, char *err, size_t errlen);
+
+/* Whether formula and size would make a tool shape, without changing one:
+ * the same checks and messages as tool_set_shape. */
+bool tool_check_shape(const char *formula, int size, char *err, size_t errlen);
 
 /* (Re)builds the terrain octree for w. */
 bool tool_bind_world(tool *t, const world *w);
@@ -99,13 +110,14 @@ void tool_place(tool *t, const tool_view *v, octree_pose *out);
 int tool_cut(tool *t, world *w, const octree_pose *pose);
 /* Puts `mat` into every air voxel whose centre lies in the tool (the
  * same voxel test as the cut, so a fill then a cut in the same pose is a
- * no-op). Returns the number of voxels filled. */
-int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat);
+ * no-op), except voxels overlapping keep_out (NULL: none), so a fill never
+ * buries the player. Returns the number of voxels filled. */
+int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const tool_box *keep_out);
 
 /* Registers tool.color tool.shape tool.size tool.reach tool.material and
  * the commands cut, fill, tool.info (see the help text). `t` must outlive
- * the registry. A refused tool.shape or tool.size is logged and the cvar
- * goes back to the value in use (cvar.h has no veto yet). */
+ * the registry. A tool.shape or tool.size that would not build a shape is
+ * refused by 'set' (a cvar veto) with the column and what was expected. */
 void tool_register(tool *t, tool_view_fn view, void *user);
 
 #endif

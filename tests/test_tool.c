@@ -176,7 +176,7 @@ static void test_fill_then_cut_round_trips(void **state)
         octree_pose pose;
         octree_pose_from_yaw_pitch(&pose, (float)(rng_double(&r) * 360), (float)(rng_double(&r) * 178 - 89), pos);
         uint64_t before = world_hash(w);
-        int filled = tool_fill(&t, w, &pose, MAT_SAND);
+        int filled = tool_fill(&t, w, &pose, MAT_SAND, NULL);
         assert_true(filled > 150);
         /* exactly the voxels the cut would take */
         octree_intersect_brute(tool_terrain(&t), t.tree, &pose, &t.pairs);
@@ -187,6 +187,30 @@ static void test_fill_then_cut_round_trips(void **state)
     octree *fresh = octree_from_world(w);
     assert_true(octree_equal(tool_terrain(&t), fresh));
     octree_destroy(fresh);
+    tool_free(&t);
+    world_destroy(w);
+}
+
+/* A fill never puts material where the player stands: the voxels that
+ * overlap the keep-out box stay air, every other voxel of the shape fills. */
+static void test_fill_keeps_the_player_free(void **state)
+{
+    (void)state;
+    world *w = world_create(1, 1, 1);
+    tool t;
+    char err[256];
+    assert_true(tool_init(&t, err, sizeof err));
+    octree_pose pose;
+    const float at[3] = { 16, 16, 16 };
+    octree_pose_identity(&pose, at);
+    const tool_box body = { { 15.7f, 14.f, 15.7f }, { 16.3f, 15.8f, 16.3f } }; /* a player at (16, 14, 16) */
+    int filled = tool_fill(&t, w, &pose, MAT_DIRT, &body);
+    for (int y = 14; y < 16; y++) assert_int_equal(world_get(w, 15, y, 15), MAT_AIR);
+    for (int y = 14; y < 16; y++) assert_int_equal(world_get(w, 16, y, 16), MAT_AIR);
+    assert_int_equal(world_get(w, 16, 16, 16), MAT_DIRT); /* just above the head */
+    assert_int_equal(world_get(w, 14, 15, 15), MAT_DIRT);  /* beside it */
+    assert_int_equal(filled, (int)t.shape.count - 8);     /* 2 x 2 columns of 2 voxels */
+    assert_false(collide_box_hits(w, body.lo, body.hi));
     tool_free(&t);
     world_destroy(w);
 }
@@ -261,6 +285,58 @@ static void test_player_cannot_fall_through_uncut_floor(void **state)
     world_destroy(w);
 }
 
+/* The tool's terrain octree as the player's collision broad phase: the
+ * same moves, bit for bit, as scanning voxels, on a world with cuts, bog
+ * (occupied but not solid) and leaves, and it stays exact through cuts made
+ * while walking. */
+static void test_octree_broad_phase_matches_collide(void **state)
+{
+    (void)state;
+    world *w = make_world();
+    tool t;
+    char err[256];
+    assert_true(tool_init(&t, err, sizeof err));
+    assert_true(tool_bind_world(&t, w));
+    rng r = rng_make(11);
+    const collide_box_desc box = player_box();
+    for (int k = 0; k < 3000; k++) {
+        if (k % 100 == 0) { /* cut somewhere on the surface now and then */
+            octree_pose pose;
+            const float at[3] = { (float)(rng_double(&r) * 64), 14.f + (float)(rng_double(&r) * 8),
+                                  (float)(rng_double(&r) * 64) };
+            octree_pose_from_yaw_pitch(&pose, (float)(rng_double(&r) * 360), 0, at);
+            tool_cut(&t, w, &pose);
+        }
+        float a[3] = { (float)(rng_double(&r) * 70 - 3), (float)(rng_double(&r) * 30), (float)(rng_double(&r) * 70 - 3) };
+        float b[3] = { a[0], a[1], a[2] };
+        const float d[3] = { (float)(rng_double(&r) * 8 - 4), (float)(rng_double(&r) * 8 - 4),
+                             (float)(rng_double(&r) * 8 - 4) };
+        collide_result ra, rb;
+        collide_move(w, a, &box, d, &ra);
+        collide_move_octree(w, tool_terrain(&t), b, &box, d, &rb);
+        assert_memory_equal(a, b, sizeof a);
+        assert_memory_equal(&ra, &rb, sizeof ra);
+    }
+    /* two players, one with the broad phase, walk the same random inputs */
+    player p = { 0 }, q = { 0 };
+    player_spawn(&p, w, 30.5f, 30.5f);
+    q = p;
+    q.occupancy = tool_terrain(&t);
+    for (int f = 0; f < 900; f++) {
+        player_input in = { .forward = (float)(rng_next(&r) % 3) - 1.f, .strafe = (float)(rng_next(&r) % 3) - 1.f,
+                            .jump = rng_next(&r) % 4 == 0 };
+        float yaw = (float)(rng_double(&r) * 40 - 20);
+        player_look(&p, yaw, 0);
+        player_look(&q, yaw, 0);
+        player_update(&p, w, &in, 1.f / 60.f);
+        player_update(&q, w, &in, 1.f / 60.f);
+        assert_memory_equal(p.pos, q.pos, sizeof p.pos);
+        assert_int_equal(p.on_ground, q.on_ground);
+    }
+    tool_free(&t);
+    world_destroy(w);
+}
+
 /* ---- commands ---- */
 
 static char g_out[8192];
@@ -320,10 +396,14 @@ static void test_commands_and_cvars(void **state)
     assert_int_equal(t.size, 4);
     assert_int_equal(cmd_exec("set tool.shape \"x < 2\""), 0);
     assert_int_equal(t.shape.count, 32);
-    /* a bad formula is refused (logged with its column) and the cvar goes back */
+    /* a bad formula is refused by 'set' itself, with its column; nothing changes */
     g_out[0] = 0;
-    cmd_exec("set tool.shape \"x < (2\"");
-    assert_non_null(strstr(g_out, "column 7"));
+    unsigned mod = cvar_find("tool.shape")->modified;
+    assert_int_not_equal(cmd_exec("set tool.shape \"x < (2\""), 0);
+    assert_non_null(strstr(g_out, "tool.shape: refused 'x < (2': column 7"));
+    assert_int_equal(cvar_find("tool.shape")->modified, mod);
+    assert_int_not_equal(cmd_exec("tool.shape \"x y\""), 0);
+    assert_non_null(strstr(g_out, "column"));
     assert_int_equal(t.shape.count, 32);
     assert_string_equal(cvar_find("tool.shape")->str, "x < 2");
     assert_int_equal(cmd_exec("set tool.material dirt"), 0);
@@ -366,10 +446,9 @@ static void test_formula_world(void **state)
     /* refused: bad formula, too big */
     log_set_sink(capture, NULL);
     g_out[0] = 0;
-    assert_true(cvar_set_by_name("world.formula", "sr < "));
-    assert_false(worldgen_generate(w, k, 1, jobs));
-    assert_non_null(strstr(g_out, "column"));
-    assert_true(cvar_set_by_name("world.formula", "sr < r"));
+    assert_false(cvar_set_by_name("world.formula", "sr < ")); /* vetoed by set, with the column */
+    assert_non_null(strstr(g_out, "world.formula: refused 'sr < ': column"));
+    assert_string_equal(cvar_find("world.formula")->str, "sr < r");
     assert_true(cvar_set_by_name("world.formula_size", "100"));
     assert_false(worldgen_generate(w, k, 1, jobs));
     assert_non_null(strstr(g_out, "does not fit"));
@@ -385,8 +464,10 @@ int main(void)
         cmocka_unit_test(test_cut_removes_and_tints_exactly),
         cmocka_unit_test(test_cut_dirties_only_touched_chunks),
         cmocka_unit_test(test_fill_then_cut_round_trips),
+        cmocka_unit_test(test_fill_keeps_the_player_free),
         cmocka_unit_test(test_bad_shapes_are_refused),
         cmocka_unit_test(test_player_cannot_fall_through_uncut_floor),
+        cmocka_unit_test(test_octree_broad_phase_matches_collide),
         cmocka_unit_test(test_commands_and_cvars),
         cmocka_unit_test(test_formula_world),
     };
