@@ -63,6 +63,7 @@ static void install_world(app *a, world *w)
     world_mark_all_dirty(w);
     if (a->rend) renderer_reset(a->rend, w->cx, w->cy, w->cz);
     app_mesh_dirty(a);
+    if (a->tool_ready && !tool_bind_world(&a->tool, w)) log_warn("no memory for the tool's octree: cuts are off");
     player_spawn(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f);
     a->pl.yaw = 0, a->pl.pitch = 0;
     player_look(&a->pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
@@ -155,11 +156,11 @@ static void register_cvars(app *a)
     for (int i = 0; i < worldgen_kind_count() && n < 16; i++) kinds[n++] = worldgen_kind_at(i)->name;
     kinds[n] = NULL;
     cvar_desc d[] = {
-        { "world.seed", "world seed (generation is a pure function of biome, seed and parameters)", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "1", -2147483647.0, 2147483647.0, NULL, on_regen_cvar, a },
-        { "world.biome", "world kind: see 'biome'", CVAR_ENUM, CVAR_ARCHIVE | CVAR_REGEN, "hills", 0, 0, n ? kinds : k_biome_names_fallback, on_regen_cvar, a },
-        { "world.size_x", "world width in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL, on_regen_cvar, a },
-        { "world.size_y", "world height in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "4", 1, 16, NULL, on_regen_cvar, a },
-        { "world.size_z", "world depth in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL, on_regen_cvar, a },
+        { "world.seed", "world seed (generation is a pure function of biome, seed and parameters)", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "1", -2147483647.0, 2147483647.0, NULL },
+        { "world.biome", "world kind: see 'biome'", CVAR_ENUM, CVAR_ARCHIVE | CVAR_REGEN, "hills", 0, 0, n ? kinds : k_biome_names_fallback },
+        { "world.size_x", "world width in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL },
+        { "world.size_y", "world height in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "4", 1, 16, NULL },
+        { "world.size_z", "world depth in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL },
         { "view.fov", "vertical field of view in degrees", CVAR_FLOAT, CVAR_ARCHIVE, "70", 20, 140 },
         { "view.distance", "view distance in voxels (fog ends here)", CVAR_FLOAT, CVAR_ARCHIVE, "192", 32, 2048 },
         { "input.sensitivity", "mouse look, degrees per pixel", CVAR_FLOAT, CVAR_ARCHIVE, "0.12", 0.005, 2 },
@@ -169,11 +170,14 @@ static void register_cvars(app *a)
         { "render.crosshair", "draw the crosshair", CVAR_BOOL, CVAR_ARCHIVE, "1" },
         { "player.fly", "fly instead of walking (no gravity)", CVAR_BOOL, 0, "0" },
         { "render.anisotropy", "anisotropic texture filtering, 1-16 (0 = auto: off on software GL, 8 on GPUs)", CVAR_FLOAT, CVAR_ARCHIVE, "0", 0, 16, NULL, on_anisotropy, a },
+        { "tool.visible", "draw the cutting tool's shape in front of the player", CVAR_BOOL, CVAR_ARCHIVE, "1" },
     };
     cvar **slots[] = { &a->cv.seed, &a->cv.biome, &a->cv.size_x, &a->cv.size_y, &a->cv.size_z, &a->cv.fov,
                        &a->cv.distance, &a->cv.sensitivity, &a->cv.invert_y, &a->cv.wireframe, &a->cv.greedy,
-                       &a->cv.crosshair, &a->cv.fly, &a->cv.anisotropy };
+                       &a->cv.crosshair, &a->cv.fly, &a->cv.anisotropy, &a->cv.tool_visible };
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *slots[i] = cvar_register(&d[i]);
+    /* every world parameter, whoever registered it, regenerates the world */
+    cvar_observe_flags(CVAR_REGEN, on_regen_cvar, a);
 }
 
 static void shutdown_app(app *a)
@@ -191,6 +195,7 @@ static void shutdown_app(app *a)
     free(a->meshes);
     free(a->dirty_idx);
     world_destroy(a->w);
+    if (a->tool_ready) tool_free(&a->tool);
     renderer_destroy(a->rend);
     if (a->atlas_tex) glDeleteTextures(1, &a->atlas_tex);
     platform_destroy(a->plat);
@@ -208,6 +213,10 @@ static void default_binds(void)
         { GLFW_KEY_F5, "newseed" },          { GLFW_KEY_F6, "toggle hud.debug" },
         { GLFW_KEY_H, "toggle hud.help" },   { GLFW_KEY_F, "toggle player.fly" },
         { GLFW_KEY_F12, "screenshot" },
+        { BIND_MOUSE1 + GLFW_MOUSE_BUTTON_LEFT, "+cut" }, { BIND_MOUSE1 + GLFW_MOUSE_BUTTON_RIGHT, "+fill" },
+        { GLFW_KEY_1, "tool.color 1" },      { GLFW_KEY_2, "tool.color 2" },
+        { GLFW_KEY_3, "tool.color 3" },      { GLFW_KEY_4, "tool.color 4" },
+        { GLFW_KEY_5, "tool.color 5" },
     };
     for (size_t i = 0; i < sizeof binds / sizeof binds[0]; i++) bind_set(binds[i].key, binds[i].cmd);
 }

@@ -11,6 +11,7 @@
 #include "gfx/screenshot.h"
 #include "platform/platform.h"
 #include "biomes.h"
+#include "formula_world.h"
 #include "terrain.h"
 #include "core/rng.h"
 #include "core/timer.h"
@@ -201,4 +202,6 @@ void app_register_game(app *a)
 {
     terrain_register();
     biomes_register();
+    formula_world_register();
+    app_register_tool(a);
 }

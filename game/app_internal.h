@@ -10,6 +10,7 @@
 #include "gfx/camera.h"
 #include "gfx/renderer.h"
 #include "player.h"
+#include "tool.h"
 #include "gfx/text.h"
 #include "ui/console.h"
 #include "ui/cvar.h"
@@ -30,6 +31,13 @@ typedef struct app {
     double regen_at;
     player pl;
     camera cam;
+    /* the cutting tool (seed 003): where it is this frame, and the buttons */
+    tool tool;
+    octree_pose tool_pose;
+    bool tool_ready;   /* tool_init succeeded */
+    bool cutting;      /* +cut held: cut every frame (tunnelling) */
+    bool filling;      /* +fill held: fill now and then */
+    double fill_next;  /* when a held fill fills again */
     render_stats stats;
     int *dirty_idx;
     chunk_mesh *meshes;
@@ -43,7 +51,7 @@ typedef struct app {
     float fps;
     struct {
         cvar *seed, *biome, *size_x, *size_y, *size_z, *fov, *distance, *sensitivity, *invert_y, *wireframe,
-            *greedy, *crosshair, *fly, *anisotropy;
+            *greedy, *crosshair, *fly, *anisotropy, *tool_visible;
     } cv;
 } app;
 
@@ -56,12 +64,22 @@ bool app_regenerate_async(app *a);
 void app_sync_world(app *a);
 void app_mesh_dirty(app *a);
 void app_render(app *a);
+/* What the tool sees: world, eye and view angles (tool_view_fn). */
+bool app_tool_view(void *user, tool_view *out);
+/* Places the tool for this frame and applies held cut/fill (windowed loop). */
+void app_tool_update(app *a, double now);
+/* The tool's terrain octree when it describes the current world, else NULL:
+ * the player's collision broad phase. Rebinding frees the old tree, so this
+ * is asked right before every player update, never kept. */
+const octree *app_occupancy(const app *a);
 /* HUD, help, progress bar and console over the frame (windowed runs). */
 void app_draw_overlays(app *a);
 
 /* game content: world kinds and their cvars */
 void app_register_game(app *a);
 void app_register_commands(app *a);
+/* The cutting tool: tool_init, its cvars and commands, +cut/+fill. */
+void app_register_tool(app *a);
 void app_loop(app *a);
 
 #endif

@@ -1,6 +1,6 @@
 /* app_loop: the windowed frame loop — input (console first, then key
- * bindings), player, background world swaps, meshing of dirty chunks,
- * drawing the world and then the HUD and console over it. */
+ * bindings), player, cutting tool, background world swaps, meshing of dirty
+ * chunks, drawing the world and then the HUD and console over it. */
 #include <GLFW/glfw3.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,7 +36,9 @@ static void handle_event(app *a, const platform_event *ev)
         else bind_key_event(ev->dy > 0 ? BIND_WHEEL_UP : BIND_WHEEL_DOWN, GLFW_PRESS);
         break;
     case PEV_MOUSE_BUTTON:
-        if (open) break;
+        /* a release always reaches the bindings, so a held +cut ends even
+         * if the console opened meanwhile */
+        if (open && ev->action != GLFW_RELEASE) break;
         if (ev->action == GLFW_PRESS && !platform_mouse_captured(p)) {
             platform_capture_mouse(p, true); /* a click recaptures; it does not also act */
             break;
@@ -67,7 +69,9 @@ static void update_player(app *a, float dt)
         in.sprint = platform_key_down(p, GLFW_KEY_LEFT_CONTROL);
     }
     a->pl.flying = a->cv.fly->b;
+    a->pl.occupancy = app_occupancy(a);
     player_update(&a->pl, a->w, &in, dt);
+    a->pl.occupancy = NULL; /* the tree may be rebuilt before the next update */
 }
 
 void app_draw_overlays(app *a)
@@ -119,6 +123,7 @@ void app_loop(app *a)
         if (a->gen_task && worldgen_done(a->gen_task)) app_sync_world(a); /* swap in the new world */
 
         update_player(a, dt);
+        app_tool_update(a, now); /* after the move: the tool follows this frame's eye */
         uint64_t t0 = timer_ns();
         app_render(a);
         app_draw_overlays(a);

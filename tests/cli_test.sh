@@ -46,5 +46,24 @@ check "screenshot" 0 "$strata" --headless --width 320 --height 200 --exec "$smal
 head -c 8 "$tmp/shot.png" | od -An -c | grep -q "P   N   G" || { echo "FAIL screenshot is not a PNG"; fail=1; }
 check "screenshot to a bad path exits 1" 1 "$strata" --headless --exec "$small; screenshot /nonexistent/dir/x.png"
 
+# seed 003: the cutting tool and the formula world, wired into the game
+kv() { grep "^$1=" "$tmp/out" | head -1 | cut -d= -f2; }
+check "cut from the view" 0 "$strata" --headless --exec "$small; stats; tp 64 63 64; look 0 -89; set tool.reach 64; cut; stats"
+cut=$(kv cut_voxels); tinted=$(grep '^tinted_voxels=' "$tmp/out" | tail -1 | cut -d= -f2)
+ha=$(grep '^world_hash=' "$tmp/out" | head -1); hb=$(grep '^world_hash=' "$tmp/out" | tail -1)
+[ "${cut:-0}" -gt 100 ] || { echo "FAIL cut from the view removed ${cut:-nothing}"; fail=1; }
+[ "${tinted:-0}" -gt 0 ] || { echo "FAIL a cut tinted no voxels (tinted_voxels=${tinted:-?})"; fail=1; }
+[ "$ha" != "$hb" ] || { echo "FAIL a cut left world_hash unchanged"; fail=1; }
+check "cut then fill at a point" 0 "$strata" --headless --exec "$small; cut 64 30 64; fill sandstone 64 30 64; stats; tool.info"
+[ "$(kv cut_voxels)" = "$(kv fill_voxels)" ] || { echo "FAIL fill put back $(kv fill_voxels) of $(kv cut_voxels) voxels"; fail=1; }
+[ "$(kv material.sandstone)" = "$(kv fill_voxels)" ] || { echo "FAIL sandstone count $(kv material.sandstone) != filled $(kv fill_voxels)"; fail=1; }
+[ "$(kv tool_voxels)" -gt 200 ] || { echo "FAIL tool.info: tool_voxels=$(kv tool_voxels)"; fail=1; }
+check "bad tool.shape exits 1" 1 "$strata" --headless --exec 'set tool.shape "sr < (r"'
+grep -q "column 6" "$tmp/err" || { echo "FAIL bad tool.shape message lacks its column: $(cat "$tmp/err")"; fail=1; }
+check "formula world" 0 "$strata" --headless --exec "$small; set world.formula_size 48; biome formula; stats"
+[ "$(kv biome)" = formula ] && [ "$(kv solid_voxels)" -gt 20000 ] || { echo "FAIL formula world: biome=$(kv biome) solid=$(kv solid_voxels)"; fail=1; }
+check "world parameters regenerate" 0 "$strata" --headless --exec "$small; set world.terrain_weight 5; stats"
+[ "$(grep '^world_hash=' "$tmp/out")" != "$h1" ] || { echo "FAIL world.terrain_weight did not regenerate the world"; fail=1; }
+
 echo "cli_test: $([ $fail -eq 0 ] && echo passed || echo FAILED)"
 exit $fail
