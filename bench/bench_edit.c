@@ -5,14 +5,26 @@
  *                     rotated 8^3 sphere tool, the paper's recursive search
  *   collide.brute     the same pairs by checking every voxel against every voxel
  *   edit.cut          one 8^3 cut in the default world: pick, pair search, world
- *                     edits and tints, re-mesh of the dirty chunks (CPU side of
- *                     "click to updated VBOs"; the upload is the app's) */
+ *                     edits and tints, re-mesh of the dirty chunks (CPU side)
+ *   edit.cut.upload   the same plus the upload of the re-meshed chunks into
+ *                     their VBOs, waited for with glFinish: the issue's "from
+ *                     the click to the updated VBOs" (headless GL)
+ *   collide.player    10,000 player box moves (up to 3 voxels a step) in the
+ *                     default world, voxel scan; .octree: with the tool's
+ *                     terrain octree as the broad phase */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <glad/gl.h>
+
 #include "bench.h"
+#include "core/rng.h"
 #include "core/timer.h"
+#include "physics/collide.h"
+#include "player.h"
+#include "gfx/renderer.h"
+#include "platform/platform.h"
 #include "formula_world.h"
 #include "gen/expr.h"
 #include "gen/shape.h"
@@ -153,7 +165,10 @@ typedef struct edit_state {
     tool t;
     int i;
     int dirty[EDIT_MAX_DIRTY];
+    int dirty_count;
     chunk_mesh meshes[EDIT_MAX_DIRTY];
+    platform *plat; /* edit.cut.upload only */
+    renderer *rend;
 } edit_state;
 
 static void *edit_setup(void)
@@ -189,16 +204,117 @@ static void edit_run(void *p)
     int removed = tool_cut(&s->t, s->w, &pose);
     int n = world_take_dirty(s->w, s->dirty, EDIT_MAX_DIRTY);
     mesh_world_chunks(s->w, bench_jobs(), s->dirty, n, true, s->meshes);
+    s->dirty_count = n;
     bench_note("removed", removed);
     bench_note("tinted", s->t.last_tinted);
     bench_note("chunks", n);
 }
 
+static void edit_teardown(void *p);
+
+/* The default world uploaded whole, as the app has it before the click. */
+static void *edit_setup_gl(void)
+{
+    char err[1024];
+    platform *plat = platform_create(&(platform_desc){ .width = 64, .height = 64, .headless = true }, err, sizeof err);
+    if (!plat) {
+        bench_skip(err);
+        return NULL;
+    }
+    edit_state *s = edit_setup();
+    if (!s) {
+        platform_destroy(plat);
+        return NULL;
+    }
+    s->plat = plat;
+    s->rend = renderer_create(err, sizeof err);
+    if (!s->rend) {
+        bench_skip(err);
+        edit_teardown(s);
+        return NULL;
+    }
+    renderer_reset(s->rend, s->w->cx, s->w->cy, s->w->cz);
+    chunk_mesh m = { 0 };
+    for (int i = 0; i < s->w->chunk_count; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(s->w, i, &cx, &cy, &cz);
+        mesh_world_chunks(s->w, bench_jobs(), &i, 1, true, &m);
+        renderer_upload(s->rend, cx, cy, cz, &m);
+    }
+    mesh_free(&m);
+    glFinish();
+    return s;
+}
+
+static void edit_run_gl(void *p)
+{
+    edit_state *s = p;
+    edit_run(s);
+    for (int i = 0; i < s->dirty_count; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(s->w, s->dirty[i], &cx, &cy, &cz);
+        renderer_upload(s->rend, cx, cy, cz, &s->meshes[i]);
+    }
+    glFinish(); /* the VBOs are updated when the driver has taken the data */
+}
+
 static void edit_teardown(void *p)
 {
     edit_state *s = p;
+    renderer_destroy(s->rend);
+    platform_destroy(s->plat);
     for (int i = 0; i < EDIT_MAX_DIRTY; i++) mesh_free(&s->meshes[i]);
     tool_free(&s->t);
+    world_destroy(s->w);
+    free(s);
+}
+
+/* ---- collide.player ---- */
+
+#define PLAYER_MOVES 10000
+
+typedef struct move_state {
+    world *w;
+    octree *occ;
+    bool use_octree;
+} move_state;
+
+static void *move_setup_with(bool use_octree)
+{
+    move_state *s = calloc(1, sizeof *s);
+    terrain_register();
+    s->w = world_create(16, 4, 16);
+    worldgen_generate(s->w, &terrain_hills, 1, bench_jobs());
+    s->occ = octree_from_world(s->w);
+    s->use_octree = use_octree;
+    return s;
+}
+static void *move_setup(void) { return move_setup_with(false); }
+static void *move_setup_octree(void) { return move_setup_with(true); }
+
+static void move_run(void *p)
+{
+    move_state *s = p;
+    rng r = rng_make(5); /* the same moves for both cases */
+    const collide_box_desc box = player_box();
+    int blocked = 0;
+    for (int k = 0; k < PLAYER_MOVES; k++) {
+        /* anywhere in the world, from the ground to well above it */
+        float pos[3] = { (float)(rng_double(&r) * s->w->sx), (float)(rng_double(&r) * s->w->sy),
+                         (float)(rng_double(&r) * s->w->sz) };
+        const float d[3] = { (float)(rng_double(&r) * 6 - 3), (float)(rng_double(&r) * 6 - 3),
+                             (float)(rng_double(&r) * 6 - 3) };
+        collide_result res;
+        collide_move_octree(s->w, s->use_octree ? s->occ : NULL, pos, &box, d, &res);
+        blocked += res.blocked[0] || res.blocked[1] || res.blocked[2];
+    }
+    bench_note("blocked", blocked);
+}
+
+static void move_teardown(void *p)
+{
+    move_state *s = p;
+    octree_destroy(s->occ);
     world_destroy(s->w);
     free(s);
 }
@@ -210,5 +326,8 @@ static const bench_case edit_cases[] = {
     { "collide.octree", collide_octree_setup, collide_octree_run, collide_teardown, COLLIDE_RUNS },
     { "collide.brute", collide_setup, collide_brute_run, collide_teardown, 5 },
     { "edit.cut", edit_setup, edit_run, edit_teardown, 50 },
+    { "edit.cut.upload", edit_setup_gl, edit_run_gl, edit_teardown, 50 },
+    { "collide.player", move_setup, move_run, move_teardown, 20 },
+    { "collide.player.octree", move_setup_octree, move_run, move_teardown, 20 },
 };
 BENCH_REGISTER(edit_cases)

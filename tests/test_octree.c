@@ -330,6 +330,38 @@ static void test_box_and_sphere_queries_match_scan(void **state)
     free(v);
 }
 
+/* The integer cell query (collide's broad phase) on sparse trees, where
+ * "empty" is the common answer, against a scan; boxes of every size, some
+ * reaching outside the domain. */
+static void test_cells_occupied_matches_scan(void **state)
+{
+    (void)state;
+    rng r = rng_make(21);
+    for (int t = 0; t < 6; t++) {
+        int s[3] = { 1 + (int)(rng_next(&r) % 70), 1 + (int)(rng_next(&r) % 40), 1 + (int)(rng_next(&r) % 70) };
+        uint8_t *v = random_dense(&r, s[0], s[1], s[2], t % 2 ? 0.001 : 0.02);
+        octree *o = octree_from_dense(v, s[0], s[1], s[2]);
+        int empty = 0;
+        for (int k = 0; k < 400; k++) {
+            int lo[3], hi[3];
+            for (int i = 0; i < 3; i++) {
+                lo[i] = (int)(rng_next(&r) % (uint64_t)(s[i] + 6)) - 3;
+                hi[i] = lo[i] + (int)(rng_next(&r) % (k % 4 ? 4 : 40)) - (k % 17 == 0); /* some empty ranges */
+            }
+            bool want = false;
+            for (int y = lo[1] < 0 ? 0 : lo[1]; y <= hi[1] && y < s[1] && !want; y++)
+                for (int z = lo[2] < 0 ? 0 : lo[2]; z <= hi[2] && z < s[2] && !want; z++)
+                    for (int x = lo[0] < 0 ? 0 : lo[0]; x <= hi[0] && x < s[0] && !want; x++)
+                        want = v[(size_t)x + s[0] * ((size_t)z + s[2] * (size_t)y)] != 0;
+            assert_int_equal(octree_cells_occupied(o, lo, hi), want);
+            empty += !want;
+        }
+        assert_true(empty > 20 && empty < 400); /* both answers were exercised */
+        octree_destroy(o);
+        free(v);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -339,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_world_tree_matches_dense),
         cmocka_unit_test(test_raycast_matches_scan),
         cmocka_unit_test(test_box_and_sphere_queries_match_scan),
+        cmocka_unit_test(test_cells_occupied_matches_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,11 +51,7 @@ static bool collide_cells_solid(const world *w, const octree *occ, const int lo_
         if (hi[a] > size[a] - 1) hi[a] = size[a] - 1;
         if (hi[a] < lo[a]) return false; /* entirely outside: air */
     }
-    if (occ) {
-        const float blo[3] = { (float)lo[0], (float)lo[1], (float)lo[2] };
-        const float bhi[3] = { (float)hi[0] + 1, (float)hi[1] + 1, (float)hi[2] + 1 };
-        if (!octree_box_occupied(occ, blo, bhi)) return false;
-    }
+    if (occ && !octree_cells_occupied(occ, lo, hi)) return false;
     for (int y = lo[1]; y <= hi[1]; y++)
         for (int z = lo[2]; z <= hi[2]; z++)
             for (int x = lo[0]; x <= hi[0]; x++)

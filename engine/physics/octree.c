@@ -541,16 +541,53 @@ bool octree_query_sphere(const octree *o, const float centre[3], float radius, o
     return region_node(&q, o->levels, zero);
 }
 
-static bool stop_at_first(void *user, int x, int y, int z)
+/* Any occupied voxel of node (k, c) inside the cells lo..hi (inclusive)? */
+static bool cells_node(const octree *o, int k, const int c[3], const int lo[3], const int hi[3])
 {
-    (void)x, (void)y, (void)z;
-    *(bool *)user = true;
+    uint8_t m = o->lev[k][cell_index(o, k, c[0], c[1], c[2])];
+    const int half = k - 1; /* children are cubes of side 2^half */
+    for (int i = 0; m && i < 8; i++) {
+        if (!(m >> i & 1)) continue;
+        int ch[3] = { c[0] * 2 + (i & 1), c[1] * 2 + (i >> 1 & 1), c[2] * 2 + (i >> 2 & 1) };
+        bool meets = true;
+        for (int a = 0; a < 3 && meets; a++) meets = ch[a] << half <= hi[a] && ((ch[a] + 1) << half) - 1 >= lo[a];
+        if (!meets) continue;
+        if (half == 0 || cells_node(o, half, ch, lo, hi)) return true;
+    }
+    return false;
+}
+
+bool octree_cells_occupied(const octree *o, const int lo_in[3], const int hi_in[3])
+{
+    int lo[3], hi[3], k = 1;
+    for (int a = 0; a < 3; a++) {
+        lo[a] = lo_in[a] < 0 ? 0 : lo_in[a];
+        hi[a] = hi_in[a] > o->size[a] - 1 ? o->size[a] - 1 : hi_in[a];
+        if (hi[a] < lo[a]) return false;
+    }
+    /* Start at the lowest level whose nodes are at least as wide as the
+     * box, so it meets at most 2 x 2 x 2 of them: a player-sized query reads
+     * a few bytes instead of walking down from the root. */
+    while (k < o->levels && ((hi[0] - lo[0]) >> k || (hi[1] - lo[1]) >> k || (hi[2] - lo[2]) >> k)) k++;
+    for (int y = lo[1] >> k; y <= hi[1] >> k; y++)
+        for (int z = lo[2] >> k; z <= hi[2] >> k; z++)
+            for (int x = lo[0] >> k; x <= hi[0] >> k; x++) {
+                const int c[3] = { x, y, z };
+                if (cells_node(o, k, c, lo, hi)) return true;
+            }
     return false;
 }
 
 bool octree_box_occupied(const octree *o, const float lo[3], const float hi[3])
 {
-    bool any = false;
-    octree_query_box(o, lo, hi, stop_at_first, &any);
-    return any;
+    int clo[3], chi[3];
+    for (int a = 0; a < 3; a++) {
+        if (!(lo[a] < hi[a])) return false; /* empty, or NaN */
+        /* half-open: a box ending exactly on a face does not touch the cell beyond */
+        float l = floorf(lo[a]), h = ceilf(hi[a]) - 1.f;
+        if (h < 0.f || l > (float)(o->size[a] - 1)) return false;
+        clo[a] = l < 0.f ? 0 : (int)l;
+        chi[a] = h > (float)(o->size[a] - 1) ? o->size[a] - 1 : (int)h;
+    }
+    return octree_cells_occupied(o, clo, chi);
 }

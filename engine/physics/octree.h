@@ -126,5 +126,9 @@ bool octree_query_box(const octree *o, const float lo[3], const float hi[3], oct
 bool octree_query_sphere(const octree *o, const float centre[3], float radius, octree_visit_fn fn, void *user);
 /* Whether any occupied voxel overlaps the box [lo, hi): player collision. */
 bool octree_box_occupied(const octree *o, const float lo[3], const float hi[3]);
+/* The same for the voxel cells lo..hi, inclusive (cut to the tree's
+ * domain). Starts at the level where the box meets at most 8 nodes, so a
+ * small box costs a few byte reads: collide's broad phase. */
+bool octree_cells_occupied(const octree *o, const int lo[3], const int hi[3]);
 
 #endif
