@@ -210,6 +210,7 @@ static void default_binds(void)
     static const struct { int key; const char *cmd; } binds[] = {
         { GLFW_KEY_F1, "biome desert" },     { GLFW_KEY_F2, "biome taiga" },
         { GLFW_KEY_F3, "biome deciduous" },  { GLFW_KEY_F4, "biome hills" },
+        { GLFW_KEY_F7, "biome formula" },
         { GLFW_KEY_F5, "newseed" },          { GLFW_KEY_F6, "toggle hud.debug" },
         { GLFW_KEY_H, "toggle hud.help" },   { GLFW_KEY_F, "toggle player.fly" },
         { GLFW_KEY_F12, "screenshot" },

@@ -91,7 +91,15 @@ void hud_draw_help(text_ctx *t, int fb_w, int fb_h)
     int cw = text_char_width(t), lh = text_line_height(t);
     int count = 0;
     for (int k = bind_next(-1); k >= 0; k = bind_next(k)) count++;
-    int rows = count + 3;
+    /* movement is read from the keyboard state, not bound: listed here by hand */
+    static const char *const fixed[] = {
+        "W A S D    move (Ctrl sprints)",
+        "SPACE      jump; fly up        SHIFT  fly down",
+        "MOUSE      look                ESC    release the mouse (click to take it back)",
+        "GRAVE (`)  console             TAB    complete in the console",
+    };
+    const int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
+    int rows = count + 4 + nfixed;
     int cols = (fb_w / cw) - 4;
     if (cols < 20) return;
     if (cols > 110) cols = 110;
@@ -105,6 +113,14 @@ void hud_draw_help(text_ctx *t, int fb_w, int fb_h)
     y += (float)lh;
     text_draw(t, x, y, "change with: bind KEY \"commands\"   (unbind KEY, bindlist)", LABEL);
     y += 2.f * (float)lh;
+    for (int i = 0; i < nfixed; i++, y += (float)lh) {
+        char line[256];
+        snprintf(line, sizeof line, "%s", fixed[i]);
+        if ((int)strlen(line) > cols) line[cols] = 0;
+        float xx = text_draw_n(t, x, y, line, 10, TEXT_RGBA(130, 200, 255, 255));
+        text_draw(t, xx, y, line + 10, VALUE);
+    }
+    y += (float)lh;
     for (int k = bind_next(-1); k >= 0 && y + (float)lh <= (float)fb_h; k = bind_next(k)) {
         const char *cmd = bind_get(k);
         /* the help of the first command, '+' held actions by their base name */
@@ -114,8 +130,10 @@ void hud_draw_help(text_ctx *t, int fb_w, int fb_h)
         memcpy(first, cmd, n);
         first[n] = 0;
         const cmd_desc *d = cmd_find(first);
+        const cvar *v = d ? NULL : cvar_find(first); /* "tool.color 3": a cvar set by a key */
+        const char *help = d && d->help ? d->help : v ? v->d.help : "";
         char line[512];
-        int w = snprintf(line, sizeof line, "%-10s %-28.28s %s", bind_key_name(k), cmd, d && d->help ? d->help : "");
+        int w = snprintf(line, sizeof line, "%-10s %-28.28s %s", bind_key_name(k), cmd, help);
         if (w > cols) line[cols] = 0;
         float xx = text_draw_n(t, x, y, line, 10, TEXT_RGBA(130, 200, 255, 255));
         text_draw(t, xx, y, line + 10, VALUE);
