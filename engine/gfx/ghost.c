@@ -1,8 +1,11 @@
 #include "gfx/ghost.h"
 
+#include <glad/gl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "gfx/shader.h"
 
 const int ghost_face_normal[GHOST_FACES][3] = {
     { -1, 0, 0 }, { 1, 0, 0 }, { 0, -1, 0 }, { 0, 1, 0 }, { 0, 0, -1 }, { 0, 0, 1 },
@@ -140,4 +143,154 @@ bool ghost_build(const shape *s, ghost_mesh *out)
     free(mask);
     if (!ok) out->quads = 0, out->faces = 0;
     return ok;
+}
+
+/* ---- drawing (GL, main thread) --------------------------------------------- */
+
+struct ghost_renderer {
+    GLuint prog, vao, vbo, ibo;
+    int quads;
+    float pivot[3]; /* the shape's size / 2: the octree's pivot */
+    ghost_mesh scratch; /* kept so a new shape of similar size allocates nothing */
+    struct {
+        GLint mvp, rot, color, alpha;
+    } u;
+};
+
+ghost_renderer *ghost_create(char *err, size_t errlen)
+{
+    ghost_renderer *g = calloc(1, sizeof *g);
+    if (!g) return NULL;
+    g->prog = shader_load("ghost.vert", "ghost.frag", err, errlen);
+    if (!g->prog) {
+        ghost_destroy(g);
+        return NULL;
+    }
+    g->u.mvp = glGetUniformLocation(g->prog, "u_mvp");
+    g->u.rot = glGetUniformLocation(g->prog, "u_rot");
+    g->u.color = glGetUniformLocation(g->prog, "u_color");
+    g->u.alpha = glGetUniformLocation(g->prog, "u_alpha");
+
+    glCreateVertexArrays(1, &g->vao);
+    glCreateBuffers(1, &g->vbo);
+    glCreateBuffers(1, &g->ibo);
+    glEnableVertexArrayAttrib(g->vao, 0);
+    glEnableVertexArrayAttrib(g->vao, 1);
+    glVertexArrayAttribFormat(g->vao, 0, 3, GL_FLOAT, GL_FALSE, (GLuint)offsetof(ghost_vertex, pos));
+    glVertexArrayAttribIFormat(g->vao, 1, 1, GL_UNSIGNED_INT, (GLuint)offsetof(ghost_vertex, face));
+    glVertexArrayAttribBinding(g->vao, 0, 0);
+    glVertexArrayAttribBinding(g->vao, 1, 0);
+    glVertexArrayVertexBuffer(g->vao, 0, g->vbo, 0, sizeof(ghost_vertex));
+    glVertexArrayElementBuffer(g->vao, g->ibo);
+    return g;
+}
+
+void ghost_destroy(ghost_renderer *g)
+{
+    if (!g) return;
+    if (g->prog) glDeleteProgram(g->prog);
+    if (g->vao) glDeleteVertexArrays(1, &g->vao);
+    if (g->vbo) glDeleteBuffers(1, &g->vbo);
+    if (g->ibo) glDeleteBuffers(1, &g->ibo);
+    ghost_mesh_free(&g->scratch);
+    free(g);
+}
+
+/* The quad pattern 0 1 2, 0 2 3 for every quad. */
+static bool upload_indices(GLuint ibo, int quads)
+{
+    uint32_t *idx = malloc(sizeof *idx * 6 * (size_t)quads);
+    if (!idx) return false;
+    for (int q = 0; q < quads; q++) {
+        uint32_t b = (uint32_t)q * 4, *o = idx + 6 * (size_t)q;
+        o[0] = b, o[1] = b + 1, o[2] = b + 2, o[3] = b, o[4] = b + 2, o[5] = b + 3;
+    }
+    glNamedBufferData(ibo, (GLsizeiptr)(sizeof *idx * 6 * (size_t)quads), idx, GL_STATIC_DRAW);
+    free(idx);
+    return true;
+}
+
+bool ghost_set_shape(ghost_renderer *g, const shape *s)
+{
+    g->quads = 0;
+    if (!s || !s->vox) return true;
+    if (!ghost_build(s, &g->scratch)) return false;
+    int n = g->scratch.quads;
+    if (n == 0) return true;
+    if (!upload_indices(g->ibo, n)) return false;
+    glNamedBufferData(g->vbo, (GLsizeiptr)(sizeof(ghost_vertex) * 4 * (size_t)n), g->scratch.v, GL_STATIC_DRAW);
+    g->pivot[0] = (float)s->sx * 0.5f, g->pivot[1] = (float)s->sy * 0.5f, g->pivot[2] = (float)s->sz * 0.5f;
+    g->quads = n;
+    return true;
+}
+
+int ghost_quads(const ghost_renderer *g) { return g->quads; }
+
+/* model = translate(pos) * rot * translate(-pivot), as the octree's
+ * tool_to_world: p -> pos + rot (p - pivot). cglm is column-major. */
+static void pose_matrix(const octree_pose *pose, const float pivot[3], mat4 out)
+{
+    glm_mat4_identity(out);
+    for (int r = 0; r < 3; r++) {
+        float t = pose->pos[r];
+        for (int c = 0; c < 3; c++) {
+            out[c][r] = pose->rot[r][c];
+            t -= pose->rot[r][c] * pivot[c];
+        }
+        out[3][r] = t;
+    }
+}
+
+static void draw_pass(ghost_renderer *g, GLenum depth_func, GLenum cull, float alpha)
+{
+    glDepthFunc(depth_func);
+    glCullFace(cull);
+    glUniform1f(g->u.alpha, alpha);
+    glDrawElements(GL_TRIANGLES, g->quads * 6, GL_UNSIGNED_INT, NULL);
+}
+
+void ghost_draw(ghost_renderer *g, const camera *cam, const octree_pose *pose, const float rgba[4],
+                unsigned framebuffer, int width, int height)
+{
+    if (g->quads == 0) return;
+    mat4 model, mvp;
+    pose_matrix(pose, g->pivot, model);
+    glm_mat4_mul((vec4 *)cam->viewproj, model, mvp);
+
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    glViewport(0, 0, width, height);
+    glUseProgram(g->prog);
+    glUniformMatrix4fv(g->u.mvp, 1, GL_FALSE, (const float *)mvp);
+    /* row-major in the pose: let GL transpose it */
+    glUniformMatrix3fv(g->u.rot, 1, GL_TRUE, &pose->rot[0][0]);
+    glUniform4fv(g->u.color, 1, rgba);
+    glBindVertexArray(g->vao);
+
+    glEnable(GL_DEPTH_TEST);
+    glDepthMask(GL_FALSE); /* a ghost must not hide the terrain, nor itself */
+    glEnable(GL_BLEND);
+    /* destination alpha is left alone, so screenshots stay opaque */
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+    glEnable(GL_CULL_FACE);
+    glFrontFace(GL_CCW);
+    /* Tool faces often lie exactly on terrain faces (odd sizes at whole
+     * positions): pulled slightly toward the eye they count as in front,
+     * instead of flickering between the visible and buried passes. */
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(-1.f, -2.f);
+
+    /* Buried part first (it lies behind everything else drawn here), then
+     * the far side, then the near side: back to front for a convex shape.
+     * GL_GREATER against the world's depth keeps exactly the fragments that
+     * terrain hides, so a tool half inside a hill still shows all of itself. */
+    draw_pass(g, GL_GREATER, GL_BACK, GHOST_HIDDEN_ALPHA);
+    draw_pass(g, GL_LESS, GL_FRONT, GHOST_BACK_ALPHA);
+    draw_pass(g, GL_LESS, GL_BACK, 1.f);
+
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+    glDepthFunc(GL_LESS);
+    glCullFace(GL_BACK);
+    glBindVertexArray(0);
 }

@@ -3,7 +3,7 @@
  * are merged greedily into rectangles (pure CPU, ghost_build) and drawn with
  * exactly the tool's pose transform (octree.h), so what is seen is what the
  * octree cuts: a terrain voxel is cut iff its centre lies inside the drawn
- * solid. */
+ * solid. GL is used on the main thread only (ghost_create .. ghost_destroy). */
 #ifndef STRATA_GHOST_H
 #define STRATA_GHOST_H
 
@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "gen/shape.h"
+#include "gfx/camera.h"
+#include "physics/octree.h"
 
 /* ---- pure CPU: the shape's surface as quads -------------------------------- */
 
@@ -48,5 +50,42 @@ typedef struct ghost_mesh {
  * Returns false when out of memory, with out emptied (quads = 0). */
 bool ghost_build(const shape *s, ghost_mesh *out);
 void ghost_mesh_free(ghost_mesh *m);
+
+/* ---- GL: drawing it -------------------------------------------------------- */
+
+/* How the ghost blends (fractions of the caller's alpha):
+ *   front faces in front of the terrain:  1      (the shape itself)
+ *   back faces in front of the terrain:   0.5    (its far side, through it;
+ *                                                  also what shows when the
+ *                                                  eye is inside the tool)
+ *   front faces behind the terrain:       0.35   (the buried part, x-ray) */
+#define GHOST_BACK_ALPHA 0.5f
+#define GHOST_HIDDEN_ALPHA 0.35f
+
+typedef struct ghost_renderer ghost_renderer;
+
+/* Loads shaders/ghost.vert and shaders/ghost.frag. NULL with err set. */
+ghost_renderer *ghost_create(char *err, size_t errlen);
+void ghost_destroy(ghost_renderer *g);
+
+/* Meshes s and uploads it, replacing the previous shape. Call it when the
+ * tool's shape changes (not per frame: a 64^3 ball takes about 2 ms). s may
+ * be freed afterwards. s = NULL or an empty shape draws nothing. Returns
+ * false when out of memory; then nothing is drawn rather than a stale shape. */
+bool ghost_set_shape(ghost_renderer *g, const shape *s);
+/* Quads of the current shape (for a debug overlay). */
+int ghost_quads(const ghost_renderer *g);
+
+/* Draws the current shape at `pose` (model = translate(pos) * rot *
+ * translate(-size / 2), the octree's tool_to_world) into framebuffer
+ * (0 = window) of width x height, blended over what is there. Call it after
+ * the world is drawn, with the world's depth buffer still bound: terrain in
+ * front hides the shape except for the faint x-ray pass; a tool face lying
+ * exactly on a terrain face counts as in front. rgba: colour and alpha of
+ * the front faces, components 0..1. Writes no depth. Leaves the
+ * state renderer_draw expects: depth test on (GL_LESS) with depth writes,
+ * back faces culled (CCW front), blending and polygon offset off. */
+void ghost_draw(ghost_renderer *g, const camera *cam, const octree_pose *pose, const float rgba[4],
+                unsigned framebuffer, int width, int height);
 
 #endif
