@@ -1,4 +1,4 @@
-/* The cutting tool's ghost, CPU side: the merged quads cover exactly the
+/* mesh_shape, the CPU side of the cutting tool's ghost: the merged quads cover exactly the
  * exposed voxel faces, once each, wound counter-clockwise from outside.
  * (The headless renders are in test_ghost_render.c, apart, so leak checks
  * stay on here: GL tests run without them because Mesa leaks.) */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/rng.h"
-#include "gfx/ghost.h"
+#include "mesh/mesh_shape.h"
 
 #define SPHERE "cx cx * cy cy * cz cz * + + sqrt r <"
 
@@ -23,16 +23,16 @@ static shape make_shape(const char *formula, int sx, int sy, int sz)
 
 static bool exposed(const shape *s, int f, int x, int y, int z)
 {
-    const int *n = ghost_face_normal[f];
+    const int *n = shape_face_normal[f];
     return shape_get(s, x, y, z) && !shape_get(s, x + n[0], y + n[1], z + n[2]);
 }
 
 /* Checks one quad's shape and winding; returns its face and rectangle
  * (plane along the face axis, [lo, hi) on the other two axes). */
-static int check_quad(const ghost_vertex *q, int *plane, int lo[3], int hi[3])
+static int check_quad(const shape_mesh_vertex *q, int *plane, int lo[3], int hi[3])
 {
     int f = (int)q[0].face, d = f / 2;
-    assert_true(f >= 0 && f < GHOST_FACES);
+    assert_true(f >= 0 && f < SHAPE_FACES);
     for (int a = 0; a < 3; a++) lo[a] = INT32_MAX, hi[a] = INT32_MIN;
     for (int k = 0; k < 4; k++) {
         assert_int_equal(q[k].face, f);
@@ -68,7 +68,7 @@ static int check_quad(const ghost_vertex *q, int *plane, int lo[3], int hi[3])
         float e2[3] = { p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2] };
         float n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
         for (int a = 0; a < 3; a++) {
-            if (a == d) assert_true(n[a] * (float)ghost_face_normal[f][a] > 0);
+            if (a == d) assert_true(n[a] * (float)shape_face_normal[f][a] > 0);
             else assert_true(n[a] == 0);
         }
     }
@@ -77,10 +77,10 @@ static int check_quad(const ghost_vertex *q, int *plane, int lo[3], int hi[3])
 
 /* Rasterises the quads back onto unit faces: each exposed face exactly
  * once, nothing else. */
-static void check_cover(const shape *s, const ghost_mesh *m)
+static void check_cover(const shape *s, const shape_mesh *m)
 {
     size_t vol = (size_t)s->sx * (size_t)s->sy * (size_t)s->sz;
-    uint8_t *hits = calloc(GHOST_FACES * vol, 1);
+    uint8_t *hits = calloc(SHAPE_FACES * vol, 1);
     assert_non_null(hits);
     const int size[3] = { s->sx, s->sy, s->sz };
     for (int qi = 0; qi < m->quads; qi++) {
@@ -101,7 +101,7 @@ static void check_cover(const shape *s, const ghost_mesh *m)
                 }
     }
     long expected = 0;
-    for (int f = 0; f < GHOST_FACES; f++)
+    for (int f = 0; f < SHAPE_FACES; f++)
         for (int y = 0; y < s->sy; y++)
             for (int z = 0; z < s->sz; z++)
                 for (int x = 0; x < s->sx; x++) {
@@ -116,7 +116,7 @@ static void check_cover(const shape *s, const ghost_mesh *m)
 static void test_random_shapes(void **state)
 {
     rng r = rng_make(3);
-    ghost_mesh m = { 0 };
+    shape_mesh m = { 0 };
     for (int iter = 0; iter < 300; iter++) {
         shape s = { .sx = rng_range(&r, 1, 9), .sy = rng_range(&r, 1, 9), .sz = rng_range(&r, 1, 9) };
         size_t n = (size_t)s.sx * (size_t)s.sy * (size_t)s.sz;
@@ -124,48 +124,48 @@ static void test_random_shapes(void **state)
         assert_non_null(s.vox);
         double fill = rng_double(&r);
         for (size_t i = 0; i < n; i++) s.count += s.vox[i] = rng_double(&r) < fill;
-        assert_true(ghost_build(&s, &m));
+        assert_true(shape_mesh_build(&s, &m));
         check_cover(&s, &m);
         assert_true(m.quads <= m.faces);
         free(s.vox);
     }
-    ghost_mesh_free(&m);
+    shape_mesh_free(&m);
 }
 
 static void test_sphere8(void **state)
 {
     shape s = make_shape(SPHERE, 8, 8, 8);
-    ghost_mesh m = { 0 };
-    assert_true(ghost_build(&s, &m));
+    shape_mesh m = { 0 };
+    assert_true(shape_mesh_build(&s, &m));
     check_cover(&s, &m);
     print_message("8^3 sphere: %ld faces -> %d quads\n", m.faces, m.quads);
     assert_true(m.quads < m.faces); /* merging happened */
-    ghost_mesh_free(&m);
+    shape_mesh_free(&m);
     shape_free(&s);
 }
 
 static void test_full_box(void **state)
 {
     const int sizes[][3] = { { 1, 1, 1 }, { 5, 5, 5 }, { 3, 7, 2 }, { 64, 64, 64 } };
-    ghost_mesh m = { 0 };
+    shape_mesh m = { 0 };
     for (int i = 0; i < 4; i++) {
         shape s = make_shape("1", sizes[i][0], sizes[i][1], sizes[i][2]);
-        assert_true(ghost_build(&s, &m));
+        assert_true(shape_mesh_build(&s, &m));
         assert_int_equal(m.quads, 6);
         check_cover(&s, &m);
         shape_free(&s);
     }
-    ghost_mesh_free(&m);
+    shape_mesh_free(&m);
 }
 
 static void test_empty_shape(void **state)
 {
     shape s = make_shape("0", 4, 4, 4);
-    ghost_mesh m = { 0 };
-    assert_true(ghost_build(&s, &m));
+    shape_mesh m = { 0 };
+    assert_true(shape_mesh_build(&s, &m));
     assert_int_equal(m.quads, 0);
     assert_int_equal(m.faces, 0);
-    ghost_mesh_free(&m);
+    shape_mesh_free(&m);
     shape_free(&s);
 }
 
@@ -176,12 +176,12 @@ static void test_empty_shape(void **state)
 static void test_sphere64_quads(void **state)
 {
     shape s = make_shape(SPHERE, 64, 64, 64);
-    ghost_mesh m = { 0 };
-    assert_true(ghost_build(&s, &m));
+    shape_mesh m = { 0 };
+    assert_true(shape_mesh_build(&s, &m));
     check_cover(&s, &m);
     print_message("64^3 sphere: %ld faces -> %d quads\n", m.faces, m.quads);
     assert_true(m.quads * 2 < m.faces && m.quads < 9000);
-    ghost_mesh_free(&m);
+    shape_mesh_free(&m);
     shape_free(&s);
 }
 
