@@ -133,10 +133,12 @@ void app_render(app *a)
         .width = w, .height = h, .framebuffer = platform_framebuffer(a->plat),
         .view_distance = a->cv.distance->f,
         .sky = { 0.62f, 0.76f, 0.93f }, .sun = { 0.35f, 1.0f, 0.25f },
-        .crosshair = a->cv.crosshair->b, .wireframe = a->cv.wireframe->b,
+        .crosshair = false, .wireframe = a->cv.wireframe->b,
     };
     memcpy(s.tints, app_tint_palette, sizeof s.tints);
     renderer_draw(a->rend, c, &s, &a->stats);
+    app_draw_tool(a, c, s.framebuffer, w, h);
+    if (a->cv.crosshair->b) renderer_draw_crosshair(a->rend, &s); /* over the tool, not tinted by it */
 }
 
 /* ---- set-up ------------------------------------------------------------ */
@@ -196,6 +198,7 @@ static void shutdown_app(app *a)
     free(a->dirty_idx);
     world_destroy(a->w);
     if (a->tool_ready) tool_free(&a->tool);
+    ghost_destroy(a->ghost);
     renderer_destroy(a->rend);
     if (a->atlas_tex) glDeleteTextures(1, &a->atlas_tex);
     platform_destroy(a->plat);
@@ -220,6 +223,7 @@ static void default_binds(void)
         { GLFW_KEY_5, "tool.color 5" },
     };
     for (size_t i = 0; i < sizeof binds / sizeof binds[0]; i++) bind_set(binds[i].key, binds[i].cmd);
+    bind_mark_defaults();
 }
 
 static const char *clipboard_text(void *user) { return platform_clipboard(user); }
@@ -243,6 +247,8 @@ static bool init_graphics(app *a)
         return false;
     }
     renderer_set_atlas(a->rend, a->atlas_tex);
+    a->ghost = ghost_create(err, sizeof err);
+    if (!a->ghost) log_warn("the cutting tool will not be drawn: %s", err); /* cutting still works */
     return true;
 }
 

@@ -8,6 +8,7 @@
 #include "app.h"
 #include "core/jobs.h"
 #include "gfx/camera.h"
+#include "gfx/ghost.h"
 #include "gfx/renderer.h"
 #include "player.h"
 #include "tool.h"
@@ -38,6 +39,9 @@ typedef struct app {
     bool cutting;      /* +cut held: cut every frame (tunnelling) */
     bool filling;      /* +fill held: fill now and then */
     double fill_next;  /* when a held fill fills again */
+    double script_time; /* the clock of 'frames' (scripts run on simulated time) */
+    ghost_renderer *ghost;   /* draws the tool's shape where it is */
+    unsigned ghost_version;  /* the tool shape_version the ghost holds */
     render_stats stats;
     int *dirty_idx;
     chunk_mesh *meshes;
@@ -68,6 +72,13 @@ void app_render(app *a);
 bool app_tool_view(void *user, tool_view *out);
 /* Places the tool for this frame and applies held cut/fill (windowed loop). */
 void app_tool_update(app *a, double now);
+/* One simulation step: the player moves (collision on the tool's octree),
+ * then the tool follows the eye and applies held cut/fill. The window loop
+ * and the 'frames' command both run it. */
+void app_step(app *a, const player_input *in, float dt, double now);
+/* Draws the tool's shape where the view puts it (after the world, before
+ * the crosshair), semi-transparent in the tool's colour. */
+void app_draw_tool(app *a, const camera *cam, unsigned framebuffer, int width, int height);
 /* The tool's terrain octree when it describes the current world, else NULL:
  * the player's collision broad phase. Rebinding frees the old tree, so this
  * is asked right before every player update, never kept. */

@@ -50,7 +50,16 @@ static void handle_event(app *a, const platform_event *ev)
     }
 }
 
-static void update_player(app *a, float dt)
+void app_step(app *a, const player_input *in, float dt, double now)
+{
+    a->pl.flying = a->cv.fly->b;
+    a->pl.occupancy = app_occupancy(a);
+    player_update(&a->pl, a->w, in, dt);
+    a->pl.occupancy = NULL; /* the tree may be rebuilt before the next update */
+    app_tool_update(a, now); /* after the move: the tool follows this frame's eye */
+}
+
+static void read_input(app *a, player_input *in)
 {
     platform *p = a->plat;
     bool captured = platform_mouse_captured(p) && !(a->con && console_is_open(a->con));
@@ -60,18 +69,14 @@ static void update_player(app *a, float dt)
         float s = a->cv.sensitivity->f;
         player_look(&a->pl, (float)dx * s, (float)(a->cv.invert_y->b ? dy : -dy) * s);
     }
-    player_input in = { 0 };
+    memset(in, 0, sizeof *in);
     if (captured) {
-        in.forward = (float)platform_key_down(p, GLFW_KEY_W) - (float)platform_key_down(p, GLFW_KEY_S);
-        in.strafe = (float)platform_key_down(p, GLFW_KEY_D) - (float)platform_key_down(p, GLFW_KEY_A);
-        in.jump = in.fly_up = platform_key_down(p, GLFW_KEY_SPACE);
-        in.fly_down = platform_key_down(p, GLFW_KEY_LEFT_SHIFT);
-        in.sprint = platform_key_down(p, GLFW_KEY_LEFT_CONTROL);
+        in->forward = (float)platform_key_down(p, GLFW_KEY_W) - (float)platform_key_down(p, GLFW_KEY_S);
+        in->strafe = (float)platform_key_down(p, GLFW_KEY_D) - (float)platform_key_down(p, GLFW_KEY_A);
+        in->jump = in->fly_up = platform_key_down(p, GLFW_KEY_SPACE);
+        in->fly_down = platform_key_down(p, GLFW_KEY_LEFT_SHIFT);
+        in->sprint = platform_key_down(p, GLFW_KEY_LEFT_CONTROL);
     }
-    a->pl.flying = a->cv.fly->b;
-    a->pl.occupancy = app_occupancy(a);
-    player_update(&a->pl, a->w, &in, dt);
-    a->pl.occupancy = NULL; /* the tree may be rebuilt before the next update */
 }
 
 void app_draw_overlays(app *a)
@@ -122,8 +127,9 @@ void app_loop(app *a)
         if (a->regen_pending && now >= a->regen_at) app_regenerate_async(a);
         if (a->gen_task && worldgen_done(a->gen_task)) app_sync_world(a); /* swap in the new world */
 
-        update_player(a, dt);
-        app_tool_update(a, now); /* after the move: the tool follows this frame's eye */
+        player_input in;
+        read_input(a, &in);
+        app_step(a, &in, dt, now);
         uint64_t t0 = timer_ns();
         app_render(a);
         app_draw_overlays(a);

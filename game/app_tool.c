@@ -60,6 +60,26 @@ void app_tool_update(app *a, double now)
     }
 }
 
+/* How opaque the ghost's near side is: enough to read the shape, little
+ * enough to see the terrain it is about to cut through it. */
+#define APP_GHOST_ALPHA 0.45f
+
+void app_draw_tool(app *a, const camera *cam, unsigned framebuffer, int width, int height)
+{
+    if (!a->ghost || !a->tool_ready || !a->w || !a->cv.tool_visible->b) return;
+    if (a->ghost_version != a->tool.shape_version) {
+        ghost_set_shape(a->ghost, &a->tool.shape);
+        a->ghost_version = a->tool.shape_version;
+    }
+    /* placed again here so headless screenshots show it too: one ray pick */
+    tool_view v;
+    current_view(a, &v);
+    tool_place(&a->tool, &v, &a->tool_pose);
+    const float *c = app_tint_palette[a->tool.color];
+    const float rgba[4] = { c[0], c[1], c[2], APP_GHOST_ALPHA };
+    ghost_draw(a->ghost, cam, &a->tool_pose, rgba, framebuffer, width, height);
+}
+
 /* Held actions, Quake style: the binding runs "+cut" on press and "-cut" on
  * release. Typed in the console they work the same way. */
 static int c_cut_down(void *u, int argc, char **argv)

@@ -77,6 +77,7 @@ bool tool_set_shape(tool *t, const char *formula, int size, char *err, size_t er
     t->shape = s;
     t->tree = tree;
     t->size = size;
+    t->shape_version++;
     snprintf(t->formula, sizeof t->formula, "%s", formula);
     return true;
 }

@@ -60,6 +60,7 @@ typedef struct tool {
     octree *tree; /* over the shape, in its own grid */
     char formula[TOOL_FORMULA_MAX];
     int size;
+    unsigned shape_version; /* bumped whenever the shape changes: redraw caches key on it */
     int color;        /* 1..TOOL_COLORS: the tint id painted on exposed faces */
     uint8_t material; /* what fill puts down */
     float reach;      /* farthest the tool sits from the eye */

@@ -62,6 +62,19 @@ check "bad tool.shape exits 1" 1 "$strata" --headless --exec 'set tool.shape "sr
 grep -q "column 6" "$tmp/err" || { echo "FAIL bad tool.shape message lacks its column: $(cat "$tmp/err")"; fail=1; }
 check "formula world" 0 "$strata" --headless --exec "$small; set world.formula_size 48; biome formula; stats"
 [ "$(kv biome)" = formula ] && [ "$(kv solid_voxels)" -gt 20000 ] || { echo "FAIL formula world: biome=$(kv biome) solid=$(kv solid_voxels)"; fail=1; }
+# the frame loop's held actions, on the simulated clock of 'frames'
+down='set world.size_y 4; tp 64 100 64; look 0 -89; set tool.reach 64'
+"$strata" --headless --exec "$small; $down; cut; stats" >"$tmp/one" 2>/dev/null
+check "held +cut tunnels" 0 "$strata" --headless --exec "$small; $down; +cut; frames 20; -cut; stats"
+s1=$(grep '^solid_voxels=' "$tmp/one" | cut -d= -f2); s20=$(kv solid_voxels)
+t1=$(grep '^tinted_voxels=' "$tmp/one" | cut -d= -f2); t20=$(kv tinted_voxels)
+[ "$s20" -lt $((s1 - 500)) ] && [ "$t20" -gt "$t1" ] || { echo "FAIL held cut did not tunnel: solid $s1 -> $s20, tinted $t1 -> $t20"; fail=1; }
+check "held +fill repeats" 0 "$strata" --headless --exec "$small; $down; set tool.material sandstone; +fill; frames 1; stats; frames 30; -fill; frames 30; stats"
+f1=$(grep '^material.sandstone=' "$tmp/out" | head -1 | cut -d= -f2); f2=$(grep '^material.sandstone=' "$tmp/out" | tail -1 | cut -d= -f2)
+[ "$f1" -gt 50 ] && [ "$f2" -gt "$f1" ] || { echo "FAIL held fill: sandstone $f1 after one frame, $f2 after 60"; fail=1; }
+check "frames refuses a bad count" 1 "$strata" --headless --exec "frames -3"
+check "tool ghost is drawn" 0 "$strata" --headless --width 200 --height 150 --exec "$small; $down; set tool.visible 0; screenshot $tmp/noghost.png; set tool.visible 1; screenshot $tmp/ghost.png"
+! cmp -s "$tmp/noghost.png" "$tmp/ghost.png" || { echo "FAIL tool.visible makes no difference to the picture"; fail=1; }
 check "world parameters regenerate" 0 "$strata" --headless --exec "$small; set world.terrain_weight 5; stats"
 [ "$(grep '^world_hash=' "$tmp/out")" != "$h1" ] || { echo "FAIL world.terrain_weight did not regenerate the world"; fail=1; }
 

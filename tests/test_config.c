@@ -118,6 +118,44 @@ static void test_round_trip(void **state)
     remove(path);
 }
 
+/* With program defaults marked, the config keeps only the user's changes:
+ * a changed key, an unbound default, a new key. A default added by a newer
+ * version is not wiped by an older config file. */
+static void test_bindings_store_only_changes(void **state)
+{
+    const char *path = test_binary_path("test_config_binds.cfg");
+    bind_set(GLFW_KEY_F1, "biome desert");
+    bind_set(GLFW_KEY_F2, "biome taiga");
+    bind_set(GLFW_KEY_H, "toggle hud.help");
+    bind_mark_defaults();
+    assert_int_equal(cmd_exec("bind F1 \"biome hills\"; unbind F2; bind q newseed"), 0);
+    char line[1200];
+    snprintf(line, sizeof line, "writeconfig %s", path);
+    assert_int_equal(cmd_exec(line), 0);
+    FILE *f = fopen(path, "r");
+    char text[4096];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    assert_null(strstr(text, "unbindall"));
+    assert_null(strstr(text, "hud.help")); /* unchanged default: not written */
+
+    /* the next version adds F7 and changes nothing else */
+    bind_shutdown();
+    bind_set(GLFW_KEY_F1, "biome desert");
+    bind_set(GLFW_KEY_F2, "biome taiga");
+    bind_set(GLFW_KEY_H, "toggle hud.help");
+    bind_set(GLFW_KEY_F7, "biome formula");
+    bind_mark_defaults();
+    assert_int_equal(cmd_exec_file(path), 0);
+    assert_string_equal(bind_get(GLFW_KEY_F1), "biome hills");
+    assert_null(bind_get(GLFW_KEY_F2));
+    assert_string_equal(bind_get(GLFW_KEY_Q), "newseed");
+    assert_string_equal(bind_get(GLFW_KEY_H), "toggle hud.help");
+    assert_string_equal(bind_get(GLFW_KEY_F7), "biome formula");
+    remove(path);
+}
+
 static void test_bad_lines_reported_rest_applied(void **state)
 {
     const char *path = test_binary_path("test_config_bad.cfg");
@@ -262,6 +300,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bindings_store_only_changes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_lines_reported_rest_applied, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_exec_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paths_and_autoexec, setup, teardown),

@@ -251,3 +251,12 @@ void renderer_draw(renderer *r, const camera *cam, const render_settings *s, ren
     glEnable(GL_DEPTH_TEST);
     glBindVertexArray(0);
 }
+
+void renderer_draw_crosshair(renderer *r, const render_settings *s)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, s->framebuffer);
+    glViewport(0, 0, s->width, s->height);
+    draw_overlay(r, s);
+    glEnable(GL_DEPTH_TEST);
+    glBindVertexArray(0);
+}

@@ -41,5 +41,9 @@ void renderer_reset(renderer *r, int cx, int cy, int cz);
 /* Uploads (replaces) one chunk's mesh. Empty meshes free the buffer. */
 void renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m);
 void renderer_draw(renderer *r, const camera *cam, const render_settings *s, render_stats *stats);
+/* The crosshair alone, for callers that draw more of the scene (the tool's
+ * ghost) after the world: renderer_draw with crosshair = false, the rest,
+ * then this. */
+void renderer_draw_crosshair(renderer *r, const render_settings *s);
 
 #endif

@@ -10,6 +10,11 @@
 
 /* Part of the console's global registry (DESIGN.md): bindings are settings. */
 static char *g_binds[BIND_KEY_COUNT];
+/* The program's own bindings, as bind_mark_defaults saw them: the config
+ * stores only what differs, so defaults added by a newer version reach
+ * users who already have a config file. */
+static char *g_defaults[BIND_KEY_COUNT];
+static bool g_have_defaults;
 
 typedef struct key_name {
     int key;
@@ -133,7 +138,28 @@ void bind_clear_all(void)
     }
 }
 
-void bind_shutdown(void) { bind_clear_all(); }
+static void clear_defaults(void)
+{
+    for (int i = 0; i < BIND_KEY_COUNT; i++) {
+        free(g_defaults[i]);
+        g_defaults[i] = NULL;
+    }
+    g_have_defaults = false;
+}
+
+void bind_mark_defaults(void)
+{
+    clear_defaults();
+    for (int i = 0; i < BIND_KEY_COUNT; i++)
+        if (g_binds[i]) g_defaults[i] = strdup(g_binds[i]);
+    g_have_defaults = true;
+}
+
+void bind_shutdown(void)
+{
+    bind_clear_all();
+    clear_defaults();
+}
 
 int bind_next(int key)
 {
@@ -239,10 +265,16 @@ void bind_register_commands(void)
 
 void bind_write(FILE *f)
 {
-    fprintf(f, "unbindall\n");
-    for (int k = bind_next(-1); k >= 0; k = bind_next(k)) {
+    if (!g_have_defaults) fprintf(f, "unbindall\n");
+    for (int k = 0; k < BIND_KEY_COUNT; k++) {
+        const char *now = g_binds[k], *def = g_have_defaults ? g_defaults[k] : NULL;
+        if (now && def && strcmp(now, def) == 0) continue; /* a default: not the user's to keep */
+        if (!now) {
+            if (def) fprintf(f, "unbind %s\n", bind_key_name(k));
+            continue;
+        }
         char q[CMD_MAX_LINE + 16] = "";
-        if (!cmd_quote(g_binds[k], q, sizeof q)) continue;
+        if (!cmd_quote(now, q, sizeof q)) continue;
         fprintf(f, "bind %s %s\n", bind_key_name(k), q);
     }
 }

@@ -35,7 +35,13 @@ bool bind_key_event(int key, int action);
 
 /* Registers bind, unbind, unbindall, bindlist. */
 void bind_register_commands(void);
-/* Writes "unbindall" and one "bind KEY "commands"" line per binding. */
+/* Remembers the current bindings as the program's defaults (call after
+ * setting them, before reading the config). */
+void bind_mark_defaults(void);
+/* Writes the bindings as commands. After bind_mark_defaults: only what
+ * differs from the defaults ("bind KEY "commands"" or "unbind KEY"), so new
+ * default keys reach old config files. Without defaults: "unbindall" and
+ * every binding. */
 void bind_write(FILE *f);
 /* Frees every binding (shutdown, tests). */
 void bind_shutdown(void);

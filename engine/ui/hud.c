@@ -86,58 +86,77 @@ void hud_draw_debug(text_ctx *t, const hud_info *in, int fb_w, int fb_h)
     (void)fb_h;
 }
 
+/* One line of the help overlay: a key name column, then what it does. */
+static void help_line(text_ctx *t, float x, float y, const char *key, const char *what, int cols)
+{
+    char line[512];
+    snprintf(line, sizeof line, "%-10.10s %s", key, what);
+    if ((int)strlen(line) > cols) line[cols] = 0;
+    float xx = text_draw_n(t, x, y, line, 10, TEXT_RGBA(130, 200, 255, 255));
+    text_draw(t, xx, y, line + 10, VALUE);
+}
+
+/* What a binding does: its command line, then the help of its first
+ * command ('+' held actions by their own entry), or of the cvar it sets
+ * ("tool.color 3"). */
+static void binding_text(int key, char *out, size_t len)
+{
+    const char *cmd = bind_get(key);
+    char first[64];
+    size_t n = strcspn(cmd, " ;");
+    if (n >= sizeof first) n = sizeof first - 1;
+    memcpy(first, cmd, n);
+    first[n] = 0;
+    const cmd_desc *d = cmd_find(first);
+    const cvar *v = d ? NULL : cvar_find(first);
+    const char *help = d && d->help ? d->help : v ? v->d.help : "";
+    snprintf(out, len, "%-20.20s %s", cmd, help);
+}
+
 void hud_draw_help(text_ctx *t, int fb_w, int fb_h)
 {
-    int cw = text_char_width(t), lh = text_line_height(t);
-    int count = 0;
-    for (int k = bind_next(-1); k >= 0; k = bind_next(k)) count++;
-    /* movement is read from the keyboard state, not bound: listed here by hand */
-    static const char *const fixed[] = {
-        "W A S D    move (Ctrl sprints)",
-        "SPACE      jump; fly up        SHIFT  fly down",
-        "MOUSE      look                ESC    release the mouse (click to take it back)",
-        "GRAVE (`)  console             TAB    complete in the console",
+    /* movement is read from the keyboard state, not bound: listed by hand */
+    static const char *const fixed[][2] = {
+        { "W A S D", "move (Ctrl sprints)" },
+        { "SPACE", "jump; fly up" },
+        { "SHIFT", "fly down" },
+        { "MOUSE", "look" },
+        { "ESC", "release the mouse (click to take it back)" },
+        { "GRAVE (`)", "console (TAB completes)" },
     };
     const int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
-    int rows = count + 4 + nfixed;
-    int cols = (fb_w / cw) - 4;
-    if (cols < 20) return;
+    int cw = text_char_width(t), lh = text_line_height(t);
+    int count = nfixed;
+    for (int k = bind_next(-1); k >= 0; k = bind_next(k)) count++;
+    /* as many columns as it takes to fit the height, as wide as the screen allows */
+    int max_rows = fb_h / lh - 5;
+    if (max_rows < 4) return;
+    int ncols = (count + max_rows - 1) / max_rows;
+    int screen_cols = fb_w / cw - 4;
+    if (ncols < 1) ncols = 1;
+    int cols = screen_cols / ncols - 2; /* characters per column */
     if (cols > 110) cols = 110;
-    float pw = (float)(cols * cw) + 2.f * (float)cw, ph = (float)(rows * lh) + (float)lh;
-    float x = ((float)fb_w - pw) / 2, y = ((float)fb_h - ph) / 2;
+    if (cols < 24) return;
+    int rows = (count + ncols - 1) / ncols;
+    float colw = (float)((cols + 2) * cw);
+    float pw = colw * (float)ncols + (float)cw, ph = (float)((rows + 3) * lh) + (float)lh;
+    float x0 = ((float)fb_w - pw) / 2, y = ((float)fb_h - ph) / 2;
+    if (x0 < 0) x0 = 0;
     if (y < 0) y = 0;
-    text_rect(t, x, y, pw, ph, TEXT_RGBA(10, 12, 18, 220));
-    x += (float)cw;
+    text_rect(t, x0, y, pw, ph, TEXT_RGBA(10, 12, 18, 220));
+    x0 += (float)cw;
     y += (float)lh / 2;
-    text_draw(t, x, y, "Key bindings", VALUE);
+    text_draw(t, x0, y, "Key bindings", VALUE);
     y += (float)lh;
-    text_draw(t, x, y, "change with: bind KEY \"commands\"   (unbind KEY, bindlist)", LABEL);
+    text_draw(t, x0, y, "change with: bind KEY \"commands\"   (unbind KEY, bindlist)", LABEL);
     y += 2.f * (float)lh;
-    for (int i = 0; i < nfixed; i++, y += (float)lh) {
-        char line[256];
-        snprintf(line, sizeof line, "%s", fixed[i]);
-        if ((int)strlen(line) > cols) line[cols] = 0;
-        float xx = text_draw_n(t, x, y, line, 10, TEXT_RGBA(130, 200, 255, 255));
-        text_draw(t, xx, y, line + 10, VALUE);
-    }
-    y += (float)lh;
-    for (int k = bind_next(-1); k >= 0 && y + (float)lh <= (float)fb_h; k = bind_next(k)) {
-        const char *cmd = bind_get(k);
-        /* the help of the first command, '+' held actions by their base name */
-        char first[64];
-        size_t n = strcspn(cmd, " ;");
-        if (n >= sizeof first) n = sizeof first - 1;
-        memcpy(first, cmd, n);
-        first[n] = 0;
-        const cmd_desc *d = cmd_find(first);
-        const cvar *v = d ? NULL : cvar_find(first); /* "tool.color 3": a cvar set by a key */
-        const char *help = d && d->help ? d->help : v ? v->d.help : "";
-        char line[512];
-        int w = snprintf(line, sizeof line, "%-10s %-28.28s %s", bind_key_name(k), cmd, help);
-        if (w > cols) line[cols] = 0;
-        float xx = text_draw_n(t, x, y, line, 10, TEXT_RGBA(130, 200, 255, 255));
-        text_draw(t, xx, y, line + 10, VALUE);
-        y += (float)lh;
+    int i = 0;
+    for (; i < nfixed; i++)
+        help_line(t, x0 + colw * (float)(i / rows), y + (float)(i % rows * lh), fixed[i][0], fixed[i][1], cols);
+    for (int k = bind_next(-1); k >= 0; k = bind_next(k), i++) {
+        char what[512];
+        binding_text(k, what, sizeof what);
+        help_line(t, x0 + colw * (float)(i / rows), y + (float)(i % rows * lh), bind_key_name(k), what, cols);
     }
 }
 
