@@ -61,8 +61,11 @@ void app_tool_update(app *a, double now)
 }
 
 /* How opaque the ghost's near side is: enough to read the shape, little
- * enough to see the terrain it is about to cut through it. */
-#define APP_GHOST_ALPHA 0.45f
+ * enough to see the terrain it is about to cut through it. Floating in the
+ * air (the view ray met nothing within reach) it is fainter: it would cut
+ * nothing there, and it should not hide the view. */
+#define APP_GHOST_ALPHA 0.3f
+#define APP_GHOST_ALPHA_FLOATING 0.15f
 
 void app_draw_tool(app *a, const camera *cam, unsigned framebuffer, int width, int height)
 {
@@ -74,9 +77,9 @@ void app_draw_tool(app *a, const camera *cam, unsigned framebuffer, int width, i
     /* placed again here so headless screenshots show it too: one ray pick */
     tool_view v;
     current_view(a, &v);
-    tool_place(&a->tool, &v, &a->tool_pose);
+    bool touching = tool_place(&a->tool, &v, &a->tool_pose);
     const float *c = app_tint_palette[a->tool.color];
-    const float rgba[4] = { c[0], c[1], c[2], APP_GHOST_ALPHA };
+    const float rgba[4] = { c[0], c[1], c[2], touching ? APP_GHOST_ALPHA : APP_GHOST_ALPHA_FLOATING };
     ghost_draw(a->ghost, cam, &a->tool_pose, rgba, framebuffer, width, height);
 }
 

@@ -24,7 +24,7 @@ bool tool_init(tool *t, char *err, size_t errlen)
     memset(t, 0, sizeof *t);
     t->color = 1;
     t->material = MAT_STONE;
-    t->reach = 8.f;
+    t->reach = TOOL_DEFAULT_REACH;
     return tool_set_shape(t, TOOL_DEFAULT_SHAPE, TOOL_DEFAULT_SIZE, err, errlen);
 }
 
@@ -102,15 +102,24 @@ void tool_world_edited(tool *t, const world *w, const int lo[3], const int hi[3]
 
 const octree *tool_terrain(const tool *t) { return t->terrain; }
 
-void tool_place(tool *t, const tool_view *v, octree_pose *out)
+bool tool_place(tool *t, const tool_view *v, octree_pose *out)
 {
     const float d2r = 0.017453292519943295f;
     float yaw = v->yaw * d2r, pitch = v->pitch * d2r;
     float fwd[3] = { sinf(yaw) * cosf(pitch), sinf(pitch), -cosf(yaw) * cosf(pitch) };
     float d = t->reach, hit_d;
-    if (ensure_bound(t, v->w) && octree_raycast(t->terrain, v->eye, fwd, t->reach, NULL, NULL, &hit_d)) d = hit_d;
+    bool hit = ensure_bound(t, v->w) && octree_raycast(t->terrain, v->eye, fwd, t->reach, NULL, NULL, &hit_d);
+    if (hit) d = hit_d;
+    /* The tool turns with the camera, so the eye lies on its local z axis:
+     * beyond half the grid's depth it is outside the tool. Half a depth
+     * more keeps the tool from filling the whole view when the player looks
+     * at nearby ground (an 8^3 ball then spans ~75 degrees, not ~125). Near
+     * ground is still cut: the tool reaches under it, so digging down works. */
+    float min_d = (float)t->shape.sz * 0.75f + 0.5f;
+    if (d < min_d) d = min_d;
     float pos[3] = { v->eye[0] + fwd[0] * d, v->eye[1] + fwd[1] * d, v->eye[2] + fwd[2] * d };
     octree_pose_from_yaw_pitch(out, v->yaw, v->pitch, pos);
+    return hit;
 }
 
 int tool_cut(tool *t, world *w, const octree_pose *pose)
@@ -347,7 +356,7 @@ void tool_register(tool *t, tool_view_fn view, void *user)
           TOOL_DEFAULT_SHAPE, 0, 0, NULL, on_shape, t, validate_shape },
         { "tool.size", "cutting tool grid side in voxels", CVAR_INT, CVAR_ARCHIVE, size_def, 1, TOOL_MAX_SIZE, NULL,
           on_shape, t, validate_shape },
-        { "tool.reach", "farthest the cutting tool sits from the eye, in voxels", CVAR_FLOAT, CVAR_ARCHIVE, "8", 1, 64,
+        { "tool.reach", "farthest the cutting tool sits from the eye, in voxels", CVAR_FLOAT, CVAR_ARCHIVE, TOOL_DEFAULT_REACH_STR, 1, 64,
           NULL, on_simple, t },
         { "tool.material", "what 'fill' and the right button put down", CVAR_ENUM, CVAR_ARCHIVE, "stone", 0, 0,
           g_material_names, on_simple, t },

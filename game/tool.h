@@ -34,6 +34,10 @@
 #define TOOL_DEFAULT_SHAPE "cx cx * cy cy * cz cz * + + sqrt r <"
 #define TOOL_DEFAULT_SIZE 8
 #define TOOL_FORMULA_MAX 256
+/* Far enough that the default 8^3 tool, floating in front of the player,
+ * covers about a third of the view rather than most of it. */
+#define TOOL_DEFAULT_REACH 16.f
+#define TOOL_DEFAULT_REACH_STR "16"
 
 /* RGB of tint ids 0..5, the colours of keys 1-5 (0 = untinted, unused).
  * Red first, as in the paper's figure 8. */
@@ -75,7 +79,7 @@ typedef struct tool {
     void *view_user;
 } tool;
 
-/* Default state: the paper's 8^3 sphere, colour 1, stone, reach 8. */
+/* Default state: the paper's 8^3 sphere, colour 1, stone, reach 16. */
 bool tool_init(tool *t, char *err, size_t errlen);
 void tool_free(tool *t);
 
@@ -97,8 +101,10 @@ const octree *tool_terrain(const tool *t);
 
 /* Where the tool is for this view: along the view ray at the first terrain
  * voxel within reach (so holding the button eats into what the player looks
- * at), else at reach; rotated with the camera. Binds v->w if needed. */
-void tool_place(tool *t, const tool_view *v, octree_pose *out);
+ * at), else at reach, but never nearer than 3/4 of the tool's depth + 1/2
+ * (the eye stays well outside it); rotated with the camera. Binds v->w if needed.
+ * Returns whether the ray met terrain (false: the tool floats at reach). */
+bool tool_place(tool *t, const tool_view *v, octree_pose *out);
 
 /* Removes every terrain voxel that intersects the tool at `pose` (bedrock
  * excepted: the world's floor stays) and paints the newly exposed faces.
