@@ -24,6 +24,8 @@
 static void on_regen_cvar(cvar *c, void *user)
 {
     app *a = user;
+    /* another kind's parameter: the world being played (and its edits) stays */
+    if (!worldgen_cvar_affects(app_kind(a), c->d.name)) return;
     a->regen_pending = true;
     a->regen_at = a->plat ? platform_time(a->plat) + 0.4 : 0; /* debounce: typing a value fires once */
 }

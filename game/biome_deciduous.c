@@ -203,7 +203,10 @@ float biome_plan_biomass(const void *plan, int x, int z)
     return p->biomass[z * p->b.sx + x];
 }
 
+static const char *const k_own_cvars[] = { "deciduous.", NULL };
+
 const worldgen_kind biome_deciduous = {
+    .own_cvars = k_own_cvars,
     .name = "deciduous",
     .help = "seed 001 deciduous forest: rolling hills and oaks placed by the forest growth model",
     .plan = deciduous_plan_make,

@@ -215,7 +215,10 @@ static void desert_fill_column(void *plan, world *w, int cx, int cz)
     biome_fill_column(&p->b, w, cx, cz, desert_material, MAT_SALT_FLAT, p->b.lv.playa_lo, p->b.lv.playa_hi);
 }
 
+static const char *const k_own_cvars[] = { "desert.", NULL };
+
 const worldgen_kind biome_desert = {
+    .own_cvars = k_own_cvars,
     .name = "desert",
     .help = "seed 001 desert: dunes, mesas, playas and clumped cacti",
     .plan = desert_plan_make,

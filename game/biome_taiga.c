@@ -174,7 +174,10 @@ static void taiga_finish(void *plan, world *w)
     }
 }
 
+static const char *const k_own_cvars[] = { "taiga.", NULL };
+
 const worldgen_kind biome_taiga = {
+    .own_cvars = k_own_cvars,
     .name = "taiga",
     .help = "seed 001 boreal forest: fir trees, a tree line of cracked stone, muskegs",
     .plan = taiga_plan_make,

@@ -96,7 +96,10 @@ static void formula_free(void *plan)
     free(pl);
 }
 
+static const char *const k_own_cvars[] = { "world.formula", NULL };
+
 const worldgen_kind formula_world_kind = {
+    .own_cvars = k_own_cvars,
     .name = "formula",
     .help = "seed 003's terrain object: world.formula on a bedrock floor",
     .plan = formula_plan_make,

@@ -91,7 +91,10 @@ static void hills_free(void *plan)
     free(pl);
 }
 
+static const char *const k_own_cvars[] = { "world.terrain_", "world.ground_height", "world.soil_depth", NULL };
+
 const worldgen_kind terrain_hills = {
+    .own_cvars = k_own_cvars,
     .name = "hills",
     .help = "rolling grass hills (seed 001 equation 9)",
     .plan = hills_plan_make,

@@ -122,3 +122,18 @@ world *worldgen_finish(worldgen_task *t)
     free(t);
     return w;
 }
+
+static bool kind_owns(const worldgen_kind *k, const char *name)
+{
+    for (const char *const *p = k->own_cvars; p && *p; p++)
+        if (strncmp(name, *p, strlen(*p)) == 0) return true;
+    return false;
+}
+
+bool worldgen_cvar_affects(const worldgen_kind *current, const char *name)
+{
+    if (current && kind_owns(current, name)) return true;
+    for (int i = 0; i < worldgen_kind_count(); i++)
+        if (worldgen_kind_at(i) != current && kind_owns(worldgen_kind_at(i), name)) return false;
+    return true;
+}

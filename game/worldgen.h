@@ -27,6 +27,10 @@ typedef struct worldgen_kind {
     /* Optional serial pass after all columns (kept deterministic). */
     void (*finish)(void *plan, world *w);
     void (*free_plan)(void *plan);
+    /* Name prefixes of the cvars only this kind reads ("taiga."), NULL-
+     * terminated; NULL = none. Changing another kind's cvar must not
+     * regenerate (and so wipe the edits of) the world being played. */
+    const char *const *own_cvars;
 } worldgen_kind;
 
 /* Kinds register at start-up (game code tables); name lookup for `biome`. */
@@ -34,6 +38,11 @@ void worldgen_register(const worldgen_kind *kind);
 const worldgen_kind *worldgen_find(const char *name);
 int worldgen_kind_count(void);
 const worldgen_kind *worldgen_kind_at(int i);
+
+/* Whether changing cvar `name` changes what `current` generates: false when
+ * another registered kind owns it (own_cvars) and current does not. Shared
+ * parameters (world.seed, world.octaves, ...) affect every kind. */
+bool worldgen_cvar_affects(const worldgen_kind *current, const char *name);
 
 /* Synchronous generation on the pool (tests, bench, headless). Returns
  * false and logs when the kind's parameters are refused. */

@@ -75,6 +75,8 @@ f1=$(grep '^material.sandstone=' "$tmp/out" | head -1 | cut -d= -f2); f2=$(grep 
 check "frames refuses a bad count" 1 "$strata" --headless --exec "frames -3"
 check "tool ghost is drawn" 0 "$strata" --headless --width 200 --height 150 --exec "$small; $down; set tool.visible 0; screenshot $tmp/noghost.png; set tool.visible 1; screenshot $tmp/ghost.png"
 ! cmp -s "$tmp/noghost.png" "$tmp/ghost.png" || { echo "FAIL tool.visible makes no difference to the picture"; fail=1; }
+check "another kind's parameter keeps the edits" 0 "$strata" --headless --exec "$small; cut 64 30 64; stats; set taiga.tree_line 0.2; set world.formula \"sr < r\"; stats"
+[ "$(grep '^world_hash=' "$tmp/out" | head -1)" = "$(grep '^world_hash=' "$tmp/out" | tail -1)" ] || { echo "FAIL a taiga/formula cvar regenerated the hills world and lost the cut"; fail=1; }
 check "world parameters regenerate" 0 "$strata" --headless --exec "$small; set world.terrain_weight 5; stats"
 [ "$(grep '^world_hash=' "$tmp/out")" != "$h1" ] || { echo "FAIL world.terrain_weight did not regenerate the world"; fail=1; }
 

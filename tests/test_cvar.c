@@ -241,6 +241,9 @@ static void test_flag_observer(void **state)
     assert_true(cvar_set(r, "2", NULL, 0)); /* no change, no event */
     assert_int_equal(g_observed, 1);
     assert_int_equal(g_changes, 1); /* the cvar's own callback still runs */
+    /* registering one later applies its default: not a change */
+    cvar_register(&(cvar_desc){ .name = "t.late", .type = CVAR_INT, .flags = CVAR_REGEN, .def = "4" });
+    assert_int_equal(g_observed, 1);
     cvar_observe_flags(0, NULL, NULL);
     assert_true(cvar_set(r, "3", NULL, 0));
     assert_int_equal(g_observed, 1);

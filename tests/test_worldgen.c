@@ -3,6 +3,8 @@
 #include "test_support.h"
 
 #include "core/jobs.h"
+#include "biomes.h"
+#include "formula_world.h"
 #include "terrain.h"
 #include "ui/cvar.h"
 #include "worldgen.h"
@@ -46,6 +48,37 @@ static void test_kind_registry(void **state)
     cvar_shutdown();
 }
 
+/* Which cvar changes regenerate which kind: a kind's own parameters only
+ * that kind, shared ones every kind. Regenerating for another kind's
+ * parameter would wipe the player's cuts for nothing. */
+static void test_cvar_ownership(void **state)
+{
+    (void)state;
+    terrain_register();
+    biomes_register();
+    formula_world_register();
+    const worldgen_kind *hills = worldgen_find("hills"), *taiga = worldgen_find("taiga");
+    const worldgen_kind *formula = worldgen_find("formula"), *desert = worldgen_find("desert");
+    assert_non_null(taiga);
+    assert_non_null(formula);
+    assert_non_null(desert);
+    assert_false(worldgen_cvar_affects(hills, "taiga.tree_line"));
+    assert_true(worldgen_cvar_affects(taiga, "taiga.tree_line"));
+    assert_false(worldgen_cvar_affects(desert, "taiga.tree_line"));
+    assert_false(worldgen_cvar_affects(hills, "world.formula"));
+    assert_false(worldgen_cvar_affects(hills, "world.formula_size"));
+    assert_true(worldgen_cvar_affects(formula, "world.formula_size"));
+    assert_true(worldgen_cvar_affects(hills, "world.terrain_weight"));
+    assert_false(worldgen_cvar_affects(taiga, "world.terrain_weight"));
+    assert_false(worldgen_cvar_affects(formula, "world.soil_depth"));
+    for (int i = 0; i < worldgen_kind_count(); i++) { /* shared by all */
+        assert_true(worldgen_cvar_affects(worldgen_kind_at(i), "world.seed"));
+        assert_true(worldgen_cvar_affects(worldgen_kind_at(i), "world.size_x"));
+        assert_true(worldgen_cvar_affects(worldgen_kind_at(i), "world.octaves"));
+    }
+    cvar_shutdown();
+}
+
 static void test_background_generation(void **state)
 {
     (void)state;
@@ -69,6 +102,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_kind_registry),
+        cmocka_unit_test(test_cvar_ownership),
         cmocka_unit_test(test_background_generation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

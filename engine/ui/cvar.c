@@ -17,6 +17,7 @@ static struct {
     cvar_changed_fn fn;
     void *user;
 } g_observer;
+static bool g_registering; /* applying a default: not a change anyone observes */
 
 static char *dupstr(const char *s)
 {
@@ -194,7 +195,7 @@ bool cvar_set_ex(cvar *c, const char *value, bool force, char *err, size_t errle
     if (changed) {
         c->modified++;
         if (c->d.on_change) c->d.on_change(c, c->d.user);
-        if (g_observer.fn && (c->d.flags & g_observer.flags)) g_observer.fn(c, g_observer.user);
+        if (g_observer.fn && (c->d.flags & g_observer.flags) && !g_registering) g_observer.fn(c, g_observer.user);
     }
     return true;
 bad:
@@ -227,7 +228,10 @@ cvar *cvar_register(const cvar_desc *d)
     c->d.on_change = NULL;
     c->d.validate = NULL;
     char err[256];
-    if (!cvar_set_ex(c, c->d.def, true, err, sizeof err)) {
+    g_registering = true;
+    bool ok = cvar_set_ex(c, c->d.def, true, err, sizeof err);
+    g_registering = false;
+    if (!ok) {
         log_error("cvar %s: bad default: %s", d->name, err);
     }
     c->d.on_change = cb;

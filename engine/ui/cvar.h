@@ -20,8 +20,9 @@ enum cvar_flags {
 typedef struct cvar cvar;
 typedef void (*cvar_changed_fn)(cvar *var, void *user);
 /* Vetoes a value before it is stored. `proposed` is the cvar as it would be
- * (parsed, range-checked, str normalised); return false with the reason in
- * err to refuse it, and the cvar keeps its value. For checks a range cannot
+ * (parsed, range-checked, str normalised; valid only during the call);
+ * return false with the reason in err to refuse it, and the cvar keeps its
+ * value. Not called for the default at registration. For checks a range cannot
  * express: a formula that does not compile, a size that does not fit. */
 typedef bool (*cvar_validate_fn)(const cvar *proposed, char *err, size_t errlen, void *user);
 
@@ -70,7 +71,8 @@ const char *cvar_type_name(cvar_type t);
 
 /* An observer of every cvar that has any of `flags`, called after the
  * cvar's own on_change: the app hears about every CVAR_REGEN change without
- * each module wiring it (one observer; NULL removes it). */
+ * each module wiring it. One slot: a new observer replaces the old; NULL
+ * removes it. Registering a cvar (its default) is not a change. */
 void cvar_observe_flags(unsigned flags, cvar_changed_fn fn, void *user);
 
 /* Iteration in name order. */
