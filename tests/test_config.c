@@ -154,6 +154,31 @@ static void test_bindings_store_only_changes(void **state)
     assert_string_equal(bind_get(GLFW_KEY_H), "toggle hud.help");
     assert_string_equal(bind_get(GLFW_KEY_F7), "biome formula");
     remove(path);
+
+    /* a config from before: "unbindall" and every key it knew. Its own
+     * bindings win; the defaults it never heard of come back. */
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", test_binary_path("test_config_legacy"));
+    setenv("XDG_CONFIG_HOME", dir, 1);
+    config_init(NULL);
+    assert_true(config_write(NULL)); /* makes the directory */
+    write_file(config_path(), "set a.int 9\nunbindall\nbind F1 \"biome hills\"\nbind H \"toggle hud.help\"\n");
+    assert_int_equal(config_load(), 0);
+    assert_int_equal(cvar_find("a.int")->i, 9);
+    assert_string_equal(bind_get(GLFW_KEY_F1), "biome hills");
+    assert_string_equal(bind_get(GLFW_KEY_F2), "biome taiga");
+    assert_string_equal(bind_get(GLFW_KEY_F7), "biome formula");
+    assert_null(bind_get(GLFW_KEY_Q)); /* not a default: stays unbound */
+    assert_non_null(strstr(g_log, "2 default key bindings restored"));
+    /* and the next save is in the new form */
+    assert_true(config_write(NULL));
+    FILE *g = fopen(config_path(), "r");
+    n = fread(text, 1, sizeof text - 1, g);
+    text[n] = 0;
+    fclose(g);
+    assert_null(strstr(text, "unbindall"));
+    assert_non_null(strstr(text, "bind F1 \"biome hills\""));
+    remove(config_path());
 }
 
 static void test_bad_lines_reported_rest_applied(void **state)

@@ -155,6 +155,14 @@ void bind_mark_defaults(void)
     g_have_defaults = true;
 }
 
+int bind_restore_missing_defaults(void)
+{
+    int n = 0;
+    for (int k = 0; k < BIND_KEY_COUNT; k++)
+        if (g_defaults[k] && !g_binds[k] && bind_set(k, g_defaults[k])) n++;
+    return n;
+}
+
 void bind_shutdown(void)
 {
     bind_clear_all();

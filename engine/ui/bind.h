@@ -38,6 +38,9 @@ void bind_register_commands(void);
 /* Remembers the current bindings as the program's defaults (call after
  * setting them, before reading the config). */
 void bind_mark_defaults(void);
+/* Binds every default key that is unbound now back to its default (after
+ * an old config's "unbindall"); returns how many. */
+int bind_restore_missing_defaults(void);
 /* Writes the bindings as commands. After bind_mark_defaults: only what
  * differs from the defaults ("bind KEY "commands"" or "unbind KEY"), so new
  * default keys reach old config files. Without defaults: "unbindall" and

@@ -79,10 +79,30 @@ static int exec_if_present(const char *path)
     return failures;
 }
 
+/* Configs written before bindings were stored as changes begin their
+ * bindings with "unbindall": they wipe every default, including keys that
+ * version did not have yet. */
+static bool is_legacy_config(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    char line[CMD_MAX_LINE + 2];
+    bool legacy = false;
+    while (!legacy && fgets(line, sizeof line, f)) legacy = strcmp(line, "unbindall\n") == 0;
+    fclose(f);
+    return legacy;
+}
+
 int config_load(void)
 {
     if (!g_path[0]) return 0;
     int failures = exec_if_present(g_path);
+    if (is_legacy_config(g_path)) {
+        /* which default keys the user unbound cannot be told apart from
+         * ones the old version lacked: give every unbound default back */
+        int n = bind_restore_missing_defaults();
+        if (n) log_info("%s: from an older version; %d default key binding%s restored", g_path, n, n == 1 ? "" : "s");
+    }
     char autoexec[CONFIG_PATH_MAX];
     if (config_sibling("autoexec.cfg", autoexec, sizeof autoexec)) failures += exec_if_present(autoexec);
     return failures;
