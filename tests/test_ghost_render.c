@@ -374,8 +374,9 @@ static void test_state(void **state)
 
 /* The real thing: a tool half inside a stone floor drawn by the chunk
  * renderer. Above ground it is tinted, below it shows faintly through the
- * stone, and drawing the world again afterwards gives the same image as
- * before (the ghost wrote no depth and left the renderer's state). */
+ * stone; the depth buffer is the same before and after the ghost (it
+ * writes none), and drawing the world again afterwards gives the same image
+ * as before (it left the renderer's state). */
 static void test_in_world(void **state)
 {
     scene *s = *state;
@@ -414,7 +415,17 @@ static void test_in_world(void **state)
     renderer_draw(rend, &cam, &rs, &st);
     uint8_t *before = screenshot_read(fb, W, H);
     renderer_draw(rend, &cam, &rs, &st);
+    /* the depth buffer before and after the ghost: it must write none */
+    float *depth0 = malloc(sizeof(float) * W * H), *depth1 = malloc(sizeof(float) * W * H);
+    glBindFramebuffer(GL_FRAMEBUFFER, fb);
+    glReadPixels(0, 0, W, H, GL_DEPTH_COMPONENT, GL_FLOAT, depth0);
     ghost_draw(s->ghost, &cam, &pose, k_tool, fb, W, H);
+    glBindFramebuffer(GL_FRAMEBUFFER, fb);
+    glReadPixels(0, 0, W, H, GL_DEPTH_COMPONENT, GL_FLOAT, depth1);
+    assert_int_equal(glGetError(), GL_NO_ERROR);
+    assert_memory_equal(depth0, depth1, sizeof(float) * W * H);
+    free(depth0);
+    free(depth1);
     uint8_t *with = screenshot_read(fb, W, H);
     renderer_draw(rend, &cam, &rs, &st);
     uint8_t *after = screenshot_read(fb, W, H);
