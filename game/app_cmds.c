@@ -181,6 +181,7 @@ static int c_frames(void *u, int argc, char **argv)
     const player_input none = { 0 };
     for (long i = 0; i < n; i++) {
         a->script_time += 1.0 / 60.0;
+        if (a->con) console_update(a->con, 1.0 / 60.0); /* it slides open on the same clock */
         app_step(a, &none, 1.f / 60.f, a->script_time);
         app_render(a);
     }
