@@ -54,11 +54,10 @@ static bool check_limits(const char *formula, int size, char *err, size_t errlen
 
 bool tool_check_shape(const char *formula, int size, char *err, size_t errlen)
 {
-    shape s = { 0 };
-    if (!check_limits(formula, size, err, errlen) || !shape_from_formula(&s, formula, size, size, size, err, errlen))
-        return false;
-    shape_free(&s);
-    return true;
+    /* within the limits, shape_from_formula fails only on the formula (or
+     * out of memory): compiling it is the whole check, no grid is built */
+    expr_program prog;
+    return check_limits(formula, size, err, errlen) && expr_compile(formula, EXPR_AUTO, &prog, err, errlen);
 }
 
 bool tool_set_shape(tool *t, const char *formula, int size, char *err, size_t errlen)
