@@ -135,7 +135,7 @@ void app_render(app *a)
         .width = w, .height = h, .framebuffer = platform_framebuffer(a->plat),
         .view_distance = a->cv.distance->f,
         .sky = { 0.62f, 0.76f, 0.93f }, .sun = { 0.35f, 1.0f, 0.25f },
-        .crosshair = false, .wireframe = a->cv.wireframe->b,
+        .wireframe = a->cv.wireframe->b,
     };
     memcpy(s.tints, app_tint_palette, sizeof s.tints);
     renderer_draw(a->rend, c, &s, &a->stats);

@@ -59,6 +59,17 @@ void app_step(app *a, const player_input *in, float dt, double now)
     app_tool_update(a, now); /* after the move: the tool follows this frame's eye */
 }
 
+/* The keys read_input reads directly, for the help overlay (everything
+ * else is a binding and is listed from the bindings). */
+static const hud_key_help k_unbound_keys[] = {
+    { "W A S D", "move (Ctrl sprints)" },
+    { "SPACE", "jump; fly up" },
+    { "SHIFT", "fly down" },
+    { "MOUSE", "look" },
+    { "ESC", "release the mouse (click to take it back)" },
+    { "GRAVE (`)", "console (TAB completes)" },
+};
+
 static void read_input(app *a, player_input *in)
 {
     platform *p = a->plat;
@@ -98,7 +109,8 @@ void app_draw_overlays(app *a)
         };
         hud_draw_debug(a->text, &info, w, h);
     }
-    if (help && help->b) hud_draw_help(a->text, w, h);
+    if (help && help->b)
+        hud_draw_help(a->text, k_unbound_keys, (int)(sizeof k_unbound_keys / sizeof k_unbound_keys[0]), w, h);
     if (a->gen_task) hud_draw_progress(a->text, worldgen_progress(a->gen_task), "generating world", w, h);
     if (a->con) console_view_draw(a->text, a->con, w, h);
     text_end(a->text);

@@ -387,14 +387,19 @@ static void test_hud_overlays(void **state)
     bind_set(GLFW_KEY_F1, "biome desert");
     bind_set(GLFW_KEY_F3, "toggle hud.debug");
     text_begin(t, 1280, 720);
-    hud_draw_help(t, 1280, 720);
+    hud_draw_help(t, NULL, 0, 1280, 720);
     int with_two = text_quad_count(t);
     bind_set(GLFW_KEY_F4, "echo a very long command that goes on and on and on and on and on and on and on");
     text_begin(t, 1280, 720);
-    hud_draw_help(t, 1280, 720);
+    hud_draw_help(t, NULL, 0, 1280, 720);
     assert_true(text_quad_count(t) > with_two); /* generated from the bindings */
+    int with_three = text_quad_count(t);
+    const hud_key_help unbound[] = { { "W A S D", "move" } };
+    text_begin(t, 1280, 720);
+    hud_draw_help(t, unbound, 1, 1280, 720);
+    assert_true(text_quad_count(t) > with_three); /* and the caller's unbound keys */
     text_begin(t, 100, 50);
-    hud_draw_help(t, 100, 50); /* tiny window: nothing overflows */
+    hud_draw_help(t, NULL, 0, 100, 50); /* tiny window: nothing overflows */
     text_begin(t, 1280, 720);
     hud_draw_progress(t, 0.37f, "generating world", 1280, 720);
     hud_draw_progress(t, NAN, NULL, 1280, 720);

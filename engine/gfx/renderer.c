@@ -247,8 +247,6 @@ void renderer_draw(renderer *r, const camera *cam, const render_settings *s, ren
     glDisable(GL_BLEND);
     glEnable(GL_CULL_FACE);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-    if (s->crosshair) draw_overlay(r, s);
-    glEnable(GL_DEPTH_TEST);
     glBindVertexArray(0);
 }
 

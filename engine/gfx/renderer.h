@@ -21,7 +21,6 @@ typedef struct render_settings {
     float sky[3];
     float sun[3];          /* direction towards the sun (need not be normalised) */
     float tints[8][3];     /* tint id -> colour; 0 unused */
-    bool crosshair;
     bool wireframe;
 } render_settings;
 
@@ -41,9 +40,8 @@ void renderer_reset(renderer *r, int cx, int cy, int cz);
 /* Uploads (replaces) one chunk's mesh. Empty meshes free the buffer. */
 void renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m);
 void renderer_draw(renderer *r, const camera *cam, const render_settings *s, render_stats *stats);
-/* The crosshair alone, for callers that draw more of the scene (the tool's
- * ghost) after the world: renderer_draw with crosshair = false, the rest,
- * then this. */
+/* The crosshair, drawn last: after the world and whatever the caller draws
+ * over it (the tool's ghost), so nothing tints it. */
 void renderer_draw_crosshair(renderer *r, const render_settings *s);
 
 #endif

@@ -113,18 +113,8 @@ static void binding_text(int key, char *out, size_t len)
     snprintf(out, len, "%-20.20s %s", cmd, help);
 }
 
-void hud_draw_help(text_ctx *t, int fb_w, int fb_h)
+void hud_draw_help(text_ctx *t, const hud_key_help *fixed, int nfixed, int fb_w, int fb_h)
 {
-    /* movement is read from the keyboard state, not bound: listed by hand */
-    static const char *const fixed[][2] = {
-        { "W A S D", "move (Ctrl sprints)" },
-        { "SPACE", "jump; fly up" },
-        { "SHIFT", "fly down" },
-        { "MOUSE", "look" },
-        { "ESC", "release the mouse (click to take it back)" },
-        { "GRAVE (`)", "console (TAB completes)" },
-    };
-    const int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
     int cw = text_char_width(t), lh = text_line_height(t);
     int count = nfixed;
     for (int k = bind_next(-1); k >= 0; k = bind_next(k)) count++;
@@ -152,7 +142,7 @@ void hud_draw_help(text_ctx *t, int fb_w, int fb_h)
     y += 2.f * (float)lh;
     int i = 0;
     for (; i < nfixed; i++)
-        help_line(t, x0 + colw * (float)(i / rows), y + (float)(i % rows * lh), fixed[i][0], fixed[i][1], cols);
+        help_line(t, x0 + colw * (float)(i / rows), y + (float)(i % rows * lh), fixed[i].key, fixed[i].what, cols);
     for (int k = bind_next(-1); k >= 0; k = bind_next(k), i++) {
         char what[512];
         binding_text(k, what, sizeof what);

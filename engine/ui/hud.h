@@ -30,8 +30,14 @@ typedef struct hud_info {
 
 /* Debug overlay at the top-left. */
 void hud_draw_debug(text_ctx *t, const hud_info *info, int fb_w, int fb_h);
-/* Centred panel: every bound key, its commands and the command's help. */
-void hud_draw_help(text_ctx *t, int fb_w, int fb_h);
+/* A key the game reads directly rather than through a binding (movement). */
+typedef struct hud_key_help {
+    const char *key, *what;
+} hud_key_help;
+
+/* Centred panel: the caller's unbound keys first, then every bound key, its
+ * commands and the command's (or cvar's) help; wraps into columns. */
+void hud_draw_help(text_ctx *t, const hud_key_help *fixed, int nfixed, int fb_w, int fb_h);
 /* Bar at the bottom centre; fraction in [0, 1], label e.g. "generating world". */
 void hud_draw_progress(text_ctx *t, float fraction, const char *label, int fb_w, int fb_h);
 
