@@ -1,10 +1,9 @@
 #include "gfx/ghost.h"
 
 #include <glad/gl.h>
-#include <limits.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "gfx/quad_index.h"
 #include "gfx/shader.h"
 
 /* ---- drawing (GL, main thread) --------------------------------------------- */
@@ -58,20 +57,6 @@ void ghost_destroy(ghost_renderer *g)
     free(g);
 }
 
-/* The quad pattern 0 1 2, 0 2 3 for every quad. */
-static bool upload_indices(GLuint ibo, int quads)
-{
-    uint32_t *idx = malloc(sizeof *idx * 6 * (size_t)quads);
-    if (!idx) return false;
-    for (int q = 0; q < quads; q++) {
-        uint32_t b = (uint32_t)q * 4, *o = idx + 6 * (size_t)q;
-        o[0] = b, o[1] = b + 1, o[2] = b + 2, o[3] = b, o[4] = b + 2, o[5] = b + 3;
-    }
-    glNamedBufferData(ibo, (GLsizeiptr)(sizeof *idx * 6 * (size_t)quads), idx, GL_STATIC_DRAW);
-    free(idx);
-    return true;
-}
-
 bool ghost_set_shape(ghost_renderer *g, const shape *s)
 {
     g->quads = 0;
@@ -79,7 +64,7 @@ bool ghost_set_shape(ghost_renderer *g, const shape *s)
     if (!shape_mesh_build(s, &g->scratch)) return false;
     int n = g->scratch.quads;
     if (n == 0) return true;
-    if (!upload_indices(g->ibo, n)) return false;
+    if (!quad_index_upload(g->ibo, n)) return false;
     glNamedBufferData(g->vbo, (GLsizeiptr)(sizeof(shape_mesh_vertex) * 4 * (size_t)n), g->scratch.v, GL_STATIC_DRAW);
     g->pivot[0] = (float)s->sx * 0.5f, g->pivot[1] = (float)s->sy * 0.5f, g->pivot[2] = (float)s->sz * 0.5f;
     g->quads = n;

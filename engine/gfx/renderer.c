@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gfx/quad_index.h"
 #include "gfx/shader.h"
 #include "voxel/chunk.h"
 
@@ -102,22 +103,13 @@ void renderer_reset(renderer *r, int cx, int cy, int cz)
     r->order = malloc(sizeof *r->order * (size_t)n);
 }
 
-/* The quad index pattern (0 1 2, 0 2 3) for as many quads as the largest chunk. */
+/* The shared quad indices, for as many quads as the largest chunk. */
 static void ensure_indices(renderer *r, int quads)
 {
     if (quads <= r->ibo_quads) return;
     int n = r->ibo_quads ? r->ibo_quads : 4096;
     while (n < quads) n *= 2;
-    uint32_t *idx = malloc(sizeof *idx * 6 * (size_t)n);
-    if (!idx) return;
-    for (int q = 0; q < n; q++) {
-        uint32_t b = (uint32_t)q * 4;
-        uint32_t *o = idx + 6 * q;
-        o[0] = b, o[1] = b + 1, o[2] = b + 2, o[3] = b, o[4] = b + 2, o[5] = b + 3;
-    }
-    glNamedBufferData(r->ibo, (GLsizeiptr)(sizeof *idx * 6 * (size_t)n), idx, GL_STATIC_DRAW);
-    free(idx);
-    r->ibo_quads = n;
+    if (quad_index_upload(r->ibo, n)) r->ibo_quads = n;
 }
 
 void renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m)
