@@ -23,13 +23,8 @@ static void current_view(app *a, tool_view *out)
     player_eye(&a->pl, out->eye);
     out->yaw = a->pl.yaw;
     out->pitch = a->pl.pitch;
-    /* fills never bury the player */
-    const collide_box_desc box = player_box();
-    out->has_body = true;
-    tool_box *b = &out->body;
-    b->lo[0] = a->pl.pos[0] - box.size[0] * 0.5f, b->hi[0] = a->pl.pos[0] + box.size[0] * 0.5f;
-    b->lo[1] = a->pl.pos[1], b->hi[1] = a->pl.pos[1] + box.size[1];
-    b->lo[2] = a->pl.pos[2] - box.size[2] * 0.5f, b->hi[2] = a->pl.pos[2] + box.size[2] * 0.5f;
+    out->has_body = true; /* fills never bury the player */
+    player_bounds(&a->pl, out->body.lo, out->body.hi);
 }
 
 /* For the commands (cut, fill, tool.info): they act on the world the

@@ -40,9 +40,12 @@ static void *formula_plan_make(const world *w, int64_t seed, char *err, size_t e
     cvar *fc = cvar_find("world.formula");
     const char *formula = fc ? fc->str : FORMULA_WORLD_DEFAULT;
     int n = cvar_int("world.formula_size", 64);
-    if (n > w->sx || n > w->sz || n + 1 > w->sy) {
+    int fits = w->sy - 1; /* the largest side: the bedrock floor takes a layer */
+    if (w->sx < fits) fits = w->sx;
+    if (w->sz < fits) fits = w->sz;
+    if (n > fits) {
         snprintf(err, errlen, "world.formula_size %d does not fit this %dx%dx%d world (at most %d)", n, w->sx, w->sy,
-                 w->sz, (w->sx < w->sz ? (w->sx < w->sy - 1 ? w->sx : w->sy - 1) : (w->sz < w->sy - 1 ? w->sz : w->sy - 1)));
+                 w->sz, fits);
         return NULL;
     }
     shape s = { 0 };
@@ -54,7 +57,7 @@ static void *formula_plan_make(const world *w, int64_t seed, char *err, size_t e
     formula_plan *pl = calloc(1, sizeof *pl);
     if (pl) pl->mat = malloc((size_t)n * n * n);
     if (!pl || !pl->mat) {
-        if (pl) free(pl);
+        free(pl);
         shape_free(&s);
         snprintf(err, errlen, "out of memory for the formula object");
         return NULL;

@@ -31,6 +31,14 @@ collide_box_desc player_box(void)
     return (collide_box_desc){ .size = { PLAYER_WIDTH, PLAYER_HEIGHT, PLAYER_WIDTH } };
 }
 
+void player_bounds(const player *p, float lo[3], float hi[3])
+{
+    const float hw = 0.5f * PLAYER_WIDTH; /* anchored at the centre of the feet */
+    lo[0] = p->pos[0] - hw, hi[0] = p->pos[0] + hw;
+    lo[1] = p->pos[1], hi[1] = p->pos[1] + PLAYER_HEIGHT;
+    lo[2] = p->pos[2] - hw, hi[2] = p->pos[2] + hw;
+}
+
 static float player_clampf(float v, float lo, float hi)
 {
     if (isnan(v)) return 0.0f; /* NaN from a broken input device reads as "no input" */

@@ -72,5 +72,7 @@ void player_spawn(player *p, const world *w, float x, float z);
 
 /* The collision box the player uses, for callers that sweep or test it. */
 collide_box_desc player_box(void);
+/* Where that box is now, in world voxel units: [lo, hi). */
+void player_bounds(const player *p, float lo[3], float hi[3]);
 
 #endif
