@@ -9,8 +9,8 @@
 #include "core/log.h"
 #include "core/timer.h"
 
-#define MAX_CASES 64
-#define MAX_NOTES 8
+#define MAX_CASES 256
+#define MAX_NOTES 16
 
 static const bench_case *g_cases[MAX_CASES];
 static int g_ncases;
