@@ -397,37 +397,6 @@ static void source_material(const enhance_input *in, int x, int y, int z, int r,
     *tint = 0;
 }
 
-/* Enhances voxel (x, y, z); appends it unless its fragments are exactly
- * what its own material implies (all on for solid, all off for empty), so
- * unlisted voxels read back as uniform. Returns whether it was skipped. */
-static bool enhance_one(enhance_ctx *e, const enhance_input *in, int x, int y, int z, bool surface_only,
-                        enhance_chunk *out)
-{
-    uint16_t rows[ENHANCE_MAX_FACTOR * ENHANCE_MAX_FACTOR];
-    uint64_t bits[2];
-    int r = e->radius, per = e->rows_per_voxel, f = e->factor;
-    bool mixed = enhance_window(in, x, y, z, r, bits);
-    if (!mixed && surface_only) return true;
-    int band = 0;
-    if (e->p.op == ENHANCE_SUBDIVIDE) {
-        band = in->cy * CHUNK_SIZE + y - e->p.altitude;
-        band = band < -2 ? -2 : band > 1 ? 1 : band;
-    }
-    if (mixed)
-        cache_get(e, bits, band, rows);
-    else
-        enhance_eval(e, bits, band, rows);
-    bool src_solid = enhance_solid(in->vox[ENHANCE_IN_INDEX(x, y, z)]);
-    uint16_t full = (uint16_t)((1u << f) - 1u);
-    bool uniform = true;
-    for (int i = 0; i < per && uniform; i++) uniform = rows[i] == (src_solid ? full : 0);
-    if (uniform) return false;
-    enhance_voxel v = { .index = (uint16_t)CHUNK_INDEX(x, y, z) };
-    source_material(in, x, y, z, r, &v.material, &v.tint);
-    if (!chunk_push(out, &v, rows, per)) log_error("enhance: out of memory for chunk fragments");
-    return false;
-}
-
 static void skip_mark(enhance_chunk *c, int idx, bool skipped)
 {
     uint32_t bit = 1u << (idx & 31);
@@ -444,18 +413,64 @@ static int skip_count(const enhance_chunk *c)
     return n;
 }
 
-void enhance_chunk_build(enhance_ctx *e, const enhance_input *in, bool surface_only, enhance_chunk *out)
+void enhance_chunk_add(const enhance_ctx *e, const enhance_input *in, int x, int y, int z, const uint16_t *rows,
+                       enhance_chunk *out)
+{
+    int idx = CHUNK_INDEX(x, y, z);
+    skip_mark(out, idx, rows == NULL);
+    if (!rows) return;
+    int per = e->rows_per_voxel;
+    bool src_solid = enhance_solid(in->vox[ENHANCE_IN_INDEX(x, y, z)]);
+    uint16_t full = (uint16_t)((1u << e->factor) - 1u);
+    bool uniform = true;
+    for (int i = 0; i < per && uniform; i++) uniform = rows[i] == (src_solid ? full : 0);
+    if (uniform) return;
+    enhance_voxel v = { .index = (uint16_t)idx };
+    source_material(in, x, y, z, e->radius, &v.material, &v.tint);
+    if (!chunk_push(out, &v, rows, per)) log_error("enhance: out of memory for chunk fragments");
+}
+
+void enhance_chunk_reset(const enhance_ctx *e, enhance_chunk *out)
 {
     out->factor = e->factor;
     out->count = 0;
     out->row_count = 0;
     out->fragments = 0;
     memset(out->skip, 0, sizeof out->skip);
+}
+
+void enhance_chunk_finish(enhance_chunk *out) { out->skipped = skip_count(out); }
+
+/* Enhances voxel (x, y, z) and adds it (see enhance_chunk_add). */
+static void enhance_one(enhance_ctx *e, const enhance_input *in, int x, int y, int z, bool surface_only,
+                        enhance_chunk *out)
+{
+    uint16_t rows[ENHANCE_MAX_FACTOR * ENHANCE_MAX_FACTOR];
+    uint64_t bits[2];
+    bool mixed = enhance_window(in, x, y, z, e->radius, bits);
+    if (!mixed && surface_only) {
+        enhance_chunk_add(e, in, x, y, z, NULL, out);
+        return;
+    }
+    int band = 0;
+    if (e->p.op == ENHANCE_SUBDIVIDE) {
+        band = in->cy * CHUNK_SIZE + y - e->p.altitude;
+        band = band < -2 ? -2 : band > 1 ? 1 : band;
+    }
+    if (mixed)
+        cache_get(e, bits, band, rows);
+    else
+        enhance_eval(e, bits, band, rows);
+    enhance_chunk_add(e, in, x, y, z, rows, out);
+}
+
+void enhance_chunk_build(enhance_ctx *e, const enhance_input *in, bool surface_only, enhance_chunk *out)
+{
+    enhance_chunk_reset(e, out);
     for (int y = 0; y < CHUNK_SIZE; y++)
         for (int z = 0; z < CHUNK_SIZE; z++)
-            for (int x = 0; x < CHUNK_SIZE; x++)
-                if (enhance_one(e, in, x, y, z, surface_only, out)) skip_mark(out, CHUNK_INDEX(x, y, z), true);
-    out->skipped = skip_count(out);
+            for (int x = 0; x < CHUNK_SIZE; x++) enhance_one(e, in, x, y, z, surface_only, out);
+    enhance_chunk_finish(out);
 }
 
 static inline bool in_box(int idx, const int lo[3], const int hi[3])
@@ -483,10 +498,7 @@ void enhance_chunk_update(enhance_ctx *e, const enhance_input *in, const int box
     fresh->factor = merged->factor = e->factor;
     for (int y = lo[1]; y <= hi[1]; y++)
         for (int z = lo[2]; z <= hi[2]; z++)
-            for (int x = lo[0]; x <= hi[0]; x++) {
-                int idx = CHUNK_INDEX(x, y, z);
-                skip_mark(c, idx, enhance_one(e, in, x, y, z, true, fresh));
-            }
+            for (int x = lo[0]; x <= hi[0]; x++) enhance_one(e, in, x, y, z, true, fresh);
     /* Merge by index: old voxels outside the window, fresh ones inside. */
     int i = 0, j = 0;
     while (i < c->count || j < fresh->count) {
@@ -501,7 +513,14 @@ void enhance_chunk_update(enhance_ctx *e, const enhance_input *in, const int box
             j++;
         }
     }
+    /* skip marks: old ones outside the window, fresh ones inside */
     memcpy(merged->skip, c->skip, sizeof c->skip);
+    for (int y = lo[1]; y <= hi[1]; y++)
+        for (int z = lo[2]; z <= hi[2]; z++)
+            for (int x = lo[0]; x <= hi[0]; x++) {
+                int idx = CHUNK_INDEX(x, y, z);
+                skip_mark(merged, idx, (fresh->skip[idx >> 5] >> (idx & 31)) & 1u);
+            }
     merged->skipped = skip_count(merged);
     enhance_chunk_free(fresh);
     enhance_chunk_free(c);

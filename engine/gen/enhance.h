@@ -104,6 +104,13 @@ void enhance_chunk_build(enhance_ctx *e, const enhance_input *in, bool surface_o
 void enhance_chunk_update(enhance_ctx *e, const enhance_input *in, const int box_lo[3], const int box_hi[3],
                           enhance_chunk *c);
 
+/* Building a chunk from per-voxel results (the GPU path uses these too):
+ * add applies the listing rule above; rows NULL marks the voxel skipped. */
+void enhance_chunk_reset(const enhance_ctx *e, enhance_chunk *out);
+void enhance_chunk_add(const enhance_ctx *e, const enhance_input *in, int x, int y, int z, const uint16_t *rows,
+                       enhance_chunk *out);
+void enhance_chunk_finish(enhance_chunk *out);
+
 /* The window of a voxel as bits, x fastest, then z, then y, over
  * (2r+1)^3; returns false when the window is uniform (all solid or empty). */
 bool enhance_window(const enhance_input *in, int x, int y, int z, int r, uint64_t bits[2]);
