@@ -166,6 +166,13 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
     return true;
 }
 
+void *app_render_instance(app *a, const render_mode **mode)
+{
+    render_comp *r = state(a);
+    if (mode) *mode = r ? r->mode : NULL;
+    return r ? r->inst : NULL;
+}
+
 void app_render_crosshair(app *a, const render_settings *s)
 {
     render_comp *r = state(a);

@@ -15,6 +15,8 @@ extern const component app_render_component;
 bool app_render_world(app *a, const camera *cam, const render_settings *s);
 /* Builds and uploads every dirty chunk now (stats, tests). */
 void app_render_mesh_dirty(app *a);
+/* The drawing mode and its instance (NULL before GL or without a world). */
+void *app_render_instance(app *a, const render_mode **mode);
 /* The crosshair, last of all. */
 void app_render_crosshair(app *a, const render_settings *s);
 

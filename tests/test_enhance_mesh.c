@@ -89,7 +89,7 @@ static void test_area_equals_visible_faces(void **state)
         enhance_chunk_build(e, in, true, &c);
         enhance_mesh m = { 0 };
         const enhance_chunk *nb[6] = { 0 };
-        enhance_mesh_build(&c, in, nb, &m);
+        enhance_mesh_build(&c, in, nb, 0, &m);
         long faces = count_faces(&c, in);
         assert_true(faces > 10000);
         assert_int_equal(m.faces, faces);
@@ -121,7 +121,7 @@ static void test_box_is_six_quads(void **state)
     enhance_chunk_build(e, in, true, &c);
     enhance_mesh m = { 0 };
     const enhance_chunk *nb[6] = { 0 };
-    enhance_mesh_build(&c, in, nb, &m);
+    enhance_mesh_build(&c, in, nb, 0, &m);
     assert_int_equal(m.quads, 6);
     assert_int_equal(quad_area(&m), 2 * 16 * (17 * 8 + 17 * 4 + 8 * 4));
     for (int i = 0; i < m.count; i++) assert_int_equal(m.v[i].b & 255, MAT_SAND);
@@ -153,14 +153,14 @@ static void test_neighbour_hides_border(void **state)
     const enhance_chunk *nb[6] = { 0 };
     nb[FACE_RIGHT] = &c[1];
     enhance_mesh m = { 0 };
-    enhance_mesh_build(&c[0], &in[0], nb, &m);
+    enhance_mesh_build(&c[0], &in[0], nb, 0, &m);
     for (int q = 0; q < m.count; q += 4) {
         int face = (int)(m.v[q].b >> 16);
         assert_true(face != FACE_RIGHT); /* the floor continues */
     }
     /* without the neighbour, the grown half voxel on top ends in a wall */
     nb[FACE_RIGHT] = NULL;
-    enhance_mesh_build(&c[0], &in[0], nb, &m);
+    enhance_mesh_build(&c[0], &in[0], nb, 0, &m);
     int walls = 0;
     for (int q = 0; q < m.count; q += 4) walls += (int)(m.v[q].b >> 16) == FACE_RIGHT;
     assert_true(walls > 0);

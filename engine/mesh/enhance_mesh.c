@@ -12,25 +12,32 @@
 typedef struct grid {
     int f, n, m, w; /* factor, rows with border (32F + 2), rows without (32F), words per row */
     uint64_t *g;    /* [(y + 1) * n + (z + 1)] rows, bit x + 1 */
-    uint64_t *vis;  /* [y * m + z] rows, bit x + 1 */
+    uint64_t *vis;  /* [(y + 1) * n + (z + 1)] rows, bit x + 1 */
+    const enhance_input *in;
     uint16_t key[CHUNK_VOLUME];
 } grid;
 
 static inline uint64_t *grow(const grid *G, int y, int z) { return G->g + ((size_t)(y + 1) * (size_t)G->n + (size_t)(z + 1)) * (size_t)G->w; }
 static inline void set_bit(uint64_t *row, int x) { row[(x + 1) >> 6] |= 1ull << ((x + 1) & 63); }
+static inline uint64_t *vrow(const grid *G, int y, int z) { return G->vis + ((size_t)(y + 1) * (size_t)G->n + (size_t)(z + 1)) * (size_t)G->w; }
 static inline bool vis_test(const grid *G, int x, int y, int z)
 {
-    const uint64_t *row = G->vis + ((size_t)y * (size_t)G->m + (size_t)z) * (size_t)G->w;
-    return (row[(x + 1) >> 6] >> ((x + 1) & 63)) & 1u;
+    if (x < -1 || y < -1 || z < -1 || x > G->m || y > G->m || z > G->m) return false;
+    return (vrow(G, y, z)[(x + 1) >> 6] >> ((x + 1) & 63)) & 1u;
 }
 static inline void vis_clear(grid *G, int x, int y, int z)
 {
-    uint64_t *row = G->vis + ((size_t)y * (size_t)G->m + (size_t)z) * (size_t)G->w;
-    row[(x + 1) >> 6] &= ~(1ull << ((x + 1) & 63));
+    vrow(G, y, z)[(x + 1) >> 6] &= ~(1ull << ((x + 1) & 63));
 }
+/* Material and tint of a fragment's voxel; border fragments (faces of an
+ * open neighbour) take the neighbour voxel's own. */
 static inline uint16_t key_at(const grid *G, int x, int y, int z)
 {
-    return G->key[CHUNK_INDEX(x / G->f, y / G->f, z / G->f)];
+    int f = G->f, vx = (x + f) / f - 1, vy = (y + f) / f - 1, vz = (z + f) / f - 1;
+    if (vx >= 0 && vy >= 0 && vz >= 0 && vx < CHUNK_SIZE && vy < CHUNK_SIZE && vz < CHUNK_SIZE)
+        return G->key[CHUNK_INDEX(vx, vy, vz)];
+    int i = ENHANCE_IN_INDEX(vx, vy, vz);
+    return (uint16_t)(G->in->vox[i] | G->in->tint[i] << 8);
 }
 
 static const enhance_voxel *find_voxel(const enhance_chunk *c, int idx)
@@ -132,38 +139,63 @@ static bool push_quad(enhance_mesh *out, int face, const int c0[3], const int ex
     return true;
 }
 
-/* Visible faces of one direction into G->vis, then greedy rectangles. */
-static void faces(grid *G, int face, enhance_mesh *out)
+/* Visible faces of one direction into G->vis, then greedy rectangles.
+ * Faces of this chunk's fragments, plus, toward an open neighbour, the
+ * faces of the neighbour's voxels that look into this chunk. */
+static void faces(grid *G, int face, unsigned open, enhance_mesh *out)
 {
     int m = G->m, w = G->w;
     int n_ax = face == FACE_LEFT || face == FACE_RIGHT ? 0 : face == FACE_TOP || face == FACE_BOTTOM ? 1 : 2;
     int dir = face_normal[face][n_ax];
-    for (int y = 0; y < m; y++)
-        for (int z = 0; z < m; z++) {
+    /* the open side whose border layer shows faces in this direction */
+    int side_face = n_ax == 0 ? (dir > 0 ? FACE_LEFT : FACE_RIGHT)
+                  : n_ax == 1 ? (dir > 0 ? FACE_BOTTOM : FACE_TOP) : (dir > 0 ? FACE_FRONT : FACE_BACK);
+    bool border = (open >> side_face) & 1u;
+    bool out_open = (open >> face) & 1u; /* this chunk's faces toward an open side show */
+    int border_at = dir > 0 ? -1 : m;
+    for (int y = -1; y <= m; y++)
+        for (int z = -1; z <= m; z++) {
+            uint64_t *v = vrow(G, y, z);
+            bool yin = y >= 0 && y < m, zin = z >= 0 && z < m;
+            bool eligible = (yin && zin) || (border && n_ax == 1 && zin && y == border_at) ||
+                            (border && n_ax == 2 && yin && z == border_at);
+            if (!eligible) {
+                memset(v, 0, sizeof *v * (size_t)w);
+                continue;
+            }
             const uint64_t *g = grow(G, y, z);
-            uint64_t *v = G->vis + ((size_t)y * (size_t)m + (size_t)z) * (size_t)w;
             if (n_ax == 0) {
                 for (int i = 0; i < w; i++) {
                     /* neighbour at x + dir: shift the row against dir */
                     uint64_t nbr = dir > 0 ? (g[i] >> 1) | (i + 1 < w ? g[i + 1] << 63 : 0)
                                            : (g[i] << 1) | (i > 0 ? g[i - 1] >> 63 : 0);
+                    if (out_open) {
+                        int edge = dir > 0 ? m : 1; /* the neighbour bit of the last fragment */
+                        if ((edge >> 6) == i) nbr &= ~(1ull << (edge & 63));
+                    }
                     v[i] = g[i] & ~nbr;
                 }
             } else {
-                const uint64_t *nb = n_ax == 1 ? grow(G, y + dir, z) : grow(G, y, z + dir);
-                for (int i = 0; i < w; i++) v[i] = g[i] & ~nb[i];
+                int ny = n_ax == 1 ? y + dir : y, nz = n_ax == 2 ? z + dir : z;
+                bool beyond = (n_ax == 1 ? (ny == -1 || ny == m) : (nz == -1 || nz == m)) && (yin && zin);
+                const uint64_t *nb = grow(G, ny, nz);
+                for (int i = 0; i < w; i++) v[i] = out_open && beyond ? g[i] : g[i] & ~nb[i];
             }
-            /* only bits of this chunk's fragments */
-            v[0] &= ~1ull;
+            /* only bits of this chunk's fragments (and the open border's) */
+            uint64_t keep_lo = v[0] & 1ull;
             int hi = m + 1;
+            uint64_t keep_hi = (v[hi >> 6] >> (hi & 63)) & 1ull;
+            v[0] &= ~1ull;
             v[hi >> 6] &= (1ull << (hi & 63)) - 1;
             for (int i = (hi >> 6) + 1; i < w; i++) v[i] = 0;
+            if (n_ax == 0 && border && dir > 0) v[0] |= keep_lo;
+            if (n_ax == 0 && border && dir < 0) v[hi >> 6] |= keep_hi << (hi & 63);
         }
     /* run axis a, grow axis b (in-plane) */
     int a = n_ax == 0 ? 2 : 0, b = n_ax == 1 ? 2 : 1;
-    for (int y = 0; y < m; y++)
-        for (int z = 0; z < m; z++) {
-            uint64_t *v = G->vis + ((size_t)y * (size_t)m + (size_t)z) * (size_t)w;
+    for (int y = -1; y <= m; y++)
+        for (int z = -1; z <= m; z++) {
+            uint64_t *v = vrow(G, y, z);
             for (int i = 0; i < w; i++)
                 while (v[i]) {
                     int x = i * 64 + __builtin_ctzll(v[i]) - 1;
@@ -174,13 +206,12 @@ static void faces(grid *G, int face, enhance_mesh *out)
                     for (;;) {
                         int q[3] = { p[0], p[1], p[2] };
                         q[a] += len;
-                        if (q[a] >= m || !vis_test(G, q[0], q[1], q[2]) || key_at(G, q[0], q[1], q[2]) != key) break;
+                        if (!vis_test(G, q[0], q[1], q[2]) || key_at(G, q[0], q[1], q[2]) != key) break;
                         len++;
                     }
                     for (;;) {
                         int q[3] = { p[0], p[1], p[2] };
                         q[b] += ht;
-                        if (q[b] >= m) break;
                         bool ok = true;
                         for (int k = 0; k < len && ok; k++) {
                             int r[3] = { q[0], q[1], q[2] };
@@ -211,7 +242,7 @@ static void faces(grid *G, int face, enhance_mesh *out)
 }
 
 void enhance_mesh_build(const enhance_chunk *c, const enhance_input *in, const enhance_chunk *const nb[6],
-                        enhance_mesh *out)
+                        unsigned open, enhance_mesh *out)
 {
     out->count = 0;
     out->faces = 0;
@@ -226,12 +257,13 @@ void enhance_mesh_build(const enhance_chunk *c, const enhance_input *in, const e
     G->n = G->m + 2;
     G->w = (G->n + 63) / 64;
     G->g = calloc((size_t)G->n * (size_t)G->n * (size_t)G->w, sizeof *G->g);
-    G->vis = malloc((size_t)G->m * (size_t)G->m * (size_t)G->w * sizeof *G->vis);
+    G->vis = malloc((size_t)G->n * (size_t)G->n * (size_t)G->w * sizeof *G->vis);
+    G->in = in;
     if (!G->g || !G->vis) {
         log_error("enhance_mesh: out of memory for a %d^3 fragment grid", G->n);
     } else {
         fill(G, c, in, nb);
-        for (int face = 0; face < FACE_COUNT; face++) faces(G, face, out);
+        for (int face = 0; face < FACE_COUNT; face++) faces(G, face, open, out);
     }
     free(G->g);
     free(G->vis);

@@ -24,9 +24,12 @@ typedef struct enhance_mesh {
 
 /* Meshes chunk `c` (built from `in`). nb[face] is the enhanced neighbour
  * chunk across each face (face_id order) or NULL, in which case its
- * voxels count as their material says (solid or empty). */
+ * voxels count as their material says (solid or empty) - unless bit face
+ * of `open` is set: then nothing there hides this chunk's border faces (a
+ * neighbour drawn another way, whose surface need not meet these
+ * fragments, so the border is closed from this side). */
 void enhance_mesh_build(const enhance_chunk *c, const enhance_input *in, const enhance_chunk *const nb[6],
-                        enhance_mesh *out);
+                        unsigned open, enhance_mesh *out);
 void enhance_mesh_free(enhance_mesh *m);
 
 #endif

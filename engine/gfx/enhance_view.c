@@ -1,0 +1,472 @@
+/* enhance_view: per chunk the enhanced fragments, the input they came from
+ * (so an edit's changed box is found by comparison and only its window is
+ * re-enhanced) and the fragment mesh in a VBO. */
+#include "gfx/enhance_view.h"
+
+#include <glad/gl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/timer.h"
+#include "gfx/quad_index.h"
+#include "gfx/renderer.h"
+#include "gfx/shader.h"
+#include "mesh/enhance_mesh.h"
+#include "ui/cvar.h"
+
+typedef struct ev_chunk {
+    enhance_chunk ec;
+    enhance_input *in;   /* what ec was made from (NULL: not enhanced) */
+    bool stale;          /* the world may have changed under it */
+    bool changed;        /* the last enhance job changed its fragments' input */
+    bool mesh_stale;
+    enhance_mesh mesh;   /* built on a worker, uploaded on the main thread */
+    GLuint vbo;
+    int quads;
+} ev_chunk;
+
+typedef struct enhance_view {
+    void *blocks;                 /* the blocks mode, for chunks beyond the radius */
+    GLuint prog, vao, ibo;
+    int ibo_quads;
+    struct { GLint viewproj, origin, camera, inv_factor, factor, atlas, fog_color, fog_start, fog_end, tints; } u;
+    enhance_ctx *ctx;
+    enhance_params p;
+    int cx, cy, cz, n;
+    ev_chunk *ch;
+    const world *w;               /* the world of the last build */
+    job_pool *jobs;
+    int *work;
+    render_item *near, *far;
+    double last_ms;
+} enhance_view;
+
+/* ---- parameters --------------------------------------------------------- */
+
+static int cv_int(const char *name, int def)
+{
+    const cvar *c = cvar_find(name);
+    return c ? c->i : def;
+}
+static float cv_float(const char *name, float def)
+{
+    const cvar *c = cvar_find(name);
+    return c ? c->f : def;
+}
+
+enhance_params enhance_view_params(void)
+{
+    enhance_params p = enhance_params_default();
+    p.op = (enhance_operator)cv_int("enhance.operator", (int)p.op);
+    p.levels = cv_int("enhance.levels", p.levels);
+    p.factor = cv_int("enhance.factor", p.factor);
+    p.thr_low = cv_int("enhance.threshold_low", p.thr_low);
+    p.thr_even = cv_int("enhance.threshold_even", p.thr_even);
+    p.thr_odd = cv_int("enhance.threshold_odd", p.thr_odd);
+    p.altitude = cv_int("enhance.altitude", p.altitude);
+    p.probes = cv_int("enhance.probes", p.probes);
+    p.spread = cv_float("enhance.spread", p.spread);
+    p.probe_seed = (uint32_t)cv_int("enhance.probe_seed", (int)p.probe_seed);
+    p.percent = cv_int("enhance.percent", p.percent);
+    return p;
+}
+
+double enhance_view_estimate(int chunks, int factor)
+{
+    /* a hilly chunk lists about 1500 surface voxels; merged quads run near
+     * half the fragment faces, about 1.5 faces per listed fragment row */
+    double voxels = 1500.0, per_voxel = (double)factor * factor * 2.0 + sizeof(enhance_voxel);
+    double quads = voxels * factor * factor * 0.75;
+    double per_chunk = sizeof(enhance_input) + voxels * per_voxel + quads * 4 * sizeof(enhance_vertex) * 2;
+    return per_chunk * chunks;
+}
+
+static bool params_equal(const enhance_params *a, const enhance_params *b)
+{
+    return a->op == b->op && a->levels == b->levels && a->factor == b->factor && a->thr_low == b->thr_low &&
+           a->thr_even == b->thr_even && a->thr_odd == b->thr_odd && a->altitude == b->altitude &&
+           a->probes == b->probes && a->spread == b->spread && a->probe_seed == b->probe_seed &&
+           a->percent == b->percent;
+}
+
+/* ---- chunks ------------------------------------------------------------- */
+
+static void drop_chunk(ev_chunk *c)
+{
+    enhance_chunk_free(&c->ec);
+    free(c->in);
+    c->in = NULL;
+    enhance_mesh_free(&c->mesh);
+    if (c->vbo) glDeleteBuffers(1, &c->vbo);
+    c->vbo = 0;
+    c->quads = 0;
+    c->stale = c->mesh_stale = false;
+}
+
+static void drop_all(enhance_view *v)
+{
+    for (int i = 0; i < v->n && v->ch; i++) drop_chunk(&v->ch[i]);
+}
+
+/* New parameters: a new context, every chunk enhanced again when seen. */
+static bool sync_params(enhance_view *v)
+{
+    enhance_params p = enhance_view_params();
+    if (v->ctx && params_equal(&p, &v->p)) return true;
+    char err[256];
+    enhance_ctx *e = enhance_create(&p, err, sizeof err);
+    if (!e) {
+        log_warn("enhanced mode: %s", err);
+        return v->ctx != NULL;
+    }
+    enhance_destroy(v->ctx);
+    v->ctx = e;
+    v->p = p;
+    drop_all(v);
+    return true;
+}
+
+static void enhance_job(void *arg, int k)
+{
+    enhance_view *v = arg;
+    int i = v->work[k];
+    ev_chunk *c = &v->ch[i];
+    int cx, cy, cz;
+    world_chunk_coords(v->w, i, &cx, &cy, &cz);
+    enhance_input *in = malloc(sizeof *in);
+    if (!in) return;
+    enhance_gather(v->w, cx, cy, cz, in);
+    if (c->in && c->stale) {
+        /* the box that changed, from the input it was made from */
+        int lo[3] = { CHUNK_SIZE + ENHANCE_PAD, CHUNK_SIZE + ENHANCE_PAD, CHUNK_SIZE + ENHANCE_PAD };
+        int hi[3] = { -ENHANCE_PAD - 1, -ENHANCE_PAD - 1, -ENHANCE_PAD - 1 };
+        for (int y = -ENHANCE_PAD; y < CHUNK_SIZE + ENHANCE_PAD; y++)
+            for (int z = -ENHANCE_PAD; z < CHUNK_SIZE + ENHANCE_PAD; z++) {
+                int row = ENHANCE_IN_INDEX(-ENHANCE_PAD, y, z);
+                if (!memcmp(in->vox + row, c->in->vox + row, ENHANCE_IN) &&
+                    !memcmp(in->tint + row, c->in->tint + row, ENHANCE_IN))
+                    continue;
+                for (int x = -ENHANCE_PAD; x < CHUNK_SIZE + ENHANCE_PAD; x++) {
+                    int j = row + x + ENHANCE_PAD;
+                    if (in->vox[j] == c->in->vox[j] && in->tint[j] == c->in->tint[j]) continue;
+                    int p[3] = { x, y, z };
+                    for (int a = 0; a < 3; a++) {
+                        if (p[a] < lo[a]) lo[a] = p[a];
+                        if (p[a] > hi[a]) hi[a] = p[a];
+                    }
+                }
+            }
+        c->changed = hi[0] >= lo[0];
+        if (c->changed) enhance_chunk_update(v->ctx, in, lo, hi, &c->ec);
+    } else {
+        enhance_chunk_build(v->ctx, in, true, &c->ec);
+        c->changed = true;
+    }
+    free(c->in);
+    c->in = in;
+    c->stale = false;
+}
+
+/* The enhanced neighbour across `face`; NULL with *open set when the
+ * neighbour exists but is drawn as blocks (or not enhanced yet). */
+static const enhance_chunk *neighbour(const enhance_view *v, int i, int face, bool *open)
+{
+    int cx, cy, cz;
+    world_chunk_coords(v->w, i, &cx, &cy, &cz);
+    cx += face_normal[face][0], cy += face_normal[face][1], cz += face_normal[face][2];
+    *open = false;
+    if (!world_chunk_valid(v->w, cx, cy, cz)) return NULL;
+    const ev_chunk *c = &v->ch[world_chunk_index(v->w, cx, cy, cz)];
+    if (c->in && !c->stale) return &c->ec;
+    *open = true;
+    return NULL;
+}
+
+static void mesh_job(void *arg, int k)
+{
+    enhance_view *v = arg;
+    int i = v->work[k];
+    ev_chunk *c = &v->ch[i];
+    const enhance_chunk *nb[6];
+    unsigned open = 0;
+    for (int f = 0; f < 6; f++) {
+        bool o;
+        nb[f] = neighbour(v, i, f, &o);
+        if (o) open |= 1u << f;
+    }
+    enhance_mesh_build(&c->ec, c->in, nb, open, &c->mesh);
+    /* the shader wants the tile of the face, not the material */
+    for (int q = 0; q < c->mesh.count; q++) {
+        uint32_t b = c->mesh.v[q].b;
+        const material *m = material_get((uint8_t)(b & 255u));
+        c->mesh.v[q].b = (b & ~255u) | m->tile[(b >> 16) & 7u];
+    }
+}
+
+static void upload(enhance_view *v, ev_chunk *c)
+{
+    c->mesh_stale = false;
+    c->quads = 0;
+    if (c->mesh.count == 0) {
+        if (c->vbo) glDeleteBuffers(1, &c->vbo);
+        c->vbo = 0;
+        return;
+    }
+    int quads = c->mesh.count / 4;
+    if (quads > v->ibo_quads) {
+        int n = v->ibo_quads ? v->ibo_quads : 16384;
+        while (n < quads) n *= 2;
+        if (quad_index_upload(v->ibo, n)) v->ibo_quads = n;
+    }
+    if (!c->vbo) glCreateBuffers(1, &c->vbo);
+    while (glGetError() != GL_NO_ERROR) {}
+    glNamedBufferData(c->vbo, (GLsizeiptr)(sizeof(enhance_vertex) * (size_t)c->mesh.count), c->mesh.v, GL_STATIC_DRAW);
+    if (glGetError() == GL_OUT_OF_MEMORY || v->ibo_quads < quads) {
+        log_warn("enhanced mode: no GPU memory for %d quads; the chunk is not drawn", quads);
+        glDeleteBuffers(1, &c->vbo);
+        c->vbo = 0;
+        return;
+    }
+    c->quads = quads;
+    enhance_mesh_free(&c->mesh); /* the GPU holds it now */
+}
+
+/* Enhances and meshes chunks near[0..count) that need it. */
+static void prepare(enhance_view *v, const render_item *items, int count)
+{
+    if (!v->w || !v->ctx) return;
+    uint64_t t0 = timer_ns();
+    int n = 0;
+    for (int k = 0; k < count; k++) {
+        ev_chunk *c = &v->ch[items[k].index];
+        if (!c->in || c->stale) v->work[n++] = items[k].index;
+    }
+    if (n) {
+        job_parallel_for(v->jobs, n, enhance_job, v);
+        /* a chunk's border faces depend on its neighbours' fragments */
+        for (int k = 0; k < n; k++) {
+            int i = v->work[k];
+            if (!v->ch[i].changed) continue;
+            v->ch[i].mesh_stale = true;
+            int cx, cy, cz;
+            world_chunk_coords(v->w, i, &cx, &cy, &cz);
+            for (int f = 0; f < 6; f++) {
+                int x = cx + face_normal[f][0], y = cy + face_normal[f][1], z = cz + face_normal[f][2];
+                if (world_chunk_valid(v->w, x, y, z)) v->ch[world_chunk_index(v->w, x, y, z)].mesh_stale = true;
+            }
+        }
+    }
+    int m = 0;
+    for (int k = 0; k < count; k++) {
+        ev_chunk *c = &v->ch[items[k].index];
+        if (c->in && c->mesh_stale) v->work[m++] = items[k].index;
+    }
+    if (m) {
+        job_parallel_for(v->jobs, m, mesh_job, v);
+        for (int k = 0; k < m; k++) upload(v, &v->ch[v->work[k]]);
+    }
+    if (n || m) v->last_ms = timer_ms_since(t0);
+}
+
+/* ---- the mode ------------------------------------------------------------- */
+
+static void ev_destroy(void *self)
+{
+    enhance_view *v = self;
+    if (!v) return;
+    drop_all(v);
+    free(v->ch);
+    free(v->work);
+    free(v->near);
+    free(v->far);
+    if (v->blocks) renderer_blocks_mode.destroy(v->blocks);
+    if (v->prog) glDeleteProgram(v->prog);
+    if (v->vao) glDeleteVertexArrays(1, &v->vao);
+    if (v->ibo) glDeleteBuffers(1, &v->ibo);
+    enhance_destroy(v->ctx);
+    free(v);
+}
+
+static void *ev_create(char *err, size_t errlen)
+{
+    enhance_view *v = calloc(1, sizeof *v);
+    if (!v) {
+        snprintf(err, errlen, "enhanced mode: out of memory");
+        return NULL;
+    }
+    v->blocks = renderer_blocks_mode.create(err, errlen);
+    v->prog = v->blocks ? shader_load("enhance.vert", "enhance.frag", err, errlen) : 0;
+    if (!v->prog) {
+        ev_destroy(v);
+        return NULL;
+    }
+#define U(n) glGetUniformLocation(v->prog, "u_" #n)
+    v->u.viewproj = U(viewproj), v->u.origin = U(origin), v->u.camera = U(camera), v->u.inv_factor = U(inv_factor);
+    v->u.factor = U(factor), v->u.atlas = U(atlas), v->u.fog_color = U(fog_color), v->u.fog_start = U(fog_start);
+    v->u.fog_end = U(fog_end), v->u.tints = U(tints);
+#undef U
+    glCreateVertexArrays(1, &v->vao);
+    glEnableVertexArrayAttrib(v->vao, 0);
+    glEnableVertexArrayAttrib(v->vao, 1);
+    glVertexArrayAttribIFormat(v->vao, 0, 1, GL_UNSIGNED_INT, 0);
+    glVertexArrayAttribIFormat(v->vao, 1, 1, GL_UNSIGNED_INT, 4);
+    glVertexArrayAttribBinding(v->vao, 0, 0);
+    glVertexArrayAttribBinding(v->vao, 1, 0);
+    glCreateBuffers(1, &v->ibo);
+    if (!sync_params(v)) {
+        snprintf(err, errlen, "enhanced mode: the enhance.* parameters are not usable");
+        ev_destroy(v);
+        return NULL;
+    }
+    return v;
+}
+
+static void ev_reset(void *self, int cx, int cy, int cz)
+{
+    enhance_view *v = self;
+    renderer_blocks_mode.reset(v->blocks, cx, cy, cz);
+    drop_all(v);
+    free(v->ch);
+    free(v->work);
+    free(v->near);
+    free(v->far);
+    v->cx = cx, v->cy = cy, v->cz = cz, v->n = cx * cy * cz;
+    v->ch = calloc((size_t)v->n, sizeof *v->ch);
+    v->work = malloc(sizeof *v->work * (size_t)v->n);
+    v->near = malloc(sizeof *v->near * (size_t)v->n);
+    v->far = malloc(sizeof *v->far * (size_t)v->n);
+    v->w = NULL;
+    if (!v->ch || !v->work || !v->near || !v->far) {
+        log_error("enhanced mode: no memory for %d chunks", v->n);
+        v->n = 0;
+    }
+}
+
+static void ev_build(void *self, const world *w, job_pool *jobs, const int *idx, int n)
+{
+    enhance_view *v = self;
+    renderer_blocks_mode.build(v->blocks, w, jobs, idx, n);
+    v->w = w;
+    v->jobs = jobs;
+    /* The window of a fragment reaches two voxels: an edit near a chunk's
+     * border can change its neighbours' fragments even where the block
+     * mesher's one-voxel border marked nothing; they are compared on the
+     * next draw and kept when nothing in their input changed. */
+    for (int k = 0; k < n && v->n; k++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, idx[k], &cx, &cy, &cz);
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dz = -1; dz <= 1; dz++)
+                for (int dx = -1; dx <= 1; dx++)
+                    if (world_chunk_valid(w, cx + dx, cy + dy, cz + dz)) {
+                        ev_chunk *c = &v->ch[world_chunk_index(w, cx + dx, cy + dy, cz + dz)];
+                        if (c->in) c->stale = true;
+                    }
+    }
+}
+
+static void ev_upload(void *self, const world *w, const int *idx, int n)
+{
+    enhance_view *v = self;
+    renderer_blocks_mode.upload(v->blocks, w, idx, n);
+}
+
+static float radius_voxels(void) { return (float)cv_int("enhance.radius", 64); }
+
+static void ev_draw(void *self, const render_view *view, render_stats *stats)
+{
+    enhance_view *v = self;
+    int nn = 0, nf = 0;
+    bool ok = v->n && v->w && sync_params(v);
+    float radius = radius_voxels();
+    for (int k = 0; k < view->visible_count; k++) {
+        if (ok && view->visible[k].dist <= radius)
+            v->near[nn++] = view->visible[k];
+        else if (v->far)
+            v->far[nf++] = view->visible[k];
+    }
+    render_view fv = *view;
+    fv.visible = v->far ? v->far : view->visible;
+    fv.visible_count = v->far ? nf : view->visible_count;
+    renderer_blocks_mode.draw(v->blocks, &fv, stats);
+    if (!nn) return;
+    prepare(v, v->near, nn);
+    const render_settings *s = view->s;
+    glUseProgram(v->prog);
+    glUniformMatrix4fv(v->u.viewproj, 1, GL_FALSE, (const float *)view->cam->viewproj);
+    glUniform3fv(v->u.camera, 1, view->cam->pos);
+    glUniform1f(v->u.inv_factor, 1.0f / (float)enhance_factor(&v->p));
+    glUniform1f(v->u.factor, (float)enhance_factor(&v->p));
+    glUniform3fv(v->u.fog_color, 1, s->sky);
+    glUniform1f(v->u.fog_start, s->view_distance * 0.6f);
+    glUniform1f(v->u.fog_end, s->view_distance);
+    glUniform3fv(v->u.tints, 8, &s->tints[0][0]);
+    glUniform1i(v->u.atlas, 0);
+    glBindTextureUnit(0, s->atlas);
+    glBindVertexArray(v->vao);
+    glVertexArrayElementBuffer(v->vao, v->ibo);
+    glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
+    for (int k = 0; k < nn; k++) {
+        int i = v->near[k].index;
+        ev_chunk *c = &v->ch[i];
+        if (!c->quads) continue;
+        int cx, cy, cz;
+        world_chunk_coords(v->w, i, &cx, &cy, &cz);
+        glUniform3f(v->u.origin, (float)(cx * CHUNK_SIZE), (float)(cy * CHUNK_SIZE), (float)(cz * CHUNK_SIZE));
+        glVertexArrayVertexBuffer(v->vao, 0, c->vbo, 0, sizeof(enhance_vertex));
+        glDrawElements(GL_TRIANGLES, c->quads * 6, GL_UNSIGNED_INT, NULL);
+        stats->triangles += 2L * c->quads;
+        stats->triangles_loaded += 2L * c->quads;
+        stats->chunks_drawn++;
+    }
+    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    glBindVertexArray(0);
+}
+
+void enhance_view_get_stats(void *self, enhance_view_stats *out)
+{
+    enhance_view *v = self;
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < v->n; i++) {
+        const ev_chunk *c = &v->ch[i];
+        if (!c->in) continue;
+        out->chunks++;
+        out->fragments += c->ec.fragments;
+        out->surface_voxels += c->ec.count;
+        out->skipped += c->ec.skipped;
+        out->quads += c->quads;
+    }
+    if (v->ctx) enhance_get_stats(v->ctx, &out->cache);
+    out->last_ms = v->last_ms;
+}
+
+void enhance_view_prepare(void *self, const float eye[3])
+{
+    enhance_view *v = self;
+    if (!v->n || !v->w || !sync_params(v)) return;
+    float radius = radius_voxels();
+    int n = 0;
+    for (int i = 0; i < v->n; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(v->w, i, &cx, &cy, &cz);
+        float c[3];
+        render_chunk_sphere(cx, cy, cz, c);
+        float d = sqrtf((c[0] - eye[0]) * (c[0] - eye[0]) + (c[1] - eye[1]) * (c[1] - eye[1]) +
+                        (c[2] - eye[2]) * (c[2] - eye[2]));
+        if (d <= radius) v->near[n++] = (render_item){ i, d };
+    }
+    prepare(v, v->near, n);
+}
+
+const render_mode enhance_view_mode = {
+    .name = "enhanced",
+    .help = "detail-enhanced fragments near the player (seed 000), blocks beyond",
+    .create = ev_create,
+    .destroy = ev_destroy,
+    .reset = ev_reset,
+    .build = ev_build,
+    .upload = ev_upload,
+    .draw = ev_draw,
+};

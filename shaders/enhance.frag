@@ -1,0 +1,41 @@
+#version 450 core
+// Flat shading by face direction (the paper draws fragments as small cubes;
+// light comes from the lighting module later). The colour of a material is
+// its tile's average (the atlas's smallest mip level), with a slight
+// per-fragment variation so single fragments read as cubes.
+flat in uint v_tile;
+flat in uint v_tint;
+flat in uint v_face;
+in vec3 v_world;
+in float v_dist;
+
+uniform sampler2DArray u_atlas;
+uniform vec3 u_fog_color;
+uniform float u_fog_start;
+uniform float u_fog_end;
+uniform vec3 u_tints[8];
+uniform float u_factor;
+
+out vec4 o_color;
+
+// back front top bottom left right
+const float k_shade[6] = float[6](0.78, 0.70, 1.0, 0.45, 0.62, 0.86);
+const vec3 k_normals[6] = vec3[6](vec3(0, 0, 1), vec3(0, 0, -1), vec3(0, 1, 0),
+                                  vec3(0, -1, 0), vec3(-1, 0, 0), vec3(1, 0, 0));
+
+void main()
+{
+    vec3 albedo = textureLod(u_atlas, vec3(0.5, 0.5, float(v_tile)), 16.0).rgb;
+    if (v_tint > 0u) {
+        float lum = dot(albedo, vec3(0.299, 0.587, 0.114));
+        albedo = u_tints[min(v_tint, 7u)] * (0.45 + 0.9 * lum);
+    }
+    uint face = min(v_face, 5u);
+    // the fragment this pixel belongs to: step half a fragment inside
+    ivec3 f = ivec3(floor((v_world - k_normals[face] * (0.5 / u_factor)) * u_factor));
+    uint h = uint(f.x) * 73856093u ^ uint(f.y) * 19349663u ^ uint(f.z) * 83492791u;
+    float jitter = 0.93 + 0.07 * float((h >> 8) & 255u) / 255.0;
+    vec3 lit = albedo * k_shade[face] * jitter;
+    float fog = smoothstep(u_fog_start, u_fog_end, v_dist);
+    o_color = vec4(mix(lit, u_fog_color, fog), 1.0);
+}
