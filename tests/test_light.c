@@ -163,8 +163,7 @@ static void test_relight_equals_full_bake(void **state)
     assert_true(st.elements > 0);
     for (int k = 0; k < 3; k++) assert_true(wl[k] <= lo[k] - light_reach(&p) || wl[k] == 0);
     light *full = bake(w, &p, jobs);
-    assert_int_equal(memcmp(light_sun_data(l), light_sun_data(full), (size_t)w->sx * w->sy * w->sz), 0);
-    assert_int_equal(memcmp(light_sky_data(l), light_sky_data(full), (size_t)w->sx * w->sy * w->sz), 0);
+    assert_int_equal(memcmp(light_data(l), light_data(full), (size_t)w->sx * w->sy * w->sz * 2), 0);
     int lo2[3] = { 2, 10, 50 }, hi2[3] = { 4, 25, 52 };
     fill_box(w, lo2[0], lo2[1], lo2[2], hi2[0], hi2[1], hi2[2], MAT_STONE);
     light_relight(l, w, &p, jobs, lo2, hi2, NULL, NULL, NULL);
@@ -193,6 +192,35 @@ static void test_workers_and_seeds(void **state)
     light_destroy(a), light_destroy(b), light_destroy(c), light_destroy(d);
     job_pool_destroy(one), job_pool_destroy(two);
     world_destroy(w);
+}
+
+/* The background bake gives the same light as the blocking one; a cancelled
+ * bake stops early and leaves the pool usable. */
+static void test_background_bake(void **state)
+{
+    (void)state;
+    job_pool *jobs = job_pool_create(2);
+    world *w = world_create(2, 1, 2);
+    random_terrain(w, 5);
+    light_params p = light_params_default();
+    light *ref = bake(w, &p, NULL);
+    light *l = light_create(w->sx, w->sy, w->sz);
+    light_read_world(l, w, NULL, NULL);
+    light_task *t = light_bake_start(l, &p, jobs, NULL, NULL);
+    assert_non_null(t);
+    p.seed = 99; /* the task holds its own copy of the parameters */
+    while (!light_task_done(t)) {}
+    assert_true(light_task_progress(t) == 1.f);
+    light_stats st;
+    light_task_finish(t, &st);
+    assert_true(st.elements > 0);
+    assert_true(light_hash(l) == light_hash(ref));
+    light_task_cancel(light_bake_start(l, &p, jobs, NULL, NULL));
+    light_bake(l, &p, jobs, NULL, NULL, NULL); /* the pool still works */
+    light_destroy(l);
+    light_destroy(ref);
+    world_destroy(w);
+    job_pool_destroy(jobs);
 }
 
 static void test_params_refused(void **state)
@@ -225,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_continuous_across_chunks),
         cmocka_unit_test(test_relight_equals_full_bake),
         cmocka_unit_test(test_workers_and_seeds),
+        cmocka_unit_test(test_background_bake),
         cmocka_unit_test(test_params_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

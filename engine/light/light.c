@@ -1,6 +1,7 @@
 #include "light/light.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ struct light {
     uint64_t *opaque;
     /* one bit per voxel: the material's faces are drawn (an element's neighbour) */
     uint64_t *drawn;
-    uint8_t *sun, *sky;
+    uint8_t *rg; /* sun, sky per voxel, interleaved (an RG8 texture's layout) */
 };
 
 light_params light_params_default(void)
@@ -91,9 +92,8 @@ light *light_create(int sx, int sy, int sz)
     size_t words = (l->count + 63) / 64;
     l->opaque = calloc(words, sizeof *l->opaque);
     l->drawn = calloc(words, sizeof *l->drawn);
-    l->sun = calloc(l->count, 1);
-    l->sky = calloc(l->count, 1);
-    if (!l->opaque || !l->drawn || !l->sun || !l->sky) {
+    l->rg = calloc(l->count, 2);
+    if (!l->opaque || !l->drawn || !l->rg) {
         light_destroy(l);
         return NULL;
     }
@@ -105,8 +105,7 @@ void light_destroy(light *l)
     if (!l) return;
     free(l->opaque);
     free(l->drawn);
-    free(l->sun);
-    free(l->sky);
+    free(l->rg);
     free(l);
 }
 
@@ -175,7 +174,8 @@ void light_read_world(light *l, const world *w, const int lo[3], const int hi[3]
 
 typedef struct trace_ctx {
     light *l;
-    const light_params *p;
+    light_params params;
+    const light_params *p; /* &params: the caller's copy may go away during a background bake */
     int lo[3], hi[3];
     /* Step vectors, already scaled by the step length. A sun particle draws
      * each step from sun_d (8 random bits); a sky particle first draws its
@@ -185,6 +185,12 @@ typedef struct trace_ctx {
     float r2;                   /* radius squared; <0: radius never reached */
     float sky_norm;             /* survival of a sky particle over an open plain */
     long *elements, *particles; /* per z plane */
+    /* background bakes */
+    job_pool *jobs;
+    job_group group;
+    atomic_int planes_done;
+    atomic_bool cancel;
+    uint64_t t0;
 } trace_ctx;
 
 /* Unit vector k of n spread evenly over the sphere (a Fibonacci lattice). */
@@ -300,6 +306,7 @@ static bool is_element(const light *l, int x, int y, int z)
 static void trace_plane(void *arg, int k)
 {
     trace_ctx *c = arg;
+    if (atomic_load_explicit(&c->cancel, memory_order_relaxed)) return;
     light *l = c->l;
     const light_params *p = c->p;
     int z = c->lo[2] + k;
@@ -308,7 +315,7 @@ static void trace_plane(void *arg, int k)
         for (int x = c->lo[0]; x < c->hi[0]; x++) {
             size_t i = vidx(l, x, y, z);
             if (!is_element(l, x, y, z)) {
-                l->sun[i] = l->sky[i] = 0;
+                l->rg[2 * i] = l->rg[2 * i + 1] = 0;
                 continue;
             }
             elements++;
@@ -323,38 +330,98 @@ static void trace_plane(void *arg, int k)
             }
             float fs = p->sun_particles ? (float)sun / (float)p->sun_particles : 0.f;
             float fk = p->sky_particles ? (float)sky / (float)p->sky_particles / c->sky_norm : 0.f;
-            l->sun[i] = (uint8_t)lrintf(fminf(fs, 1.f) * 255.f);
-            l->sky[i] = (uint8_t)lrintf(fminf(fk, 1.f) * 255.f);
+            l->rg[2 * i] = (uint8_t)lrintf(fminf(fs, 1.f) * 255.f);
+            l->rg[2 * i + 1] = (uint8_t)lrintf(fminf(fk, 1.f) * 255.f);
         }
     c->elements[k] = elements;
     c->particles[k] = elements * (p->sun_particles + p->sky_particles);
+    atomic_fetch_add_explicit(&c->planes_done, 1, memory_order_release);
+}
+
+/* A background bake: one job per z plane of the box, so the pool stays
+ * free for meshing between planes and progress is exact. */
+struct light_task {
+    trace_ctx c;
+    int planes;
+    struct plane_job { trace_ctx *c; int k; } *jobs;
+};
+
+static void plane_job(void *arg)
+{
+    struct plane_job *j = arg;
+    trace_plane(j->c, j->k);
+}
+
+light_task *light_bake_start(light *l, const light_params *p, job_pool *jobs, const int lo[3], const int hi[3])
+{
+    light_task *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    trace_ctx *c = &t->c;
+    c->t0 = timer_ns();
+    c->l = l, c->params = *p, c->p = &c->params, c->jobs = jobs;
+    clamp_box(l, lo, hi, c->lo, c->hi);
+    fill_dirs(c);
+    c->sky_norm = plain_survival(c);
+    t->planes = c->hi[2] - c->lo[2];
+    c->elements = calloc((size_t)t->planes + 1, sizeof *c->elements);
+    c->particles = calloc((size_t)t->planes + 1, sizeof *c->particles);
+    t->jobs = calloc((size_t)t->planes + 1, sizeof *t->jobs);
+    if (!c->elements || !c->particles || !t->jobs) {
+        light_task_finish(t, NULL);
+        return NULL;
+    }
+    if (!jobs || job_pool_threads(jobs) == 0) {
+        for (int k = 0; k < t->planes; k++) trace_plane(c, k);
+        return t;
+    }
+    for (int k = 0; k < t->planes; k++) {
+        t->jobs[k] = (struct plane_job){ c, k };
+        job_submit(jobs, &c->group, plane_job, &t->jobs[k]);
+    }
+    return t;
+}
+
+float light_task_progress(light_task *t)
+{
+    if (!t || t->planes == 0) return 1.f;
+    return (float)atomic_load_explicit(&t->c.planes_done, memory_order_acquire) / (float)t->planes;
+}
+
+bool light_task_done(light_task *t)
+{
+    return !t || !t->c.jobs || job_group_done(t->c.jobs, &t->c.group);
+}
+
+void light_task_finish(light_task *t, light_stats *stats)
+{
+    if (!t) return;
+    trace_ctx *c = &t->c;
+    if (c->jobs) job_group_wait(c->jobs, &c->group);
+    if (stats) {
+        stats->elements = stats->particles = 0;
+        for (int k = 0; k < t->planes && c->elements; k++) {
+            stats->elements += c->elements[k];
+            stats->particles += c->particles[k];
+        }
+        stats->ms = timer_ms_since(c->t0);
+    }
+    free(c->elements);
+    free(c->particles);
+    free(t->jobs);
+    free(t);
+}
+
+void light_task_cancel(light_task *t)
+{
+    if (!t) return;
+    atomic_store(&t->c.cancel, true);
+    light_task_finish(t, NULL);
 }
 
 void light_bake(light *l, const light_params *p, job_pool *jobs, const int lo[3], const int hi[3],
                 light_stats *stats)
 {
-    uint64_t t0 = timer_ns();
-    trace_ctx *c = calloc(1, sizeof *c);
-    if (!c) return;
-    c->l = l, c->p = p;
-    clamp_box(l, lo, hi, c->lo, c->hi);
-    fill_dirs(c);
-    c->sky_norm = plain_survival(c);
-    int planes = c->hi[2] - c->lo[2];
-    c->elements = calloc((size_t)planes + 1, sizeof *c->elements);
-    c->particles = calloc((size_t)planes + 1, sizeof *c->particles);
-    if (c->elements && c->particles) job_parallel_for(jobs, planes, trace_plane, c);
-    if (stats) {
-        stats->elements = stats->particles = 0;
-        for (int k = 0; k < planes && c->elements; k++) {
-            stats->elements += c->elements[k];
-            stats->particles += c->particles[k];
-        }
-        stats->ms = timer_ms_since(t0);
-    }
-    free(c->elements);
-    free(c->particles);
-    free(c);
+    light_task_finish(light_bake_start(l, p, jobs, lo, hi), stats);
 }
 
 void light_relight(light *l, const world *w, const light_params *p, job_pool *jobs, const int lo[3],
@@ -381,14 +448,9 @@ void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky)
         return;
     }
     size_t i = vidx(l, x, y, z);
-    *sun = l->sun[i], *sky = l->sky[i];
+    *sun = l->rg[2 * i], *sky = l->rg[2 * i + 1];
 }
 
-const uint8_t *light_sun_data(const light *l) { return l->sun; }
-const uint8_t *light_sky_data(const light *l) { return l->sky; }
+const uint8_t *light_data(const light *l) { return l->rg; }
 
-uint64_t light_hash(const light *l)
-{
-    uint64_t h = hash_bytes(HASH_SEED, l->sun, l->count);
-    return hash_bytes(h, l->sky, l->count);
-}
+uint64_t light_hash(const light *l) { return hash_bytes(HASH_SEED, l->rg, l->count * 2); }

@@ -69,6 +69,19 @@ void light_read_world(light *l, const world *w, const int lo[3], const int hi[3]
  * workers when a pool is given, and clears the non-elements there. */
 void light_bake(light *l, const light_params *p, struct job_pool *jobs, const int lo[3], const int hi[3],
                 light_stats *stats);
+/* The same bake in the background, one job per z plane: the world stays
+ * playable meanwhile. Nothing may change the light (or read_world) until the
+ * task is finished. NULL when out of memory. */
+typedef struct light_task light_task;
+light_task *light_bake_start(light *l, const light_params *p, struct job_pool *jobs, const int lo[3],
+                             const int hi[3]);
+float light_task_progress(light_task *t); /* 0..1 */
+bool light_task_done(light_task *t);
+/* Waits for the rest, fills stats (when given) and frees the task. */
+void light_task_finish(light_task *t, light_stats *stats);
+/* Skips the planes not yet started, waits for the rest, frees the task. */
+void light_task_cancel(light_task *t);
+
 /* After voxels in [lo, hi) changed: re-reads them and relights the window
  * they can reach. Writes that window into win_lo/win_hi when given. */
 void light_relight(light *l, const world *w, const light_params *p, struct job_pool *jobs, const int lo[3],
@@ -81,9 +94,9 @@ bool light_blocks(uint8_t material);
 /* Sun and sky light at a voxel, 0..255 (0 for voxels that are not elements).
  * Above the world is open sky: full sky, full sun. */
 void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky);
-/* The raw volumes, x fastest, then y, then z (a GL 3D texture's order). */
-const uint8_t *light_sun_data(const light *l);
-const uint8_t *light_sky_data(const light *l);
+/* The raw volume: (sun, sky) byte pairs, x fastest, then y, then z (an RG8
+ * 3D texture's order). */
+const uint8_t *light_data(const light *l);
 /* Hash of both volumes (tests, determinism). */
 uint64_t light_hash(const light *l);
 

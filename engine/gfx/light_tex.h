@@ -1,0 +1,26 @@
+/* light_tex: the snowflake light volume (engine/light) as an RG8 3D texture
+ * the terrain shaders sample per fragment, so lighting needs no vertex data
+ * and greedy-merged quads stay merged. Only changed boxes are uploaded.
+ * GL, main thread only. */
+#ifndef STRATA_LIGHT_TEX_H
+#define STRATA_LIGHT_TEX_H
+
+#include <stdbool.h>
+
+#include "light/light.h"
+
+typedef struct light_tex {
+    unsigned tex;   /* GL_TEXTURE_3D, GL_RG8, nearest, clamped */
+    int sx, sy, sz;
+} light_tex;
+
+/* Sized for a world of sx*sy*sz voxels; false (and the reason in err) when
+ * the driver cannot hold it. */
+bool light_tex_create(light_tex *t, int sx, int sy, int sz, char *err, size_t errlen);
+void light_tex_destroy(light_tex *t);
+/* Uploads the box [lo, hi) of the light volume (whole when NULL). */
+void light_tex_upload(light_tex *t, const light *l, const int lo[3], const int hi[3]);
+/* Every voxel fully lit: what the shaders see before the first bake. */
+void light_tex_fill(light_tex *t, unsigned char sun, unsigned char sky);
+
+#endif
