@@ -54,7 +54,7 @@ static void bake_run(void *p)
 {
     light_state *s = p;
     light_stats st;
-    light_read_world(s->l, s->w, NULL, NULL);
+    light_read_world(s->l, s->w, NULL, NULL, bench_jobs());
     light_bake(s->l, &s->p, bench_jobs(), NULL, NULL, &st);
     bench_note("elements", (double)st.elements);
     bench_note("particles", (double)st.particles);
@@ -64,7 +64,7 @@ static void *relight_setup(void)
 {
     light_state *s = bake_setup();
     if (!s) return NULL;
-    light_read_world(s->l, s->w, NULL, NULL);
+    light_read_world(s->l, s->w, NULL, NULL, bench_jobs());
     light_bake(s->l, &s->p, bench_jobs(), NULL, NULL, NULL);
     int cx = s->w->sx / 2, cz = s->w->sz / 2, cy = world_surface_y(s->w, cx, cz);
     for (int z = -4; z < 4; z++)

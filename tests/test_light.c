@@ -22,7 +22,7 @@ static light *bake(const world *w, const light_params *p, job_pool *jobs)
 {
     light *l = light_create(w->sx, w->sy, w->sz);
     assert_non_null(l);
-    light_read_world(l, w, NULL, NULL);
+    light_read_world(l, w, NULL, NULL, jobs);
     light_bake(l, p, jobs, NULL, NULL, NULL);
     return l;
 }
@@ -205,7 +205,7 @@ static void test_background_bake(void **state)
     light_params p = light_params_default();
     light *ref = bake(w, &p, NULL);
     light *l = light_create(w->sx, w->sy, w->sz);
-    light_read_world(l, w, NULL, NULL);
+    light_read_world(l, w, NULL, NULL, jobs);
     light_task *t = light_bake_start(l, &p, jobs, NULL, NULL);
     assert_non_null(t);
     p.seed = 99; /* the task holds its own copy of the parameters */

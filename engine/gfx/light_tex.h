@@ -14,6 +14,16 @@ typedef struct light_tex {
     int sx, sy, sz;
 } light_tex;
 
+/* How the terrain shaders light a fragment: ambient + sun * sun_color +
+ * sky * sky_color, sun and sky read from the volume at the voxel in front of
+ * the face. Disabled: the old fixed directional shade. */
+typedef struct light_shading {
+    bool enabled;
+    unsigned texture;
+    int size[3];
+    float sun_color[3], sky_color[3], ambient;
+} light_shading;
+
 /* Sized for a world of sx*sy*sz voxels; false (and the reason in err) when
  * the driver cannot hold it. */
 bool light_tex_create(light_tex *t, int sx, int sy, int sz, char *err, size_t errlen);

@@ -84,7 +84,8 @@ bool light_blocks(uint8_t m)
 
 light *light_create(int sx, int sy, int sz)
 {
-    if (sx <= 0 || sy <= 0 || sz <= 0) return NULL;
+    /* whole chunks: read_world packs 32-voxel chunk rows into half words */
+    if (sx <= 0 || sy <= 0 || sz <= 0 || sx % CHUNK_SIZE || sy % CHUNK_SIZE || sz % CHUNK_SIZE) return NULL;
     light *l = calloc(1, sizeof *l);
     if (!l) return NULL;
     l->sx = sx, l->sy = sy, l->sz = sz;
@@ -139,35 +140,50 @@ typedef struct read_ctx {
     light *l;
     const world *w;
     int lo[3], hi[3];
+    uint8_t opaque_lut[256], drawn_lut[256];
 } read_ctx;
 
-/* One z plane of the box. Bits of one word can belong to two planes only at
- * word boundaries between rows, so planes are written with atomic-free
- * read-modify-write only when the box is whole rows; otherwise serially. */
-static void read_plane(read_ctx *c, int z)
+/* One z plane of the box, a chunk row (32 voxels) at a time: the world is
+ * 32 voxels a chunk wide, so each chunk row is one aligned half of a 64-bit
+ * word, and planes (sx*sy bits, a multiple of 1024) never share a word, so
+ * planes can be read in parallel. */
+static void read_plane(void *arg, int k)
 {
+    read_ctx *c = arg;
     light *l = c->l;
+    int z = c->lo[2] + k;
     for (int y = c->lo[1]; y < c->hi[1]; y++)
-        for (int x = c->lo[0]; x < c->hi[0]; x++) {
-            uint8_t m = world_get(c->w, x, y, z);
-            size_t i = vidx(l, x, y, z);
-            uint64_t bit = 1ull << (i & 63);
-            const material *mt = material_get(m);
-            if (mt->render_self && !mt->render_neighbors) l->opaque[i >> 6] |= bit;
-            else l->opaque[i >> 6] &= ~bit;
-            if (mt->render_self) l->drawn[i >> 6] |= bit;
-            else l->drawn[i >> 6] &= ~bit;
+        for (int x0 = c->lo[0]; x0 < c->hi[0]; x0 += CHUNK_SIZE) {
+            const chunk *ch = world_chunk(c->w, x0 >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS);
+            uint64_t o = 0, d = 0;
+            if (ch) {
+                const uint8_t *row = &ch->vox[CHUNK_INDEX(0, y & CHUNK_MASK, z & CHUNK_MASK)];
+                for (int x = 0; x < CHUNK_SIZE; x++) {
+                    o |= (uint64_t)c->opaque_lut[row[x]] << x;
+                    d |= (uint64_t)c->drawn_lut[row[x]] << x;
+                }
+            }
+            size_t i = vidx(l, x0, y, z);
+            int shift = (int)(i & 63);
+            uint64_t keep = ~(0xffffffffull << shift);
+            l->opaque[i >> 6] = (l->opaque[i >> 6] & keep) | (o << shift);
+            l->drawn[i >> 6] = (l->drawn[i >> 6] & keep) | (d << shift);
         }
 }
 
-void light_read_world(light *l, const world *w, const int lo[3], const int hi[3])
+void light_read_world(light *l, const world *w, const int lo[3], const int hi[3], struct job_pool *jobs)
 {
     read_ctx c = { .l = l, .w = w };
     clamp_box(l, lo, hi, c.lo, c.hi);
-    /* Serial: neighbouring planes can share a 64-bit word when sx*sy is not
-     * a multiple of 64; at ~2 ns a voxel the whole default world reads in
-     * well under the bake's time. */
-    for (int z = c.lo[2]; z < c.hi[2]; z++) read_plane(&c, z);
+    /* re-reading voxels is harmless: widen x to whole chunk rows */
+    c.lo[0] &= ~CHUNK_MASK;
+    c.hi[0] = (c.hi[0] + CHUNK_MASK) & ~CHUNK_MASK;
+    if (c.hi[0] > l->sx) c.hi[0] = l->sx;
+    for (int m = 0; m < 256; m++) {
+        c.opaque_lut[m] = light_blocks((uint8_t)m);
+        c.drawn_lut[m] = material_get((uint8_t)m)->render_self;
+    }
+    job_parallel_for(jobs, c.hi[2] - c.lo[2], read_plane, &c);
 }
 
 /* ---- tracing ----------------------------------------------------------- */
@@ -303,6 +319,27 @@ static bool is_element(const light *l, int x, int y, int z)
     return false;
 }
 
+/* Any bit set among the n bits from i (whole words: may say yes wrongly, never no). */
+static bool bits_any(const uint64_t *bits, size_t i, size_t n)
+{
+    for (size_t w = i >> 6, e = (i + n - 1) >> 6; w <= e; w++)
+        if (bits[w]) return true;
+    return false;
+}
+
+/* Whether a row of the box can hold an element: some drawn voxel in it or
+ * in the four rows beside it. Most rows are deep rock or open air. */
+static bool row_may_light(const light *l, int x0, int x1, int y, int z)
+{
+    size_t n = (size_t)(x1 - x0);
+    if (bits_any(l->drawn, vidx(l, x0, y, z), n)) return true;
+    if (y > 0 && bits_any(l->drawn, vidx(l, x0, y - 1, z), n)) return true;
+    if (y + 1 < l->sy && bits_any(l->drawn, vidx(l, x0, y + 1, z), n)) return true;
+    if (z > 0 && bits_any(l->drawn, vidx(l, x0, y, z - 1), n)) return true;
+    if (z + 1 < l->sz && bits_any(l->drawn, vidx(l, x0, y, z + 1), n)) return true;
+    return false;
+}
+
 static void trace_plane(void *arg, int k)
 {
     trace_ctx *c = arg;
@@ -311,7 +348,11 @@ static void trace_plane(void *arg, int k)
     const light_params *p = c->p;
     int z = c->lo[2] + k;
     long elements = 0;
-    for (int y = c->lo[1]; y < c->hi[1]; y++)
+    for (int y = c->lo[1]; y < c->hi[1]; y++) {
+        if (!row_may_light(l, c->lo[0], c->hi[0], y, z)) {
+            memset(&l->rg[2 * vidx(l, c->lo[0], y, z)], 0, 2 * (size_t)(c->hi[0] - c->lo[0]));
+            continue;
+        }
         for (int x = c->lo[0]; x < c->hi[0]; x++) {
             size_t i = vidx(l, x, y, z);
             if (!is_element(l, x, y, z)) {
@@ -333,6 +374,7 @@ static void trace_plane(void *arg, int k)
             l->rg[2 * i] = (uint8_t)lrintf(fminf(fs, 1.f) * 255.f);
             l->rg[2 * i + 1] = (uint8_t)lrintf(fminf(fk, 1.f) * 255.f);
         }
+    }
     c->elements[k] = elements;
     c->particles[k] = elements * (p->sun_particles + p->sky_particles);
     atomic_fetch_add_explicit(&c->planes_done, 1, memory_order_release);
@@ -427,7 +469,7 @@ void light_bake(light *l, const light_params *p, job_pool *jobs, const int lo[3]
 void light_relight(light *l, const world *w, const light_params *p, job_pool *jobs, const int lo[3],
                    const int hi[3], int win_lo[3], int win_hi[3], light_stats *stats)
 {
-    light_read_world(l, w, lo, hi);
+    light_read_world(l, w, lo, hi, jobs);
     int reach = light_reach(p);
     int a[3], b[3], wl[3], wh[3];
     for (int k = 0; k < 3; k++) a[k] = lo[k] - reach, b[k] = hi[k] + reach;

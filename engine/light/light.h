@@ -57,14 +57,16 @@ typedef struct light_stats {
 
 typedef struct light light;
 
-/* Light for a world of sx*sy*sz voxels; NULL when out of memory. */
+/* Light for a world of sx*sy*sz voxels (whole chunks); NULL when out of
+ * memory or not a multiple of the chunk size. */
 light *light_create(int sx, int sy, int sz);
 void light_destroy(light *l);
 void light_size(const light *l, int *sx, int *sy, int *sz);
 
 /* Reads which voxels block light from the world, in the box [lo, hi)
- * (clamped); the whole world when lo and hi are NULL. */
-void light_read_world(light *l, const world *w, const int lo[3], const int hi[3]);
+ * (clamped); the whole world when lo and hi are NULL. On the workers when a
+ * pool is given. */
+void light_read_world(light *l, const world *w, const int lo[3], const int hi[3], struct job_pool *jobs);
 /* Traces every element in [lo, hi) (clamped; whole world when NULL), on the
  * workers when a pool is given, and clears the non-elements there. */
 void light_bake(light *l, const light_params *p, struct job_pool *jobs, const int lo[3], const int hi[3],
