@@ -71,6 +71,11 @@ static void install_world(app *a, world *w)
     player_look(&a->pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
     a->world_seed = a->cv.seed->i;
     a->world_kind = app_kind(a);
+    int lo[3], hi[3];
+    world_take_edit_box(w, lo, hi); /* generation is not an edit */
+    app_light_new_world(&a->light, w, a->world_seed);
+    /* scripts see the final picture; the window plays on while it bakes */
+    if (platform_headless(a->plat)) app_light_sync(&a->light);
 }
 
 bool app_regenerate(app *a)
@@ -116,9 +121,20 @@ void app_sync_world(app *a)
 
 /* ---- rendering --------------------------------------------------------- */
 
+/* Everything that follows edits hears of them once a frame, whoever made
+ * them (tool, grammar, import): one box of changed voxels. */
+static void announce_edits(app *a)
+{
+    int lo[3], hi[3];
+    if (!a->w || !world_take_edit_box(a->w, lo, hi)) return;
+    app_light_edited(&a->light, lo, hi);
+}
+
 void app_render(app *a)
 {
     if (!a->rend) return;
+    announce_edits(a);
+    app_light_frame(&a->light);
     app_mesh_dirty(a);
     int w, h;
     platform_size(a->plat, &w, &h);
@@ -138,6 +154,8 @@ void app_render(app *a)
         .wireframe = a->cv.wireframe->b,
     };
     memcpy(s.tints, app_tint_palette, sizeof s.tints);
+    app_light_shading(&a->light, &s.light);
+    app_light_sun_dir(&a->light, s.sun);
     renderer_draw(a->rend, c, &s, &a->stats);
     app_draw_tool(a, c, s.framebuffer, w, h);
     if (a->cv.crosshair->b) renderer_draw_crosshair(a->rend, &s); /* over the tool, not tinted by it */
@@ -194,6 +212,7 @@ static void shutdown_app(app *a)
     text_destroy(a->text);
     console_destroy(a->con); /* restores the log sink */
     if (a->gen_task) world_destroy(worldgen_finish(a->gen_task));
+    app_light_shutdown(&a->light); /* waits for its bake before the pool goes */
     job_pool_destroy(a->jobs); /* joins the workers before anything they read goes away */
     for (int i = 0; i < a->mesh_cap; i++) mesh_free(&a->meshes[i]);
     free(a->meshes);
@@ -292,6 +311,7 @@ int app_run(const app_desc *d)
 
     int rc = 1;
     if (!init_graphics(a)) goto out;
+    app_light_init(&a->light, a->jobs, a->rend != NULL);
     if (!d->headless) {
         a->text = text_create(&(text_desc){ 0 }, err, sizeof err);
         if (!a->text) log_error("no text rendering (console and HUD hidden): %s", err);

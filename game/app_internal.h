@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "app.h"
+#include "app_light.h"
 #include "core/jobs.h"
 #include "gfx/camera.h"
 #include "gfx/ghost.h"
@@ -42,6 +43,7 @@ typedef struct app {
     double script_time; /* the clock of 'frames' (scripts run on simulated time) */
     ghost_renderer *ghost;   /* draws the tool's shape where it is */
     unsigned ghost_version;  /* the tool shape_version the ghost holds */
+    app_light light;         /* snowflake lighting of the current world */
     render_stats stats;
     int *dirty_idx;
     chunk_mesh *meshes;

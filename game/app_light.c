@@ -114,9 +114,9 @@ void app_light_init(app_light *L, job_pool *jobs, bool gl)
         { "light.sun_yaw", "sun direction, degrees (0 = towards -z, 90 = towards +x)", CVAR_FLOAT, CVAR_ARCHIVE, "125", 0, 360, NULL, on_param, L },
         { "light.sun_pitch", "sun elevation above the horizon, degrees", CVAR_FLOAT, CVAR_ARCHIVE, "50", 1, 90, NULL, on_param, L },
         { "light.jitter", "how far each step strays from its particle's heading (0 = straight lines)", CVAR_FLOAT, CVAR_ARCHIVE, "0.6", 0, 2, NULL, on_param, L },
-        { "light.sun_color", "colour the sun set brings home (r g b)", CVAR_VEC3, CVAR_ARCHIVE, "1.0 0.92 0.78", 0, 4 },
-        { "light.sky_color", "colour the sky set brings home (r g b)", CVAR_VEC3, CVAR_ARCHIVE, "0.42 0.5 0.62", 0, 4 },
-        { "light.ambient", "light floor where no particle comes home (caves)", CVAR_FLOAT, CVAR_ARCHIVE, "0.06", 0, 1 },
+        { "light.sun_color", "colour the sun set brings home (r g b)", CVAR_VEC3, CVAR_ARCHIVE, "0.78 0.72 0.6", 0, 4 },
+        { "light.sky_color", "colour the sky set brings home (r g b)", CVAR_VEC3, CVAR_ARCHIVE, "0.36 0.42 0.52", 0, 4 },
+        { "light.ambient", "light floor where no particle comes home (caves)", CVAR_FLOAT, CVAR_ARCHIVE, "0.05", 0, 1 },
     };
     cvar **slots[] = { &L->cv.enable, &L->cv.sun_particles, &L->cv.sky_particles, &L->cv.steps, &L->cv.step,
                        &L->cv.radius, &L->cv.sun_yaw, &L->cv.sun_pitch, &L->cv.jitter, &L->cv.sun_color,
@@ -203,4 +203,10 @@ void app_light_shading(const app_light *L, light_shading *out)
     memcpy(out->sun_color, L->cv.sun_color->v, sizeof out->sun_color);
     memcpy(out->sky_color, L->cv.sky_color->v, sizeof out->sky_color);
     out->ambient = L->cv.ambient->f;
+}
+
+void app_light_sun_dir(const app_light *L, float out[3])
+{
+    light_params p = params_from_cvars(L);
+    memcpy(out, p.sun_dir, sizeof p.sun_dir);
 }

@@ -52,5 +52,8 @@ void app_light_shutdown(app_light *L);
 
 /* What the terrain shaders need this frame (gfx/light_tex.h). */
 void app_light_shading(const app_light *L, light_shading *out);
+/* Towards the sun (light.sun_yaw, light.sun_pitch): the renderers' sun too,
+ * so face shading and shadows agree. */
+void app_light_sun_dir(const app_light *L, float out[3]);
 
 #endif

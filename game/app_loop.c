@@ -112,6 +112,8 @@ void app_draw_overlays(app *a)
     if (help && help->b)
         hud_draw_help(a->text, k_unbound_keys, (int)(sizeof k_unbound_keys / sizeof k_unbound_keys[0]), w, h);
     if (a->gen_task) hud_draw_progress(a->text, worldgen_progress(a->gen_task), "generating world", w, h);
+    else if (app_light_progress(&a->light) >= 0)
+        hud_draw_progress(a->text, app_light_progress(&a->light), "lighting world", w, h);
     if (a->con) console_view_draw(a->text, a->con, w, h);
     text_end(a->text);
 }

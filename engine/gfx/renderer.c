@@ -25,6 +25,7 @@ struct renderer {
     struct draw_item { int index; float dist; } *order; /* scratch: visible chunks */
     struct {
         GLint viewproj, origin, camera, atlas, pass, sun, fog_color, fog_start, fog_end, tints;
+        GLint light, light_on, light_size, sun_color, sky_color, ambient;
     } u;
     GLint overlay_screen, overlay_color;
 };
@@ -41,6 +42,8 @@ renderer *renderer_create(char *err, size_t errlen)
     r->u.viewproj = U(viewproj), r->u.origin = U(origin), r->u.camera = U(camera), r->u.atlas = U(atlas);
     r->u.pass = U(pass), r->u.sun = U(sun), r->u.fog_color = U(fog_color), r->u.fog_start = U(fog_start);
     r->u.fog_end = U(fog_end), r->u.tints = U(tints);
+    r->u.light = U(light), r->u.light_on = U(light_on), r->u.light_size = U(light_size);
+    r->u.sun_color = U(sun_color), r->u.sky_color = U(sky_color), r->u.ambient = U(ambient);
 #undef U
     r->overlay_screen = glGetUniformLocation(r->overlay_prog, "u_screen");
     r->overlay_color = glGetUniformLocation(r->overlay_prog, "u_color");
@@ -211,6 +214,16 @@ void renderer_draw(renderer *r, const camera *cam, const render_settings *s, ren
     glUniform3fv(r->u.tints, 8, &s->tints[0][0]);
     glUniform1i(r->u.atlas, 0);
     glBindTextureUnit(0, r->atlas);
+    const light_shading *ls = &s->light;
+    glUniform1i(r->u.light_on, ls->enabled);
+    glUniform1i(r->u.light, 1);
+    if (ls->enabled) {
+        glBindTextureUnit(1, ls->texture);
+        glUniform3i(r->u.light_size, ls->size[0], ls->size[1], ls->size[2]);
+        glUniform3fv(r->u.sun_color, 1, ls->sun_color);
+        glUniform3fv(r->u.sky_color, 1, ls->sky_color);
+        glUniform1f(r->u.ambient, ls->ambient);
+    }
     glBindVertexArray(r->vao);
     glVertexArrayElementBuffer(r->vao, r->ibo);
 

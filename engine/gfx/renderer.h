@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "gfx/camera.h"
+#include "gfx/light_tex.h"
 #include "mesh/mesh_blocks.h"
 
 typedef struct renderer renderer;
@@ -22,6 +23,7 @@ typedef struct render_settings {
     float sun[3];          /* direction towards the sun (need not be normalised) */
     float tints[8][3];     /* tint id -> colour; 0 unused */
     bool wireframe;
+    light_shading light;   /* snowflake light volume; .enabled false = fixed shade */
 } render_settings;
 
 typedef struct render_stats {
