@@ -111,6 +111,28 @@ static void test_tower_shadow_follows_the_sun(void **state)
     world_destroy(w);
 }
 
+/* The sky set already darkens creases (the inner corner of a step, the foot
+ * of a wall) the way ambient occlusion would: no separate AO pass needed. */
+static void test_creases_darker(void **state)
+{
+    (void)state;
+    world *w = world_create(2, 2, 2);
+    fill_box(w, 0, 0, 0, 64, 8, 64, MAT_STONE);
+    fill_box(w, 32, 8, 0, 64, 24, 64, MAT_STONE); /* a 16-high wall along x = 32 */
+    light_params p = light_params_default();
+    p.sun_particles = 0, p.sky_particles = 128;
+    light *l = bake(w, &p, NULL);
+    double open = 0, foot = 0;
+    for (int z = 16; z < 48; z++) open += sky_at(l, 8, 8, z), foot += sky_at(l, 31, 8, z);
+    open /= 32, foot /= 32;
+    print_message("sky: open floor %.0f, foot of a wall %.0f\n", open, foot);
+    assert_true(open > 220);
+    assert_true(foot < 0.75 * open); /* the crease at the wall's foot */
+    assert_true(foot > 0.25 * open); /* ... but still open to half the sky */
+    light_destroy(l);
+    world_destroy(w);
+}
+
 /* A plain spanning four chunks: no step in the light at chunk borders. */
 static void test_continuous_across_chunks(void **state)
 {
@@ -250,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_open_sky_brighter_than_cave),
         cmocka_unit_test(test_enclosed_voxel_is_dark),
         cmocka_unit_test(test_tower_shadow_follows_the_sun),
+        cmocka_unit_test(test_creases_darker),
         cmocka_unit_test(test_continuous_across_chunks),
         cmocka_unit_test(test_relight_equals_full_bake),
         cmocka_unit_test(test_workers_and_seeds),
