@@ -2,10 +2,40 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/log.h"
+#include "gfx/light_tex.h"
+#include "light/light.h"
+#include "platform/platform.h"
 #include "ui/cmd.h"
+
+/* The component's state. */
+typedef struct app_light {
+    app *a;
+    light *vol;           /* NULL until a world exists */
+    light_tex tex;
+    bool gl;              /* a GL context exists: keep the texture */
+    light_task *task;     /* background bake in flight */
+    light_params task_params;
+    bool pending_edit;    /* edits while the bake ran: relit when it lands */
+    int edit_lo[3], edit_hi[3];
+    bool rebake;          /* a parameter changed: bake again */
+    bool baked;           /* the volume holds a finished bake of this world */
+    light_stats last;     /* of the last bake or relight */
+    const char *last_what;
+    long relights;
+    job_pool *jobs;
+    const world *w;
+    int seed;
+    struct {
+        cvar *enable, *sun_particles, *sky_particles, *steps, *step, *radius, *sun_yaw, *sun_pitch, *jitter,
+            *sun_color, *sky_color, *ambient;
+    } cv;
+} app_light;
+
+static void light_edited(app_light *L, const int lo[3], const int hi[3]);
 
 static light_params params_from_cvars(const app_light *L)
 {
@@ -47,7 +77,7 @@ static void land_bake(app_light *L)
     if (L->gl) light_tex_upload(&L->tex, L->vol, NULL, NULL);
     if (L->pending_edit) { /* edits made while it ran were not in its occupancy */
         L->pending_edit = false;
-        app_light_edited(L, L->edit_lo, L->edit_hi);
+        light_edited(L, L->edit_lo, L->edit_hi);
     }
 }
 
@@ -98,11 +128,12 @@ static int c_light(void *u, int argc, char **argv)
     return 1;
 }
 
-void app_light_init(app_light *L, job_pool *jobs, bool gl)
+static void *light_init(app *a)
 {
-    memset(L, 0, sizeof *L);
-    L->jobs = jobs;
-    L->gl = gl;
+    app_light *L = calloc(1, sizeof *L);
+    if (!L) return NULL;
+    L->a = a;
+    L->jobs = a->jobs;
     const cvar_validate_fn v = validate_param;
     cvar_desc d[] = {
         { "light.enable", "snowflake lighting (seed 000): shadows, dark caves; 0 = fixed directional shade", CVAR_BOOL, CVAR_ARCHIVE, "1" },
@@ -124,10 +155,21 @@ void app_light_init(app_light *L, job_pool *jobs, bool gl)
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *slots[i] = cvar_register(&d[i]);
     cmd_register(&(cmd_desc){ "light", "bake|stats", "bake the snowflake light of the whole world now, or report on it",
                               c_light, L });
+    return L;
 }
 
-void app_light_new_world(app_light *L, const world *w, int seed)
+static bool light_gfx_init(void *self, app *a)
 {
+    app_light *L = self;
+    if (L) L->gl = true;
+    return L != NULL;
+}
+
+static void light_new_world(void *self, app *a, world *w)
+{
+    app_light *L = self;
+    if (!L) return;
+    int seed = a->cv.seed->i;
     light_task_cancel(L->task);
     L->task = NULL;
     L->baked = false;
@@ -148,9 +190,11 @@ void app_light_new_world(app_light *L, const world *w, int seed)
             log_error("light: %s: the world stays unlit", err);
     }
     start_bake(L);
+    /* scripts see the final picture; the window plays on while it bakes */
+    if (platform_headless(a->plat) && L->task) land_bake(L);
 }
 
-void app_light_edited(app_light *L, const int lo[3], const int hi[3])
+static void light_edited(app_light *L, const int lo[3], const int hi[3])
 {
     if (!L->vol) return;
     if (L->task) { /* the bake in flight reads an older occupancy: relight after it */
@@ -170,31 +214,54 @@ void app_light_edited(app_light *L, const int lo[3], const int hi[3])
     if (L->gl) light_tex_upload(&L->tex, L->vol, wl, wh);
 }
 
-void app_light_frame(app_light *L)
+static void light_on_edit(void *self, app *a, const world_edit *e)
 {
+    if (self) light_edited(self, e->lo, e->hi);
+}
+
+static void light_frame(void *self, app *a, double now, float dt)
+{
+    app_light *L = self;
+    if (!L) return;
     if (L->task && light_task_done(L->task)) land_bake(L);
-    if (L->rebake) start_bake(L);
+    if (L->rebake) {
+        start_bake(L);
+        if (platform_headless(a->plat) && L->task) land_bake(L);
+    }
 }
 
-void app_light_sync(app_light *L)
+static void light_shutdown(void *self, app *a)
 {
-    if (L->rebake) start_bake(L);
-    if (L->task) land_bake(L);
-}
-
-float app_light_progress(const app_light *L) { return L->task ? light_task_progress(L->task) : -1.f; }
-
-void app_light_shutdown(app_light *L)
-{
+    app_light *L = self;
+    if (!L) return;
     light_task_cancel(L->task);
     L->task = NULL;
     light_destroy(L->vol);
     L->vol = NULL;
     if (L->gl) light_tex_destroy(&L->tex);
     cmd_unregister("light");
+    free(L);
 }
 
-void app_light_shading(const app_light *L, light_shading *out)
+const component app_light_component = {
+    .name = "light",
+    .init = light_init,
+    .gfx_init = light_gfx_init,
+    .on_new_world = light_new_world,
+    .on_edit = light_on_edit,
+    .on_frame = light_frame,
+    .shutdown = light_shutdown,
+};
+
+static const app_light *state(const app *a) { return component_state(&a->comps, app_light_component.name); }
+
+float app_light_progress(const app *a)
+{
+    const app_light *L = state(a);
+    return L && L->task ? light_task_progress(L->task) : -1.f;
+}
+
+static void shading(const app_light *L, light_shading *out)
 {
     memset(out, 0, sizeof *out);
     out->enabled = L->cv.enable->b && L->baked && L->tex.tex;
@@ -205,8 +272,11 @@ void app_light_shading(const app_light *L, light_shading *out)
     out->ambient = L->cv.ambient->f;
 }
 
-void app_light_sun_dir(const app_light *L, float out[3])
+void app_light_settings(const app *a, render_settings *s)
 {
-    light_params p = params_from_cvars(L);
-    memcpy(out, p.sun_dir, sizeof p.sun_dir);
+    const app_light *L = state(a);
+    if (!L) return;
+    shading(L, &s->light);
+    light_params p = params_from_cvars(L); /* face shading and shadows agree on the sun */
+    memcpy(s->sun, p.sun_dir, sizeof p.sun_dir);
 }

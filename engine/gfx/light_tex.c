@@ -70,3 +70,16 @@ void light_tex_fill(light_tex *t, unsigned char sun, unsigned char sky)
     const unsigned char rg[2] = { sun, sky };
     glClearTexImage(t->tex, 0, GL_RG, GL_UNSIGNED_BYTE, rg);
 }
+
+void light_shading_apply(unsigned program, const light_shading *ls, int unit)
+{
+    GLuint p = program;
+    glUniform1i(glGetUniformLocation(p, "u_light_on"), ls->enabled && ls->texture);
+    glUniform1i(glGetUniformLocation(p, "u_light"), unit);
+    if (!ls->enabled || !ls->texture) return;
+    glBindTextureUnit((GLuint)unit, ls->texture);
+    glUniform3i(glGetUniformLocation(p, "u_light_size"), ls->size[0], ls->size[1], ls->size[2]);
+    glUniform3fv(glGetUniformLocation(p, "u_sun_color"), 1, ls->sun_color);
+    glUniform3fv(glGetUniformLocation(p, "u_sky_color"), 1, ls->sky_color);
+    glUniform1f(glGetUniformLocation(p, "u_ambient"), ls->ambient);
+}

@@ -30,6 +30,12 @@ bool light_tex_create(light_tex *t, int sx, int sy, int sz, char *err, size_t er
 void light_tex_destroy(light_tex *t);
 /* Uploads the box [lo, hi) of the light volume (whole when NULL). */
 void light_tex_upload(light_tex *t, const light *l, const int lo[3], const int hi[3]);
+/* Sets the light uniforms every terrain shader declares (u_light_on,
+ * u_light, u_light_size, u_sun_color, u_sky_color, u_ambient; see
+ * shaders/chunk.frag) on the program in use, binding the volume to texture
+ * `unit`. Every render mode calls this, so they light alike. */
+void light_shading_apply(unsigned program, const light_shading *ls, int unit);
+
 /* Every voxel fully lit: what the shaders see before the first bake. */
 void light_tex_fill(light_tex *t, unsigned char sun, unsigned char sky);
 

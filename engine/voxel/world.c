@@ -94,20 +94,6 @@ bool world_set(world *w, int x, int y, int z, uint8_t m)
     if (*v == m) return true;
     *v = m;
     mark_voxel_dirty(w, x, y, z);
-    const int p[3] = { x, y, z };
-    for (int k = 0; k < 3; k++) {
-        if (!w->edited || p[k] < w->edit_lo[k]) w->edit_lo[k] = p[k];
-        if (!w->edited || p[k] + 1 > w->edit_hi[k]) w->edit_hi[k] = p[k] + 1;
-    }
-    w->edited = true;
-    return true;
-}
-
-bool world_take_edit_box(world *w, int lo[3], int hi[3])
-{
-    if (!w->edited) return false;
-    for (int k = 0; k < 3; k++) lo[k] = w->edit_lo[k], hi[k] = w->edit_hi[k];
-    w->edited = false;
     return true;
 }
 

@@ -20,11 +20,6 @@ typedef struct world {
     chunk *chunks;   /* index: x fastest, then z, then y (as inside a chunk) */
     uint8_t *dirty;  /* one flag per chunk: its mesh is out of date */
     int dirty_count;
-    /* The box of voxels whose material changed since the last
-     * world_take_edit_box: one announcement per frame for everything that
-     * follows edits (light, saves), whoever made them. */
-    bool edited;
-    int edit_lo[3], edit_hi[3];
 } world;
 
 /* Returns NULL (and logs) when the size is not positive or too large. */
@@ -72,10 +67,6 @@ void world_mark_all_dirty(world *w);
 /* Moves up to `max` dirty chunk indices into `out` (clearing them) and
  * returns how many; lowest index first, so the order is deterministic. */
 int world_take_dirty(world *w, int *out, int max);
-
-/* Moves the box [lo, hi) of voxels changed since the last call into lo/hi
- * and returns true, or returns false when nothing changed. */
-bool world_take_edit_box(world *w, int lo[3], int hi[3]);
 
 /* Fills everything with air and clears tints (before regeneration). */
 void world_clear(world *w);
