@@ -1,6 +1,7 @@
 #version 450 core
-// Flat shading by face direction (the paper draws fragments as small cubes;
-// light comes from the lighting module later). The colour of a material is
+// Flat shading by face direction (the paper draws fragments as small
+// cubes), times the snowflake light of the voxel in front of the fragment
+// when the light volume is on (the same uniforms as chunk.frag). The colour of a material is
 // its tile's average (the atlas's smallest mip level), with a slight
 // per-fragment variation so single fragments read as cubes.
 flat in uint v_tile;
@@ -15,6 +16,12 @@ uniform float u_fog_start;
 uniform float u_fog_end;
 uniform vec3 u_tints[8];
 uniform float u_factor;
+uniform bool u_light_on;
+uniform sampler3D u_light;
+uniform ivec3 u_light_size;
+uniform vec3 u_sun_color;
+uniform vec3 u_sky_color;
+uniform float u_ambient;
 
 out vec4 o_color;
 
@@ -36,6 +43,13 @@ void main()
     uint h = uint(f.x) * 73856093u ^ uint(f.y) * 19349663u ^ uint(f.z) * 83492791u;
     float jitter = 0.93 + 0.07 * float((h >> 8) & 255u) / 255.0;
     vec3 lit = albedo * k_shade[face] * jitter;
+    if (u_light_on) {
+        vec3 n = k_normals[face];
+        ivec3 cell = ivec3(floor(v_world + n * (0.5 / u_factor)));
+        vec2 sl = cell.y >= u_light_size.y ? vec2(1.0)
+                : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+        lit *= u_ambient + sl.x * u_sun_color + sl.y * (0.75 + 0.25 * n.y) * u_sky_color;
+    }
     float fog = smoothstep(u_fog_start, u_fog_end, v_dist);
     o_color = vec4(mix(lit, u_fog_color, fog), 1.0);
 }

@@ -10,6 +10,7 @@
 
 #include "core/log.h"
 #include "core/timer.h"
+#include "gfx/light_tex.h"
 #include "gfx/quad_index.h"
 #include "gfx/renderer.h"
 #include "gfx/shader.h"
@@ -405,6 +406,7 @@ static void ev_draw(void *self, const render_view *view, render_stats *stats)
     glUniform3fv(v->u.tints, 8, &s->tints[0][0]);
     glUniform1i(v->u.atlas, 0);
     glBindTextureUnit(0, s->atlas);
+    light_shading_apply(v->prog, &s->light, 1);
     glBindVertexArray(v->vao);
     glVertexArrayElementBuffer(v->vao, v->ibo);
     glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
