@@ -30,6 +30,12 @@ const float k_shade[6] = float[6](0.78, 0.70, 1.0, 0.45, 0.62, 0.86);
 const vec3 k_normals[6] = vec3[6](vec3(0, 0, 1), vec3(0, 0, -1), vec3(0, 1, 0),
                                   vec3(0, -1, 0), vec3(-1, 0, 0), vec3(1, 0, 0));
 
+vec2 light_at(vec3 p)
+{
+    ivec3 cell = ivec3(floor(p));
+    return cell.y >= u_light_size.y ? vec2(1.0) : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+}
+
 void main()
 {
     vec3 albedo = textureLod(u_atlas, vec3(0.5, 0.5, float(v_tile)), 16.0).rgb;
@@ -44,10 +50,11 @@ void main()
     float jitter = 0.93 + 0.07 * float((h >> 8) & 255u) / 255.0;
     vec3 lit = albedo * k_shade[face] * jitter;
     if (u_light_on) {
-        vec3 n = k_normals[face];
-        ivec3 cell = ivec3(floor(v_world + n * (0.5 / u_factor)));
-        vec2 sl = cell.y >= u_light_size.y ? vec2(1.0)
-                : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+        // light is per voxel, fragments are finer: a face inside an eroded
+        // solid voxel reads the voxel a whole step in front, or the one above
+        // it (the open side of a stratum); the brightest of the three
+        vec3 n = k_normals[face], p = v_world + n * (0.5 / u_factor);
+        vec2 sl = max(max(light_at(p), light_at(v_world + n)), light_at(p + vec3(0.0, 1.0, 0.0)));
         lit *= u_ambient + sl.x * u_sun_color + sl.y * (0.75 + 0.25 * n.y) * u_sky_color;
     }
     float fog = smoothstep(u_fog_start, u_fog_end, v_dist);
