@@ -4,13 +4,12 @@
 // when the light volume is on (the same uniforms as chunk.frag). The colour of a material is
 // its tile's average (the atlas's smallest mip level), with a slight
 // per-fragment variation so single fragments read as cubes.
-flat in uint v_tile;
+flat in vec3 v_albedo;
 flat in uint v_tint;
 flat in uint v_face;
 in vec3 v_world;
 in float v_dist;
 
-uniform sampler2DArray u_atlas;
 uniform vec3 u_fog_color;
 uniform float u_fog_start;
 uniform float u_fog_end;
@@ -38,7 +37,7 @@ vec2 light_at(vec3 p)
 
 void main()
 {
-    vec3 albedo = textureLod(u_atlas, vec3(0.5, 0.5, float(v_tile)), 16.0).rgb;
+    vec3 albedo = v_albedo;
     if (v_tint > 0u) {
         float lum = dot(albedo, vec3(0.299, 0.587, 0.114));
         albedo = u_tints[min(v_tint, 7u)] * (0.45 + 0.9 * lum);

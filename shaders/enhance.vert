@@ -9,7 +9,9 @@ uniform vec3 u_origin;     // chunk origin in world voxels
 uniform vec3 u_camera;
 uniform float u_inv_factor;
 
-flat out uint v_tile;
+uniform sampler2DArray u_atlas;
+
+flat out vec3 v_albedo;  // the tile's average colour: its smallest mip level
 flat out uint v_tint;
 flat out uint v_face;
 out vec3 v_world;
@@ -19,7 +21,7 @@ void main()
 {
     vec3 p = vec3(float(a_pos & 1023u), float((a_pos >> 10) & 1023u), float((a_pos >> 20) & 1023u));
     vec3 wp = u_origin + p * u_inv_factor;
-    v_tile = a_info & 255u;
+    v_albedo = textureLod(u_atlas, vec3(0.5, 0.5, float(a_info & 255u)), 16.0).rgb;
     v_tint = (a_info >> 8) & 255u;
     v_face = (a_info >> 16) & 7u;
     v_world = wp;

@@ -376,9 +376,12 @@ static void ev_upload(void *self, const world *w, const int *idx, int n)
 
 static float radius_voxels(void) { return (float)cv_int("enhance.radius", 64); }
 
+static void draw_near(enhance_view *v, const render_view *view, int nn, render_stats *stats);
+
 static void ev_draw(void *self, const render_view *view, render_stats *stats)
 {
     enhance_view *v = self;
+    memset(stats, 0, sizeof *stats);
     int nn = 0, nf = 0;
     bool ok = v->n && v->w && sync_params(v);
     float radius = radius_voxels();
@@ -388,11 +391,21 @@ static void ev_draw(void *self, const render_view *view, render_stats *stats)
         else if (v->far)
             v->far[nf++] = view->visible[k];
     }
+    /* near first: nearest first lets early depth reject what they hide */
+    if (nn) draw_near(v, view, nn, stats);
     render_view fv = *view;
     fv.visible = v->far ? v->far : view->visible;
     fv.visible_count = v->far ? nf : view->visible_count;
-    renderer_blocks_mode.draw(v->blocks, &fv, stats);
-    if (!nn) return;
+    render_stats far = { 0 };
+    renderer_blocks_mode.draw(v->blocks, &fv, &far);
+    stats->chunks_loaded += far.chunks_loaded;
+    stats->chunks_drawn += far.chunks_drawn;
+    stats->triangles += far.triangles;
+    stats->triangles_loaded += far.triangles_loaded;
+}
+
+static void draw_near(enhance_view *v, const render_view *view, int nn, render_stats *stats)
+{
     prepare(v, v->near, nn);
     const render_settings *s = view->s;
     glUseProgram(v->prog);

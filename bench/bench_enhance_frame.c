@@ -1,0 +1,130 @@
+/* render.frame.enhanced.hills: one headless 1280x720 frame of the default
+ * hills world from the spawn view in the enhanced render mode (fragments
+ * within enhance.radius, blocks beyond), and enhance.enter: switching to
+ * the mode until its first frame is drawn with the fragments near the
+ * player (the mode's create, reset, block build, enhancement and meshing). */
+#include <glad/gl.h>
+#include <stdlib.h>
+
+#include "app.h"
+#include "bench.h"
+#include "gfx/atlas.h"
+#include "gfx/enhance_view.h"
+#include "platform/platform.h"
+#include "player.h"
+#include "terrain.h"
+#include "worldgen.h"
+
+typedef struct enh_frame {
+    platform *plat;
+    unsigned atlas;
+    world *w;
+    camera cam;
+    render_settings rs;
+    void *mode;
+    render_item *visible;
+    int *all;
+} enh_frame;
+
+static void enh_frame_teardown(void *s)
+{
+    enh_frame *f = s;
+    if (!f) return;
+    if (f->mode) enhance_view_mode.destroy(f->mode);
+    world_destroy(f->w);
+    if (f->atlas) atlas_texture_destroy(f->atlas);
+    platform_destroy(f->plat);
+    free(f->visible);
+    free(f->all);
+    free(f);
+}
+
+static void draw(enh_frame *f, render_stats *st)
+{
+    render_frame_begin(&f->rs);
+    int n = render_visible_set(&f->cam, f->rs.view_distance, f->w->cx, f->w->cy, f->w->cz, NULL, f->visible);
+    render_view v = { &f->cam, &f->rs, f->visible, n, f->w->cx, f->w->cy, f->w->cz };
+    enhance_view_mode.draw(f->mode, &v, st);
+    glFinish(); /* the frame is done when the rasterizer is */
+}
+
+/* Creates the mode and draws its first frame; returns false on failure. */
+static bool enter(enh_frame *f, char *err, size_t errlen)
+{
+    if (f->mode) enhance_view_mode.destroy(f->mode);
+    f->mode = enhance_view_mode.create(err, errlen);
+    if (!f->mode) return false;
+    enhance_view_mode.reset(f->mode, f->w->cx, f->w->cy, f->w->cz);
+    enhance_view_mode.build(f->mode, f->w, bench_jobs(), f->all, f->w->chunk_count);
+    enhance_view_mode.upload(f->mode, f->w, f->all, f->w->chunk_count);
+    render_stats st;
+    draw(f, &st);
+    return true;
+}
+
+static void *enh_frame_setup(void)
+{
+    enh_frame *f = calloc(1, sizeof *f);
+    char err[1024];
+    f->plat = platform_create(&(platform_desc){ .width = 1280, .height = 720, .headless = true }, err, sizeof err);
+    if (!f->plat) {
+        bench_skip(err);
+        free(f);
+        return NULL;
+    }
+    atlas_image img;
+    const char *path = platform_find_asset("assets/atlas.png");
+    if (!path || !atlas_load(path, &img, err, sizeof err)) goto fail;
+    f->atlas = atlas_texture_create(&img);
+    atlas_free(&img);
+    terrain_register();
+    f->w = world_create(16, 4, 16);
+    if (!f->w) goto fail;
+    worldgen_generate(f->w, &terrain_hills, 1, bench_jobs());
+    f->visible = malloc(sizeof *f->visible * (size_t)f->w->chunk_count);
+    f->all = malloc(sizeof *f->all * (size_t)f->w->chunk_count);
+    for (int i = 0; i < f->w->chunk_count; i++) f->all[i] = i;
+    player pl = { 0 };
+    player_spawn(&pl, f->w, (float)f->w->sx * 0.5f, (float)f->w->sz * 0.5f);
+    player_look(&pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
+    player_eye(&pl, f->cam.pos);
+    f->cam.yaw = pl.yaw, f->cam.pitch = pl.pitch, f->cam.fov = 70, f->cam.aspect = 1280.f / 720.f;
+    f->cam.znear = 0.05f, f->cam.zfar = 192 + 64;
+    camera_update(&f->cam);
+    f->rs = (render_settings){ .width = 1280, .height = 720, .framebuffer = platform_framebuffer(f->plat),
+                               .view_distance = 192, .sky = { 0.62f, 0.76f, 0.93f }, .sun = { 0.35f, 1, 0.25f },
+                               .atlas = f->atlas };
+    if (!enter(f, err, sizeof err)) goto fail;
+    return f;
+fail:
+    bench_skip(err);
+    enh_frame_teardown(f);
+    return NULL;
+}
+
+static void enh_frame_run(void *s)
+{
+    enh_frame *f = s;
+    render_stats st = { 0 };
+    draw(f, &st);
+    bench_note("triangles", (double)st.triangles);
+    bench_note("chunks_drawn", st.chunks_drawn);
+}
+
+static void enh_enter_run(void *s)
+{
+    enh_frame *f = s;
+    char err[256];
+    enter(f, err, sizeof err);
+    enhance_view_stats st;
+    enhance_view_get_stats(f->mode, &st);
+    bench_note("chunks_enhanced", st.chunks);
+    bench_note("fragments", (double)st.fragments);
+    bench_note("quads", (double)st.quads);
+}
+
+static const bench_case enh_frame_cases[] = {
+    { "render.frame.enhanced.hills", enh_frame_setup, enh_frame_run, enh_frame_teardown, 10 },
+    { "enhance.enter", enh_frame_setup, enh_enter_run, enh_frame_teardown, 5 },
+};
+BENCH_REGISTER(enh_frame_cases)
