@@ -54,7 +54,10 @@ void main()
         // it (the open side of a stratum); the brightest of the three
         vec3 n = k_normals[face], p = v_world + n * (0.5 / u_factor);
         vec2 sl = max(max(light_at(p), light_at(v_world + n)), light_at(p + vec3(0.0, 1.0, 0.0)));
-        lit *= u_ambient + sl.x * u_sun_color + sl.y * (0.75 + 0.25 * n.y) * u_sky_color;
+        // the floor keeps faces the voxel-scale light cannot see into
+        // (under a fragment overhang) from going black
+        vec3 l = u_ambient + sl.x * u_sun_color + sl.y * (0.75 + 0.25 * n.y) * u_sky_color;
+        lit *= max(l, vec3(0.35));
     }
     float fog = smoothstep(u_fog_start, u_fog_end, v_dist);
     o_color = vec4(mix(lit, u_fog_color, fog), 1.0);
