@@ -98,5 +98,16 @@ done
 check "light refuses a bake that would take too long" 1 "$strata" --headless --exec "set light.steps 128; set light.sun_particles 256"
 grep -q "would take about" "$tmp/err" || { echo "FAIL light cost message: $(cat "$tmp/err")"; fail=1; }
 
+# seed 000: voxel detail enhancement, the enhanced render mode
+check "enhance stats in enhanced mode" 0 "$strata" --headless --width 200 --height 150 --exec "$small; $down; screenshot $tmp/blocks.png; set render.mode enhanced; screenshot $tmp/enhanced.png; cut; enhance stats"
+[ "$(kv enhance.fragments)" -gt 1000 ] && [ "$(kv enhance.skipped_voxels)" -gt 1000 ] && [ "$(kv enhance.cache_entries)" -gt 0 ] || { echo "FAIL enhance stats: $(cat "$tmp/out")"; fail=1; }
+grep -q '^enhance.cache_hit_rate=0\.[0-9]*' "$tmp/out" || { echo "FAIL enhance stats has no hit rate"; fail=1; }
+! cmp -s "$tmp/blocks.png" "$tmp/enhanced.png" || { echo "FAIL render.mode enhanced draws the same picture as blocks"; fail=1; }
+check "enhance stats wants the enhanced mode" 1 "$strata" --headless --exec "$small; enhance stats"
+check "enhance.levels out of range" 1 "$strata" --headless --exec "set enhance.levels 9"
+grep -q "\[1, 4\]" "$tmp/err" || { echo "FAIL enhance.levels refusal has no range: $(cat "$tmp/err")"; fail=1; }
+check "enhance memory limit" 1 "$strata" --headless --exec "set enhance.operator resample; set enhance.factor 16; set enhance.radius 512"
+grep -q "MiB" "$tmp/err" || { echo "FAIL enhance memory refusal has no estimate: $(cat "$tmp/err")"; fail=1; }
+
 echo "cli_test: $([ $fail -eq 0 ] && echo passed || echo FAILED)"
 exit $fail
