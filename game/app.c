@@ -66,7 +66,9 @@ static void install_world(app *a, world *w)
     if (a->rend) renderer_reset(a->rend, w->cx, w->cy, w->cz);
     app_mesh_dirty(a);
     if (a->tool_ready && !tool_bind_world(&a->tool, w)) log_warn("no memory for the tool's octree: cuts are off");
-    player_spawn(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f);
+    /* on the ground near the centre, in a clearing if there is one (never on the leaf roof) */
+    if (!player_spawn_ground(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f))
+        player_spawn(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f);
     a->pl.yaw = 0, a->pl.pitch = 0;
     player_look(&a->pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
     a->world_seed = a->cv.seed->i;

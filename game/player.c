@@ -177,3 +177,73 @@ void player_spawn(player *p, const world *w, float x, float z)
     p->on_ground = false;
     p->in_muskeg = player_in_muskeg(p, w);
 }
+
+bool player_is_ground(uint8_t m)
+{
+    return material_get(m)->solid && m != MAT_OAK_LEAVES && m != MAT_FIR_LEAVES && m != MAT_OAK_LOG &&
+           m != MAT_FIR_LOG && m != MAT_CACTUS;
+}
+
+/* A column open to the sky: its highest solid voxel is ground. */
+static bool player_column_open(const world *w, int x, int z)
+{
+    if (x < 0 || z < 0 || x >= w->sx || z >= w->sz) return false;
+    int s = world_surface_y(w, x, z);
+    return s < 0 || player_is_ground(world_get(w, x, s, z));
+}
+
+/* The highest ground voxel of a column with room for the player above it
+ * (nothing solid in the next two voxels: the box is 1.8 high), or -1. */
+static int player_column_floor(const world *w, int x, int z)
+{
+    if (x < 0 || z < 0 || x >= w->sx || z >= w->sz) return -1;
+    for (int y = world_surface_y(w, x, z); y >= 0; y--)
+        if (player_is_ground(world_get(w, x, y, z)) && !material_get(world_get(w, x, y + 1, z))->solid &&
+            !material_get(world_get(w, x, y + 2, z))->solid)
+            return y;
+    return -1;
+}
+
+/* Visits columns in rings of growing Chebyshev radius around (cx, cz), in a
+ * fixed order, until `ok` accepts one. */
+static bool player_search(const world *w, int cx, int cz, int radius, bool (*ok)(const world *, int, int), int *ox,
+                          int *oz)
+{
+    for (int r = 0; r <= radius; r++)
+        for (int dz = -r; dz <= r; dz++)
+            for (int dx = -r; dx <= r; dx += (dz == -r || dz == r) ? 1 : 2 * r) {
+                if (ok(w, cx + dx, cz + dz)) {
+                    *ox = cx + dx, *oz = cz + dz;
+                    return true;
+                }
+                if (r == 0) break;
+            }
+    return false;
+}
+
+static bool player_clearing(const world *w, int x, int z)
+{
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (!player_column_open(w, x + dx, z + dz)) return false;
+    return player_column_floor(w, x, z) >= 0;
+}
+
+static bool player_has_floor(const world *w, int x, int z) { return player_column_floor(w, x, z) >= 0; }
+
+bool player_spawn_ground(player *p, const world *w, float x, float z)
+{
+    if (!(fabsf(x) < 1.0e8f) || !(fabsf(z) < 1.0e8f)) return false;
+    int cx = (int)floorf(x), cz = (int)floorf(z), gx, gz;
+    if (!player_search(w, cx, cz, PLAYER_CLEARING_SEARCH, player_clearing, &gx, &gz) &&
+        !player_search(w, cx, cz, w->sx > w->sz ? w->sx : w->sz, player_has_floor, &gx, &gz))
+        return false;
+    /* the box (0.6 wide) at the column's centre stays inside the column */
+    p->pos[0] = (float)gx + 0.5f;
+    p->pos[1] = (float)(player_column_floor(w, gx, gz) + 1) + PLAYER_SPAWN_MARGIN;
+    p->pos[2] = (float)gz + 0.5f;
+    p->vel[0] = p->vel[1] = p->vel[2] = 0.0f;
+    p->on_ground = false;
+    p->in_muskeg = player_in_muskeg(p, w);
+    return true;
+}

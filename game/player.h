@@ -70,6 +70,17 @@ void player_forward(const player *p, float out[3]);
  * Orientation and the flying flag are kept. */
 void player_spawn(player *p, const world *w, float x, float z);
 
+/* Where a new world puts the player: standing on the ground (never on a
+ * plant: leaves, logs, cacti), in the clearing nearest (x, z) if there is
+ * one within PLAYER_CLEARING_SEARCH columns (a 3 x 3 patch of columns open
+ * to the sky), else on the ground under the canopy at the nearest column
+ * with headroom. Returns false (and keeps the player) when no column has
+ * ground. */
+#define PLAYER_CLEARING_SEARCH 96
+bool player_spawn_ground(player *p, const world *w, float x, float z);
+/* The material a spawned player may stand on: solid, and not a plant. */
+bool player_is_ground(uint8_t m);
+
 /* The collision box the player uses, for callers that sweep or test it. */
 collide_box_desc player_box(void);
 /* Where that box is now, in world voxel units: [lo, hi). */
