@@ -69,6 +69,26 @@ static bool player_in_muskeg(const player *p, const world *w)
     return false;
 }
 
+/* The world's x/z edge is a wall at every height: a box that is inside the
+ * world on an axis never crosses its edge on that axis (it stops a skin
+ * short), so the player cannot walk or fly off the world into the endless
+ * bedrock plain below it. A box already outside (a teleport) is not pulled
+ * back; it can walk in, and then stays. */
+static void player_border(const player *p, const world *w, float delta[3], bool blocked[3])
+{
+    const float hw = 0.5f * PLAYER_WIDTH;
+    for (int a = 0; a <= 2; a += 2) {
+        const float size = (float)(a == 0 ? w->sx : w->sz), lo = p->pos[a] - hw, hi = p->pos[a] + hw;
+        if (delta[a] < 0 && lo > -COLLIDE_SKIN && lo + delta[a] < COLLIDE_SKIN) {
+            delta[a] = lo > COLLIDE_SKIN ? COLLIDE_SKIN - lo : 0.0f;
+            blocked[a] = true;
+        } else if (delta[a] > 0 && hi < size + COLLIDE_SKIN && hi + delta[a] > size - COLLIDE_SKIN) {
+            delta[a] = hi < size - COLLIDE_SKIN ? size - COLLIDE_SKIN - hi : 0.0f;
+            blocked[a] = true;
+        }
+    }
+}
+
 static void player_step(player *p, const world *w, const player_input *in, float h)
 {
     const float yaw = p->yaw * PLAYER_DEG2RAD;
@@ -109,14 +129,16 @@ static void player_step(player *p, const world *w, const player_input *in, float
         dy = 0.5f * (v0 + v1) * h;
     }
 
-    const float delta[3] = { p->vel[0] * h, dy, p->vel[2] * h };
+    float delta[3] = { p->vel[0] * h, dy, p->vel[2] * h };
+    bool border[3] = { false, false, false };
+    player_border(p, w, delta, border);
     const collide_box_desc box = player_box();
     collide_result r;
     collide_move_octree(w, p->occupancy, p->pos, &box, delta, &r);
     /* A blocked axis loses its speed: no pressing into walls, no bouncing
      * off the floor, and a head bump ends the jump. */
     for (int a = 0; a < 3; a++)
-        if (r.blocked[a]) p->vel[a] = 0.0f;
+        if (r.blocked[a] || border[a]) p->vel[a] = 0.0f;
     p->on_ground = r.on_ground;
     p->in_muskeg = player_in_muskeg(p, w);
 }

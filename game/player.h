@@ -54,7 +54,8 @@ typedef struct player_input {
 } player_input;
 
 /* Advances the player by dt seconds (clamped to PLAYER_MAX_DT), in
- * substeps of at most PLAYER_MAX_SUBSTEP. */
+ * substeps of at most PLAYER_MAX_SUBSTEP. The world's x/z edge is a wall
+ * at every height: a player inside the world stays inside. */
 void player_update(player *p, const world *w, const player_input *in, float dt);
 
 /* Adds to yaw (wrapped into [0, 360)) and pitch (clamped to +-89 so the view
