@@ -141,6 +141,8 @@ void app_render(app *a)
     };
     memcpy(s.tints, app_tint_palette, sizeof s.tints);
     renderer_draw(a->rend, c, &s, &a->stats);
+    if (a->plain && a->w)
+        plain_draw(a->plain, c, &s, a->atlas_tex, material_get(MAT_BEDROCK)->tile[FACE_TOP], a->w->sx, a->w->sz);
     app_draw_tool(a, c, s.framebuffer, w, h);
     if (a->cv.crosshair->b) renderer_draw_crosshair(a->rend, &s); /* over the tool, not tinted by it */
 }
@@ -203,6 +205,7 @@ static void shutdown_app(app *a)
     world_destroy(a->w);
     if (a->tool_ready) tool_free(&a->tool);
     ghost_destroy(a->ghost);
+    plain_destroy(a->plain);
     renderer_destroy(a->rend);
     if (a->atlas_tex) glDeleteTextures(1, &a->atlas_tex);
     platform_destroy(a->plat);
@@ -253,6 +256,8 @@ static bool init_graphics(app *a)
     renderer_set_atlas(a->rend, a->atlas_tex);
     a->ghost = ghost_create(err, sizeof err);
     if (!a->ghost) log_warn("the cutting tool will not be drawn: %s", err); /* cutting still works */
+    a->plain = plain_create(err, sizeof err);
+    if (!a->plain) log_warn("the ground beyond the world's edge will not be drawn: %s", err);
     return true;
 }
 

@@ -12,6 +12,7 @@
 #include "gfx/renderer.h"
 #include "player.h"
 #include "tool.h"
+#include "gfx/plain.h"
 #include "gfx/text.h"
 #include "ui/console.h"
 #include "ui/cvar.h"
@@ -41,6 +42,7 @@ typedef struct app {
     double fill_next;  /* when a held fill fills again */
     double script_time; /* the clock of 'frames' (scripts run on simulated time) */
     ghost_renderer *ghost;   /* draws the tool's shape where it is */
+    plain_renderer *plain;   /* the bedrock floor beyond the world's edge */
     unsigned ghost_version;  /* the tool shape_version the ghost holds */
     render_stats stats;
     int *dirty_idx;
