@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "gfx/camera.h"
-#include "gfx/renderer.h"
+#include "gfx/render_mode.h"
 
 typedef struct plain_renderer plain_renderer;
 
