@@ -67,6 +67,7 @@ static void test_hash_and_counts(void **state)
     world_set_tint(a, 3, 5, 5, 2); /* a carved cell above the cactus: its top face takes the colour */
     assert_true(world_hash(a) != world_hash(b));
     assert_int_equal(world_count_tinted(a), 1);
+    assert_int_equal(world_tint_bytes(a), CHUNK_VOLUME); /* one chunk's tints, allocated on first use */
     assert_int_equal(world_face_tint(a, 3, 4, 5, FACE_TOP), 2);
     assert_int_equal(world_face_tint(a, 3, 4, 5, FACE_LEFT), 0);
     world_set(a, 3, 5, 5, MAT_SAND); /* filling the cell clears its colour */

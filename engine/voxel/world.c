@@ -188,6 +188,13 @@ uint64_t world_count_tinted(const world *w)
     return n;
 }
 
+size_t world_tint_bytes(const world *w)
+{
+    size_t n = 0;
+    for (int i = 0; i < w->chunk_count; i++) n += w->chunks[i].tint ? CHUNK_VOLUME : 0;
+    return n;
+}
+
 int world_surface_y(const world *w, int x, int z)
 {
     if (x < 0 || z < 0 || x >= w->sx || z >= w->sz) return -1;

@@ -90,6 +90,8 @@ void world_count_materials(const world *w, uint64_t counts[MAT_COUNT]);
 /* Faces drawn with a tint: visible faces (material_face_visible) whose
  * neighbour cell carries one. */
 uint64_t world_count_tinted(const world *w);
+/* Bytes held by tint storage (chunks that were ever tinted, 32 KiB each). */
+size_t world_tint_bytes(const world *w);
 /* Highest y whose voxel is solid in column (x, z), or -1 if none. */
 int world_surface_y(const world *w, int x, int z);
 
