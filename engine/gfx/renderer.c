@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gfx/light_tex.h"
 #include "gfx/quad_index.h"
 #include "core/log.h"
 #include "gfx/shader.h"
@@ -177,6 +178,7 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     glUniform3fv(r->u.tints, 8, &s->tints[0][0]);
     glUniform1i(r->u.atlas, 0);
     glBindTextureUnit(0, s->atlas ? s->atlas : r->atlas);
+    light_shading_apply(r->prog, &s->light, 1);
     glBindVertexArray(r->vao);
     glVertexArrayElementBuffer(r->vao, r->ibo);
 
