@@ -10,6 +10,7 @@
 
 #include "core/jobs.h"
 #include "core/rng.h"
+#include "gfx/camera.h"
 #include "gfx/enhance_view.h"
 #include "platform/platform.h"
 
@@ -104,10 +105,46 @@ static void test_edit_updates_like_scratch(void **state)
     enhance_view_mode.destroy(m);
 }
 
+/* Walking away gives the fragments of chunks left behind back. */
+static void test_far_chunks_are_evicted(void **state)
+{
+    fixture *f = *state;
+    for (int i = 0; i < f->w->chunk_count; i++) f->all[i] = i;
+    void *m = fresh_mode(f);
+    float eye[3] = { 10, 40, 10 };
+    enhance_view_prepare(m, eye);
+    enhance_view_stats near;
+    enhance_view_get_stats(m, &near);
+    assert_true(near.chunks > 0);
+    camera cam = { .pos = { 10, 40, 10 }, .yaw = 45, .pitch = -10, .fov = 70, .aspect = 1, .znear = 0.05f, .zfar = 300 };
+    render_settings rs = { .width = 64, .height = 64, .framebuffer = platform_framebuffer(f->plat), .view_distance = 300 };
+    render_item *vis = malloc(sizeof *vis * (size_t)f->w->chunk_count);
+    assert_non_null(vis);
+    for (int step = 0; step < 2; step++) {
+        if (step) {
+            /* the far corner, more than radius + 2 chunks from the first eye */
+            cam.pos[0] = 600, cam.pos[2] = 600;
+        }
+        camera_update(&cam);
+        render_frame_begin(&rs);
+        int n = render_visible_set(&cam, rs.view_distance, f->w->cx, f->w->cy, f->w->cz, NULL, vis);
+        render_view v = { &cam, &rs, vis, n, f->w->cx, f->w->cy, f->w->cz };
+        render_stats st;
+        enhance_view_mode.draw(m, &v, &st);
+    }
+    enhance_view_stats after;
+    enhance_view_get_stats(m, &after);
+    assert_int_equal(after.chunks, 0);
+    assert_int_equal(glGetError(), GL_NO_ERROR);
+    free(vis);
+    enhance_view_mode.destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edit_updates_like_scratch),
+        cmocka_unit_test(test_far_chunks_are_evicted),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

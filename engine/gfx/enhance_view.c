@@ -378,6 +378,30 @@ static float radius_voxels(void) { return (float)cv_int("enhance.radius", 64); }
 
 static void draw_near(enhance_view *v, const render_view *view, int nn, render_stats *stats);
 
+/* Chunks left well behind (two chunks beyond the radius, so walking along
+ * the edge does not thrash) give their fragments back: what the mode holds
+ * stays what enhance.radius was checked for. Their enhanced neighbours
+ * close their border again. */
+static void evict_far(enhance_view *v, const float eye[3], float radius)
+{
+    float keep = radius + 2.f * CHUNK_SIZE;
+    for (int i = 0; i < v->n; i++) {
+        ev_chunk *c = &v->ch[i];
+        if (!c->in) continue;
+        int cx, cy, cz;
+        world_chunk_coords(v->w, i, &cx, &cy, &cz);
+        float p[3];
+        render_chunk_sphere(cx, cy, cz, p);
+        float d2 = (p[0] - eye[0]) * (p[0] - eye[0]) + (p[1] - eye[1]) * (p[1] - eye[1]) + (p[2] - eye[2]) * (p[2] - eye[2]);
+        if (d2 <= keep * keep) continue;
+        drop_chunk(c);
+        for (int f = 0; f < 6; f++) {
+            int x = cx + face_normal[f][0], y = cy + face_normal[f][1], z = cz + face_normal[f][2];
+            if (world_chunk_valid(v->w, x, y, z)) v->ch[world_chunk_index(v->w, x, y, z)].mesh_stale = true;
+        }
+    }
+}
+
 static void ev_draw(void *self, const render_view *view, render_stats *stats)
 {
     enhance_view *v = self;
@@ -391,6 +415,7 @@ static void ev_draw(void *self, const render_view *view, render_stats *stats)
         else if (v->far)
             v->far[nf++] = view->visible[k];
     }
+    if (ok) evict_far(v, view->cam->pos, radius);
     /* near first: nearest first lets early depth reject what they hide */
     if (nn) draw_near(v, view, nn, stats);
     render_view fv = *view;
