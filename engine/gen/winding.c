@@ -7,6 +7,7 @@
 
 #define INV_4PI 0.07957747154594767
 #define LEAF_TRIS 8
+#define TRI_STRIDE 16
 
 /* Signed solid angle of triangle abc seen from q (Van Oosterom & Strackee):
  * positive when q is on the side its counter-clockwise winding faces away from. */
@@ -47,7 +48,8 @@ typedef struct wnode {
 struct winding_tree {
     wnode *nodes;
     int nn;
-    double *tri; /* 9 doubles per triangle, in tree order */
+    double *tri; /* TRI_STRIDE doubles per triangle, in tree order: corners,
+                    centroid, area vector, squared radius about the centroid */
     int nt;
 };
 
@@ -121,7 +123,7 @@ winding_tree *winding_tree_build(const obj_mesh *m)
     winding_tree *t = calloc(1, sizeof *t);
     build_item *it = malloc(sizeof *it * (size_t)(m->nt > 0 ? m->nt : 1));
     if (t) t->nodes = malloc(sizeof *t->nodes * (size_t)(2 * m->nt + 1));
-    if (t) t->tri = malloc(sizeof(double) * 9 * (size_t)(m->nt > 0 ? m->nt : 1));
+    if (t) t->tri = malloc(sizeof(double) * TRI_STRIDE * (size_t)(m->nt > 0 ? m->nt : 1));
     if (!t || !it || !t->nodes || !t->tri) {
         free(it);
         winding_tree_destroy(t);
@@ -135,9 +137,25 @@ winding_tree *winding_tree_build(const obj_mesh *m)
     }
     t->nt = m->nt;
     if (m->nt > 0) build(t, it, 0, m->nt, m);
-    for (int i = 0; i < m->nt; i++)
+    for (int i = 0; i < m->nt; i++) {
+        double *p = &t->tri[TRI_STRIDE * i];
         for (int c = 0; c < 3; c++)
-            for (int k = 0; k < 3; k++) t->tri[9 * i + 3 * c + k] = m->v[3 * m->tri[3 * it[i].t + c] + k];
+            for (int k = 0; k < 3; k++) p[3 * c + k] = m->v[3 * m->tri[3 * it[i].t + c] + k];
+        double u[3], v[3];
+        for (int k = 0; k < 3; k++) {
+            p[9 + k] = (p[k] + p[3 + k] + p[6 + k]) / 3.0;
+            u[k] = p[3 + k] - p[k], v[k] = p[6 + k] - p[k];
+        }
+        p[12] = 0.5 * (u[1] * v[2] - u[2] * v[1]);
+        p[13] = 0.5 * (u[2] * v[0] - u[0] * v[2]);
+        p[14] = 0.5 * (u[0] * v[1] - u[1] * v[0]);
+        p[15] = 0;
+        for (int c = 0; c < 3; c++) {
+            double d2 = 0;
+            for (int k = 0; k < 3; k++) d2 += (p[3 * c + k] - p[9 + k]) * (p[3 * c + k] - p[9 + k]);
+            if (d2 > p[15]) p[15] = d2;
+        }
+    }
     free(it);
     return t;
 }
@@ -167,8 +185,13 @@ double winding_eval(const winding_tree *t, const double q[3])
         }
         if (n->left < 0 || sp + 2 > 128) {
             for (int i = n->first; i < n->first + n->count; i++) {
-                const double *p = &t->tri[9 * i];
-                w += solid_angle(p, p + 3, p + 6, q);
+                /* the same far-field test per triangle: only the nearest
+                 * few pay for an exact solid angle (its atan2 dominates) */
+                const double *p = &t->tri[TRI_STRIDE * i];
+                double e[3] = { p[9] - q[0], p[10] - q[1], p[11] - q[2] };
+                double e2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+                if (e2 > beta2 * p[15]) w += (p[12] * e[0] + p[13] * e[1] + p[14] * e[2]) / (e2 * sqrt(e2));
+                else w += solid_angle(p, p + 3, p + 6, q);
             }
             continue;
         }
@@ -191,7 +214,7 @@ static bool near_surface(const winding_tree *t, const double lo[3], const double
         if (!overlap) continue;
         if (n->left < 0) {
             for (int i = n->first; i < n->first + n->count; i++) {
-                const double *p = &t->tri[9 * i];
+                const double *p = &t->tri[TRI_STRIDE * i];
                 bool o = true;
                 for (int k = 0; k < 3 && o; k++) {
                     double a = fmin(p[k], fmin(p[3 + k], p[6 + k])), b = fmax(p[k], fmax(p[3 + k], p[6 + k]));
@@ -246,7 +269,7 @@ static void solve_box(const wjob *j, const int lo[3], const int hi[3])
     double blo[3], bhi[3];
     centre_of(g, lo[0], lo[1], lo[2], blo);
     centre_of(g, hi[0] - 1, hi[1] - 1, hi[2] - 1, bhi);
-    if (!near_surface(j->t, blo, bhi, 0.5 * g->cell)) {
+    if (!near_surface(j->t, blo, bhi, 1e-9 * g->cell)) {
         /* no surface in the box: the number is harmonic there, and its
          * corners and centre agreeing decides the whole box */
         int votes = 0;
