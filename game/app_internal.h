@@ -91,6 +91,8 @@ void app_register_game(app *a);
 void app_register_commands(app *a);
 /* The cutting tool: tool_init, its cvars and commands, +cut/+fill. */
 void app_register_tool(app *a);
+/* Meshes (seed 002): voxelize, overlap, import, tool.mesh, voxelize.* cvars. */
+void app_register_voxelize(app *a);
 void app_loop(app *a);
 
 #endif

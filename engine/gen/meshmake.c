@@ -205,7 +205,7 @@ bool meshmake_teapot_part(obj_mesh *m, int part, int slices)
         return meshmake_sphere(m, c, 0.14f, slices / 2, slices);
     }
     if (part == 1) { /* the handle: a ring standing in the xy plane, half inside the body */
-        int v0 = m->nv;
+        int v0 = m->nv, t0 = m->nt;
         const float c[3] = { 0, 0, 0 };
         if (!meshmake_torus(m, c, 0.38f, 0.08f, slices, slices / 2)) return false;
         for (int i = v0; i < m->nv; i++) { /* torus about y -> about z, then out to the side */
@@ -213,6 +213,7 @@ bool meshmake_teapot_part(obj_mesh *m, int part, int slices)
             p[1] = z + 0.65f, p[2] = y;
             p[0] -= 0.95f;
         }
+        orient_outward(m, t0); /* swapping y and z mirrored it */
         return true;
     }
     /* the spout: a tapering tube, its base buried in the belly, tilted out */
