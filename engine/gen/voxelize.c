@@ -248,50 +248,153 @@ typedef struct dir_tri {
     i128 na, nD; /* n.a and n.(d * FIX): the hit's place along the line */
 } dir_tri;
 
+/* Looking along d, a point and every point d-multiples away from it land
+ * on the same spot of the plane through the origin across d's dominant axis. */
+static void project(const int d[3], const int64_t p[3], double out[2])
+{
+    int m = dominant_axis(d), i = (m + 1) % 3, j = (m + 2) % 3;
+    double r = ((double)p[m] / FIX) / d[m];
+    out[0] = (double)p[i] / FIX - r * d[i];
+    out[1] = (double)p[j] / FIX - r * d[j];
+}
+
+static bool edge_on(const voxelize_tri *t, const int d[3])
+{
+    int64_t n[3];
+    tri_normal(t, n);
+    return n[0] * (i128)d[0] + n[1] * (i128)d[1] + n[2] * (i128)d[2] == 0;
+}
+
+void voxelize_plan_free(voxelize_plan *p)
+{
+    free(p->lines);
+    free(p->cell_start);
+    free(p->cell_tris);
+    memset(p, 0, sizeof *p);
+}
+
+bool voxelize_plan_build(const voxelize_tri *tris, int nt, const voxelize_grid *g, const int d[3], voxelize_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    memcpy(p->d, d, sizeof p->d);
+    double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+    for (int i = 0; i < nt; i++) {
+        if (edge_on(&tris[i], d)) continue;
+        for (int c = 0; c < 3; c++) {
+            double pr[2];
+            project(d, tris[i].p[c], pr);
+            for (int k = 0; k < 2; k++) lo[k] = fmin(lo[k], pr[k]), hi[k] = fmax(hi[k], pr[k]);
+        }
+    }
+    if (!(lo[0] <= hi[0])) return true; /* every triangle edge-on: no line crosses anything */
+    /* square bins about a voxel wide, wider when the mesh is far larger than the grid */
+    double cs = 1.0, w = hi[0] - lo[0], h = hi[1] - lo[1];
+    while ((w / cs + 2) * (h / cs + 2) > 4.0 * 1024 * 1024) cs *= 2;
+    double blo[2] = { lo[0] - 0.5 * cs, lo[1] - 0.5 * cs };
+    int bw = (int)(w / cs) + 2, bh = (int)(h / cs) + 2;
+    p->cells = bw * bh;
+    p->cell_start = calloc((size_t)p->cells + 1, sizeof *p->cell_start);
+    int *box = malloc(sizeof *box * 4 * (size_t)(nt > 0 ? nt : 1));
+    long total = 0;
+    for (int i = 0; p->cell_start && box && i < nt; i++) {
+        int *b = &box[4 * i];
+        b[0] = 1, b[1] = 0, b[2] = 1, b[3] = 0;
+        if (edge_on(&tris[i], d)) continue;
+        double tl[2] = { INFINITY, INFINITY }, th[2] = { -INFINITY, -INFINITY };
+        for (int c = 0; c < 3; c++) {
+            double pr[2];
+            project(d, tris[i].p[c], pr);
+            for (int k = 0; k < 2; k++) tl[k] = fmin(tl[k], pr[k]), th[k] = fmax(th[k], pr[k]);
+        }
+        /* a margin far above rounding: the exact test decides, bins only must not miss */
+        const double eps = 1e-6;
+        b[0] = (int)floor((tl[0] - eps - blo[0]) / cs), b[1] = (int)floor((th[0] + eps - blo[0]) / cs);
+        b[2] = (int)floor((tl[1] - eps - blo[1]) / cs), b[3] = (int)floor((th[1] + eps - blo[1]) / cs);
+        if (b[0] < 0) b[0] = 0;
+        if (b[2] < 0) b[2] = 0;
+        if (b[1] >= bw) b[1] = bw - 1;
+        if (b[3] >= bh) b[3] = bh - 1;
+        for (int y = b[2]; y <= b[3]; y++)
+            for (int x = b[0]; x <= b[1]; x++) p->cell_start[x + y * bw + 1]++;
+        total += (long)(b[1] - b[0] + 1) * (b[3] - b[2] + 1);
+    }
+    size_t maxl = (size_t)g->nx * g->ny * g->nz;
+    if (p->cell_start && box && total <= INT32_MAX) {
+        p->cell_tris = malloc(sizeof *p->cell_tris * (size_t)(total > 0 ? total : 1));
+        p->lines = malloc(sizeof *p->lines * 4 * maxl);
+    }
+    int *fill = p->cell_tris && p->lines ? malloc(sizeof *fill * (size_t)p->cells) : NULL;
+    if (!fill) {
+        free(box);
+        voxelize_plan_free(p);
+        return false;
+    }
+    for (int c = 0; c < p->cells; c++) p->cell_start[c + 1] += p->cell_start[c];
+    memcpy(fill, p->cell_start, sizeof *fill * (size_t)p->cells);
+    for (int i = 0; i < nt; i++) {
+        const int *b = &box[4 * i];
+        for (int y = b[2]; y <= b[3]; y++)
+            for (int x = b[0]; x <= b[1]; x++) p->cell_tris[fill[x + y * bw]++] = i;
+    }
+    free(fill);
+    free(box);
+    /* line starts: voxels whose predecessor along d is outside the grid */
+    int nl = 0;
+    for (int y = 0; y < g->ny; y++)
+        for (int z = 0; z < g->nz; z++) {
+            bool all = y - d[1] < 0 || y - d[1] >= g->ny || z - d[2] < 0 || z - d[2] >= g->nz;
+            int x0 = 0, x1 = g->nx;
+            if (!all) {
+                if (d[0] == 0) continue;
+                if (d[0] > 0) x1 = d[0] < g->nx ? d[0] : g->nx;
+                else x0 = g->nx + d[0] > 0 ? g->nx + d[0] : 0;
+            }
+            for (int x = x0; x < x1; x++) {
+                int64_t c[3];
+                double pr[2];
+                voxelize_centre(x, y, z, c);
+                project(d, c, pr);
+                int cx = (int)floor((pr[0] - blo[0]) / cs), cy = (int)floor((pr[1] - blo[1]) / cs);
+                int *l = &p->lines[4 * nl++];
+                l[0] = x, l[1] = y, l[2] = z;
+                l[3] = cx < 0 || cy < 0 || cx >= bw || cy >= bh ? -1 : cx + cy * bw;
+            }
+        }
+    p->nlines = nl;
+    return true;
+}
+
 typedef struct parity_job {
     const voxelize_grid *g;
+    const voxelize_plan *plan;
     const dir_tri *dt;
-    int d[3];
-    int axis_i, axis_j, axis_m;
-    double bin_lo[2], bin_cs;
-    int bw, bh;
-    const int *cell_start, *cell_tris;
-    const int *starts; /* x y z per line */
-    int nlines, chunks;
+    int chunks;
     uint8_t *votes;
 } parity_job;
-
-static void project(const parity_job *j, const double p[3], double out[2])
-{
-    double r = p[j->axis_m] / j->d[j->axis_m];
-    out[0] = p[j->axis_i] - r * j->d[j->axis_i];
-    out[1] = p[j->axis_j] - r * j->d[j->axis_j];
-}
 
 static void parity_lines(void *arg, int chunk)
 {
     const parity_job *j = arg;
     const voxelize_grid *g = j->g;
-    int lo = (int)((long)j->nlines * chunk / j->chunks), hi = (int)((long)j->nlines * (chunk + 1) / j->chunks);
+    const voxelize_plan *pl = j->plan;
+    const int *d = pl->d;
+    int lo = (int)((long)pl->nlines * chunk / j->chunks), hi = (int)((long)pl->nlines * (chunk + 1) / j->chunks);
     uint8_t flip[VOXELIZE_MAX_RES + 2];
     size_t idx[VOXELIZE_MAX_RES + 1];
     for (int l = lo; l < hi; l++) {
-        const int *s = &j->starts[3 * l];
+        const int *s = &pl->lines[4 * l];
+        int cell = s[3];
+        if (cell < 0 || pl->cell_start[cell] == pl->cell_start[cell + 1]) continue; /* meets no triangle */
         int64_t p0[3];
         voxelize_centre(s[0], s[1], s[2], p0);
-        double pd[3] = { (double)p0[0] / FIX, (double)p0[1] / FIX, (double)p0[2] / FIX }, pr[2];
-        project(j, pd, pr);
-        int cx = (int)floor((pr[0] - j->bin_lo[0]) / j->bin_cs), cy = (int)floor((pr[1] - j->bin_lo[1]) / j->bin_cs);
-        if (cx < 0 || cy < 0 || cx >= j->bw || cy >= j->bh) continue; /* misses every triangle */
-        int cell = cx + cy * j->bw;
         int len = 0;
         for (int x = s[0], y = s[1], z = s[2]; x >= 0 && y >= 0 && z >= 0 && x < g->nx && y < g->ny && z < g->nz;
-             x += j->d[0], y += j->d[1], z += j->d[2])
+             x += d[0], y += d[1], z += d[2])
             idx[len++] = (size_t)x + (size_t)g->nx * ((size_t)z + (size_t)g->nz * (size_t)y);
         memset(flip, 0, (size_t)len + 1);
         bool any = false;
-        for (int c = j->cell_start[cell]; c < j->cell_start[cell + 1]; c++) {
-            const dir_tri *t = &j->dt[j->cell_tris[c]];
+        for (int c = pl->cell_start[cell]; c < pl->cell_start[cell + 1]; c++) {
+            const dir_tri *t = &j->dt[pl->cell_tris[c]];
             int side[3];
             for (int e = 0; e < 3; e++) {
                 int64_t v = t->K[e] - (p0[0] * t->E[e][0] + p0[1] * t->E[e][1] + p0[2] * t->E[e][2]);
@@ -317,26 +420,15 @@ static void parity_lines(void *arg, int chunk)
     }
 }
 
-static void parity_direction(const voxelize_tri *tris, int nt, const voxelize_grid *g, const int d[3], job_pool *pool,
-                             dir_tri *dt, uint8_t *votes, bool *oom)
+static void dir_tris(const voxelize_tri *tris, int nt, const int d[3], dir_tri *dt)
 {
-    parity_job j = { 0 };
-    j.g = g;
-    j.dt = dt;
-    memcpy(j.d, d, sizeof j.d);
-    j.axis_m = dominant_axis(d);
-    j.axis_i = (j.axis_m + 1) % 3, j.axis_j = (j.axis_m + 2) % 3;
     int64_t dd[3] = { d[0], d[1], d[2] };
-    int64_t D[3] = { dd[0] * FIX, dd[1] * FIX, dd[2] * FIX };
-    /* bounds of the projected triangles */
-    double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
-    int live = 0;
+    int m = dominant_axis(d);
     for (int i = 0; i < nt; i++) {
         const voxelize_tri *t = &tris[i];
         dir_tri *o = &dt[i];
         tri_normal(t, o->n);
-        o->nD = (i128)o->n[0] * D[0] + (i128)o->n[1] * D[1] + (i128)o->n[2] * D[2];
-        if (o->nD == 0) continue; /* edge-on to this direction */
+        o->nD = ((i128)o->n[0] * dd[0] + (i128)o->n[1] * dd[1] + (i128)o->n[2] * dd[2]) * FIX;
         o->na = (i128)o->n[0] * t->p[0][0] + (i128)o->n[1] * t->p[0][1] + (i128)o->n[2] * t->p[0][2];
         for (int e = 0; e < 3; e++) {
             const int64_t *a = t->p[e], *b = t->p[(e + 1) % 3];
@@ -347,109 +439,24 @@ static void parity_direction(const voxelize_tri *tris, int nt, const voxelize_gr
             int64_t axb[3] = { a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0] };
             o->K[e] = axb[0] * dd[0] + axb[1] * dd[1] + axb[2] * dd[2];
             int64_t ba[3] = { -amb[0], -amb[1], -amb[2] };
-            int m = j.axis_m;
             o->tb[e] = 0; /* edge_side's perturbation, which does not depend on p */
             for (int step = 1; step <= 2 && !o->tb[e]; step++) {
                 int64_t ax[3] = { 0, 0, 0 };
                 ax[(m + step) % 3] = 1;
                 o->tb[e] = (int8_t)sgn64(det3(ax, dd, ba));
             }
-            double pd[3] = { (double)a[0] / FIX, (double)a[1] / FIX, (double)a[2] / FIX }, pr[2];
-            project(&j, pd, pr);
-            for (int k = 0; k < 2; k++) {
-                if (pr[k] < lo[k]) lo[k] = pr[k];
-                if (pr[k] > hi[k]) hi[k] = pr[k];
-            }
         }
-        live++;
     }
-    if (!live) return;
-    /* square bins about a voxel wide, fewer when the mesh is small on the grid */
-    j.bin_cs = 1.0;
-    double w = hi[0] - lo[0], h = hi[1] - lo[1];
-    while ((w / j.bin_cs + 2) * (h / j.bin_cs + 2) > 4.0 * 1024 * 1024) j.bin_cs *= 2;
-    j.bin_lo[0] = lo[0] - 0.5 * j.bin_cs, j.bin_lo[1] = lo[1] - 0.5 * j.bin_cs;
-    j.bw = (int)(w / j.bin_cs) + 2, j.bh = (int)(h / j.bin_cs) + 2;
-    int cells = j.bw * j.bh;
-    int *start = calloc((size_t)cells + 1, sizeof *start);
-    int *box = malloc(sizeof *box * 4 * (size_t)nt);
-    if (!start || !box) {
-        free(start);
-        free(box);
-        *oom = true;
-        return;
+}
+
+long voxelize_majority(uint8_t *votes, size_t n, int directions)
+{
+    long inside = 0;
+    for (size_t i = 0; i < n; i++) {
+        votes[i] = 2 * votes[i] > directions; /* a tie is outside */
+        inside += votes[i];
     }
-    long total = 0;
-    for (int i = 0; i < nt; i++) {
-        int *b = &box[4 * i];
-        if (dt[i].nD == 0) {
-            b[0] = 1, b[1] = 0;
-            continue;
-        }
-        double tl[2] = { INFINITY, INFINITY }, th[2] = { -INFINITY, -INFINITY };
-        for (int c = 0; c < 3; c++) {
-            double pd[3] = { (double)tris[i].p[c][0] / FIX, (double)tris[i].p[c][1] / FIX,
-                             (double)tris[i].p[c][2] / FIX }, pr[2];
-            project(&j, pd, pr);
-            for (int k = 0; k < 2; k++) tl[k] = fmin(tl[k], pr[k]), th[k] = fmax(th[k], pr[k]);
-        }
-        /* a margin far above rounding: the exact test decides, bins only must not miss */
-        const double eps = 1e-6;
-        b[0] = (int)floor((tl[0] - eps - j.bin_lo[0]) / j.bin_cs), b[1] = (int)floor((th[0] + eps - j.bin_lo[0]) / j.bin_cs);
-        b[2] = (int)floor((tl[1] - eps - j.bin_lo[1]) / j.bin_cs), b[3] = (int)floor((th[1] + eps - j.bin_lo[1]) / j.bin_cs);
-        if (b[0] < 0) b[0] = 0;
-        if (b[2] < 0) b[2] = 0;
-        if (b[1] >= j.bw) b[1] = j.bw - 1;
-        if (b[3] >= j.bh) b[3] = j.bh - 1;
-        for (int y = b[2]; y <= b[3]; y++)
-            for (int x = b[0]; x <= b[1]; x++) start[x + y * j.bw + 1]++;
-        total += (long)(b[1] - b[0] + 1) * (b[3] - b[2] + 1);
-    }
-    for (int c = 0; c < cells; c++) start[c + 1] += start[c];
-    int *fill = malloc(sizeof *fill * (size_t)cells);
-    int *ct = malloc(sizeof *ct * (size_t)(total > 0 ? total : 1));
-    /* line starts: voxels whose predecessor along d is outside the grid */
-    long maxl = (long)g->nx * g->ny * g->nz;
-    int *starts = malloc(sizeof *starts * 3 * (size_t)maxl);
-    if (!fill || !ct || !starts || total > INT32_MAX) {
-        *oom = true;
-        goto done;
-    }
-    memcpy(fill, start, sizeof *fill * (size_t)cells);
-    for (int i = 0; i < nt; i++) {
-        const int *b = &box[4 * i];
-        for (int y = b[2]; y <= b[3]; y++)
-            for (int x = b[0]; x <= b[1]; x++) ct[fill[x + y * j.bw]++] = i;
-    }
-    int nl = 0;
-    for (int y = 0; y < g->ny; y++)
-        for (int z = 0; z < g->nz; z++) {
-            bool all = y - d[1] < 0 || y - d[1] >= g->ny || z - d[2] < 0 || z - d[2] >= g->nz;
-            int x0 = 0, x1 = g->nx;
-            if (!all) {
-                if (d[0] == 0) continue;
-                if (d[0] > 0) x1 = d[0] < g->nx ? d[0] : g->nx;
-                else x0 = g->nx + d[0] > 0 ? g->nx + d[0] : 0;
-            }
-            for (int x = x0; x < x1; x++) {
-                starts[3 * nl] = x, starts[3 * nl + 1] = y, starts[3 * nl + 2] = z;
-                nl++;
-            }
-        }
-    j.cell_start = start;
-    j.cell_tris = ct;
-    j.starts = starts;
-    j.nlines = nl;
-    j.votes = votes;
-    j.chunks = pool ? 64 : 1;
-    if (pool) job_parallel_for(pool, j.chunks, parity_lines, &j);
-    else parity_lines(&j, 0);
-done:
-    free(start);
-    free(box);
-    free(fill);
-    free(ct);
-    free(starts);
+    return inside;
 }
 
 static long parity_voxelize(const obj_mesh *m, const voxelize_grid *g, const voxelize_desc *d, uint8_t *out,
@@ -462,30 +469,30 @@ static long parity_voxelize(const obj_mesh *m, const voxelize_grid *g, const vox
     voxelize_directions(dirs, d->directions, &d->relax, d->seed);
     size_t n = (size_t)g->nx * g->ny * g->nz;
     dir_tri *dt = malloc(sizeof *dt * (size_t)(nt > 0 ? nt : 1));
-    if (!dt) {
-        free(tris);
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
+    bool ok = dt != NULL;
     memset(out, 0, n); /* the votes, then the verdict in place */
-    bool oom = false;
-    for (int k = 0; k < d->directions && !oom; k++) {
+    for (int k = 0; k < d->directions && ok; k++) {
         int ld[3];
         voxelize_lattice(dirs[k], ld);
-        parity_direction(tris, nt, g, ld, d->pool, dt, out, &oom);
+        voxelize_plan plan;
+        ok = voxelize_plan_build(tris, nt, g, ld, &plan);
+        if (!ok || plan.nlines == 0) {
+            voxelize_plan_free(&plan);
+            continue;
+        }
+        dir_tris(tris, nt, ld, dt);
+        parity_job j = { g, &plan, dt, d->pool ? 64 : 1, out };
+        if (d->pool) job_parallel_for(d->pool, j.chunks, parity_lines, &j);
+        else parity_lines(&j, 0);
+        voxelize_plan_free(&plan);
     }
     free(dt);
     free(tris);
-    if (oom) {
+    if (!ok) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    long inside = 0;
-    for (size_t i = 0; i < n; i++) {
-        out[i] = 2 * out[i] > d->directions; /* majority; a tie is outside */
-        inside += out[i];
-    }
-    return inside;
+    return voxelize_majority(out, n, d->directions);
 }
 
 long voxelize_mesh(const obj_mesh *m, const voxelize_grid *g, const voxelize_desc *d, uint8_t *out, char *err,

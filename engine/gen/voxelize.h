@@ -79,6 +79,25 @@ void voxelize_centre(int x, int y, int z, int64_t out[3]);
  * (tests) is this over every voxel, triangle and direction. */
 bool voxelize_crosses(const voxelize_tri *t, const int64_t c[3], const int d[3]);
 
+/* The work of one direction, shared by the CPU and the GPU: every grid
+ * line along d (from the voxel whose predecessor lies outside the grid),
+ * and the triangles binned by where they lie seen along d, so a line
+ * tests only the triangles of its bin. */
+typedef struct voxelize_plan {
+    int d[3];
+    int nlines;
+    int *lines;      /* x y z bin per line; bin -1: the line meets no triangle */
+    int cells;
+    int *cell_start; /* bin c holds cell_tris[cell_start[c] .. cell_start[c + 1]) */
+    int *cell_tris;
+} voxelize_plan;
+/* False when out of memory. Triangles edge-on to d are in no bin. */
+bool voxelize_plan_build(const voxelize_tri *tris, int nt, const voxelize_grid *g, const int d[3], voxelize_plan *p);
+void voxelize_plan_free(voxelize_plan *p);
+/* votes (directions whose ray saw the voxel inside) -> 1 where a strict
+ * majority did, in place; returns the count. */
+long voxelize_majority(uint8_t *votes, size_t n, int directions);
+
 /* Fills out (nx * ny * nz bytes) and returns the number of inside voxels,
  * or -1 with a message (bad grid, bad desc, refused mesh, out of memory). */
 long voxelize_mesh(const obj_mesh *m, const voxelize_grid *g, const voxelize_desc *d, uint8_t *out, char *err,
