@@ -495,29 +495,35 @@ static long parity_voxelize(const obj_mesh *m, const voxelize_grid *g, const vox
     return voxelize_majority(out, n, d->directions);
 }
 
-long voxelize_mesh(const obj_mesh *m, const voxelize_grid *g, const voxelize_desc *d, uint8_t *out, char *err,
-                   size_t errlen)
+bool voxelize_check(const obj_mesh *m, const voxelize_grid *g, const voxelize_desc *d, char *err, size_t errlen)
 {
     if (g->nx < 1 || g->ny < 1 || g->nz < 1 || g->nx > VOXELIZE_MAX_RES || g->ny > VOXELIZE_MAX_RES ||
         g->nz > VOXELIZE_MAX_RES) {
         snprintf(err, errlen, "grid %dx%dx%d refused: each side must be 1 to %d (the limit)", g->nx, g->ny, g->nz,
                  VOXELIZE_MAX_RES);
-        return -1;
+        return false;
     }
     if (!(g->cell > 0) || !isfinite(g->cell) || !isfinite(g->origin[0]) || !isfinite(g->origin[1]) ||
         !isfinite(g->origin[2])) {
         snprintf(err, errlen, "grid cell size or origin is not a positive finite number");
-        return -1;
+        return false;
     }
     if (m->nt < 1) {
         snprintf(err, errlen, "the mesh has no faces");
-        return -1;
+        return false;
     }
-    if (d->method == VOXELIZE_WINDING) return winding_voxelize(m, g, d->pool, out, err, errlen);
-    if (d->directions < 1 || d->directions > VOXELIZE_MAX_DIRECTIONS) {
+    if (d->method == VOXELIZE_PARITY && (d->directions < 1 || d->directions > VOXELIZE_MAX_DIRECTIONS)) {
         snprintf(err, errlen, "%d directions refused: 1 to %d", d->directions, VOXELIZE_MAX_DIRECTIONS);
-        return -1;
+        return false;
     }
+    return true;
+}
+
+long voxelize_mesh(const obj_mesh *m, const voxelize_grid *g, const voxelize_desc *d, uint8_t *out, char *err,
+                   size_t errlen)
+{
+    if (!voxelize_check(m, g, d, err, errlen)) return -1;
+    if (d->method == VOXELIZE_WINDING) return winding_voxelize(m, g, d->pool, out, err, errlen);
     return parity_voxelize(m, g, d, out, err, errlen);
 }
 

@@ -98,6 +98,10 @@ void voxelize_plan_free(voxelize_plan *p);
  * majority did, in place; returns the count. */
 long voxelize_majority(uint8_t *votes, size_t n, int directions);
 
+/* The refusals of voxelize_mesh without the work: grid sides, cell size,
+ * faces, direction count. */
+bool voxelize_check(const obj_mesh *m, const voxelize_grid *g, const voxelize_desc *d, char *err, size_t errlen);
+
 /* Fills out (nx * ny * nz bytes) and returns the number of inside voxels,
  * or -1 with a message (bad grid, bad desc, refused mesh, out of memory). */
 long voxelize_mesh(const obj_mesh *m, const voxelize_grid *g, const voxelize_desc *d, uint8_t *out, char *err,
