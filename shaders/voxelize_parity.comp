@@ -27,19 +27,13 @@ dvec3 corner(int t, int c)
 int sgn(double v) { return v > 0.0 ? 1 : (v < 0.0 ? -1 : 0); }
 
 // voxelize.c edge_side: which side of edge a->b the line through p along d
-// passes, a tie settled by perturbing p along the two non-dominant axes
-int edge_side(dvec3 a, dvec3 b, dvec3 p, dvec3 d, int m)
+// passes, a tie settled by moving p by eps x + eps^2 y + eps^3 z
+int edge_side(dvec3 a, dvec3 b, dvec3 p, dvec3 d)
 {
     int s = sgn(dot(cross(a - p, b - p), d));
     if (s != 0) return s;
-    dvec3 ba = b - a;
-    for (int step = 1; step <= 2; step++) {
-        dvec3 e = dvec3(0.0);
-        e[(m + step) % 3] = 1.0;
-        int t = sgn(dot(e, cross(d, ba)));
-        if (t != 0) return t;
-    }
-    return 0;
+    dvec3 t = cross(d, b - a); // det[e_k, d, b - a] = t[k]
+    return t.x != 0.0 ? sgn(t.x) : (t.y != 0.0 ? sgn(t.y) : sgn(t.z));
 }
 
 void main()
@@ -53,9 +47,6 @@ void main()
     int len = 0;
     for (ivec3 v = s; all(greaterThanEqual(v, ivec3(0))) && all(lessThan(v, u_grid)); v += u_dir) len++;
     dvec3 d = dvec3(u_dir);
-    int m = 0;
-    for (int k = 1; k < 3; k++)
-        if (abs(u_dir[k]) > abs(u_dir[m])) m = k;
     dvec3 p0 = (dvec3(s) * 2.0 + 1.0) * double(u_fix / 2);
     uint flip[9]; // one bit per voxel of the line, 257 at most
     for (int i = 0; i < 9; i++) flip[i] = 0u;
@@ -66,18 +57,27 @@ void main()
         dvec3 n = cross(b - a, cc - a);
         double nd = dot(n, d);
         if (nd == 0.0) continue;
-        int s0 = edge_side(a, b, p0, d, m), s1 = edge_side(b, cc, p0, d, m), s2 = edge_side(cc, a, p0, d, m);
+        int s0 = edge_side(a, b, p0, d), s1 = edge_side(b, cc, p0, d), s2 = edge_side(cc, a, p0, d);
         if (s0 != s1 || s1 != s2) continue;
         double num = dot(n, a - p0), den = nd * double(u_fix);
+        // a centre exactly on the plane: the same perturbation decides
+        int tie = n.x != 0.0 ? -sgn(n.x) : (n.y != 0.0 ? -sgn(n.y) : -sgn(n.z));
+        bool tie_ahead = tie == sgn(den);
         if (den < 0.0) { num = -num; den = -den; }
-        if (num <= 0.0) continue;
-        // voxels 0..k-1 lie behind the hit: k, the least with k * den >= num
+        if (tie_ahead ? num < 0.0 : num <= 0.0) continue;
+        // voxels 0..k-1 lie behind the hit: k, the least with k den > num
+        // (tie ahead) or k den >= num
         int k;
-        if (double(len) * den < num) k = len;
+        if (tie_ahead ? double(len) * den <= num : double(len) * den < num) k = len;
         else {
             k = int(clamp(floor(num / den), 0.0, double(len)));
-            while (k > 0 && double(k - 1) * den >= num) k--;
-            while (double(k) * den < num) k++;
+            if (tie_ahead) {
+                while (k > 0 && double(k - 1) * den > num) k--;
+                while (double(k) * den <= num) k++;
+            } else {
+                while (k > 0 && double(k - 1) * den >= num) k--;
+                while (double(k) * den < num) k++;
+            }
         }
         flip[k >> 5] ^= 1u << (k & 31);
         any = true;

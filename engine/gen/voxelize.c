@@ -145,25 +145,36 @@ static int64_t det3(const int64_t u[3], const int64_t v[3], const int64_t w[3])
     return u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0]);
 }
 
-/* The sign of edge a->b seen from the line through p along d, with p
- * perturbed by eps*e_i + eps^2*e_j (i, j the axes other than d's dominant
- * one): never zero, so a line through an edge or a vertex lies on exactly
- * one side of it and a closed surface is crossed exactly once. */
+/* Points exactly on an edge's line or a face's plane are decided as if the
+ * voxel centre were moved by eps * x + eps^2 * y + eps^3 * z (symbolic
+ * perturbation): one move for every direction, so every ray from one
+ * centre agrees about a closed surface, and it lies on exactly one side of
+ * every shared edge, so that surface is crossed exactly once there. */
+
+/* The sign of edge a->b seen from the line through p along d; never zero
+ * unless b - a is parallel to d (the triangle is then edge-on, rejected). */
 static int edge_side(const int64_t a[3], const int64_t b[3], const int64_t p[3], const int d[3])
 {
     int64_t ap[3] = { a[0] - p[0], a[1] - p[1], a[2] - p[2] }, bp[3] = { b[0] - p[0], b[1] - p[1], b[2] - p[2] };
     int64_t dd[3] = { d[0], d[1], d[2] };
     int64_t s = det3(ap, bp, dd);
     if (s) return sgn64(s);
-    int m = dominant_axis(d);
     int64_t ba[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
-    for (int step = 1; step <= 2; step++) {
+    for (int axis = 0; axis < 3; axis++) {
         int64_t e[3] = { 0, 0, 0 };
-        e[(m + step) % 3] = 1;
+        e[axis] = 1;
         int64_t t = det3(e, dd, ba);
         if (t) return sgn64(t);
     }
-    return 0; /* b - a parallel to d: the triangle is edge-on, rejected before */
+    return 0;
+}
+
+/* The sign n.(a - p) takes when p sits exactly on the plane, perturbed. */
+static int plane_tie(const int64_t n[3])
+{
+    for (int k = 0; k < 3; k++)
+        if (n[k]) return -sgn64(n[k]);
+    return 0;
 }
 
 static void tri_normal(const voxelize_tri *t, int64_t n[3])
@@ -184,9 +195,9 @@ bool voxelize_crosses(const voxelize_tri *t, const int64_t c[3], const int d[3])
     int s0 = edge_side(t->p[0], t->p[1], c, d), s1 = edge_side(t->p[1], t->p[2], c, d),
         s2 = edge_side(t->p[2], t->p[0], c, d);
     if (s0 != s1 || s1 != s2) return false;
-    /* ahead of c: n.(a - c) has the sign of n.d (t > 0 strictly) */
+    /* ahead of c: n.(a - c) has the sign of n.d (t > 0) */
     i128 h = (i128)n[0] * (t->p[0][0] - c[0]) + (i128)n[1] * (t->p[0][1] - c[1]) + (i128)n[2] * (t->p[0][2] - c[2]);
-    return h != 0 && sgn128(h) == sgn128(nd);
+    return (h != 0 ? sgn128(h) : plane_tie(n)) == sgn128(nd);
 }
 
 void voxelize_centre(int x, int y, int z, int64_t out[3])
@@ -244,6 +255,7 @@ typedef struct dir_tri {
     int64_t E[3][3];
     int64_t K[3];
     int8_t tb[3];
+    bool tie_ahead; /* a centre on the plane counts the hit */
     int64_t n[3];
     i128 na, nD; /* n.a and n.(d * FIX): the hit's place along the line */
 } dir_tri;
@@ -405,8 +417,14 @@ static void parity_lines(void *arg, int chunk)
             i128 num = t->na - ((i128)t->n[0] * p0[0] + (i128)t->n[1] * p0[1] + (i128)t->n[2] * p0[2]);
             i128 den = t->nD;
             if (den < 0) num = -num, den = -den;
-            if (num <= 0) continue;
-            i128 k = (num - 1) / den + 1; /* voxels 0..k-1 lie behind the hit */
+            i128 k; /* voxels 0..k-1 lie behind the hit */
+            if (t->tie_ahead) {
+                if (num < 0) continue;
+                k = num / den + 1; /* k den <= num */
+            } else {
+                if (num <= 0) continue;
+                k = (num - 1) / den + 1; /* k den < num */
+            }
             int kk = k > len ? len : (int)k;
             flip[kk] ^= 1;
             any = true;
@@ -423,12 +441,12 @@ static void parity_lines(void *arg, int chunk)
 static void dir_tris(const voxelize_tri *tris, int nt, const int d[3], dir_tri *dt)
 {
     int64_t dd[3] = { d[0], d[1], d[2] };
-    int m = dominant_axis(d);
     for (int i = 0; i < nt; i++) {
         const voxelize_tri *t = &tris[i];
         dir_tri *o = &dt[i];
         tri_normal(t, o->n);
         o->nD = ((i128)o->n[0] * dd[0] + (i128)o->n[1] * dd[1] + (i128)o->n[2] * dd[2]) * FIX;
+        o->tie_ahead = plane_tie(o->n) == sgn128(o->nD);
         o->na = (i128)o->n[0] * t->p[0][0] + (i128)o->n[1] * t->p[0][1] + (i128)o->n[2] * t->p[0][2];
         for (int e = 0; e < 3; e++) {
             const int64_t *a = t->p[e], *b = t->p[(e + 1) % 3];
@@ -440,9 +458,9 @@ static void dir_tris(const voxelize_tri *tris, int nt, const int d[3], dir_tri *
             o->K[e] = axb[0] * dd[0] + axb[1] * dd[1] + axb[2] * dd[2];
             int64_t ba[3] = { -amb[0], -amb[1], -amb[2] };
             o->tb[e] = 0; /* edge_side's perturbation, which does not depend on p */
-            for (int step = 1; step <= 2 && !o->tb[e]; step++) {
+            for (int axis = 0; axis < 3 && !o->tb[e]; axis++) {
                 int64_t ax[3] = { 0, 0, 0 };
-                ax[(m + step) % 3] = 1;
+                ax[axis] = 1;
                 o->tb[e] = (int8_t)sgn64(det3(ax, dd, ba));
             }
         }

@@ -73,9 +73,10 @@ bool voxelize_quantize(const obj_mesh *m, const voxelize_grid *g, voxelize_tri *
 void voxelize_centre(int x, int y, int z, int64_t out[3]);
 /* The parity definition for one voxel and one triangle, exactly: does the
  * ray from centre c along lattice direction d cross t strictly ahead of c?
- * Möller–Trumbore's question answered with integer predicates, a ray along
- * an edge or through a vertex decided by symbolic perturbation so that a
- * closed surface is crossed exactly once there. The brute-force reference
+ * Möller–Trumbore's question answered with integer predicates; a ray along
+ * an edge or through a vertex, or a centre on a face's plane, decided by
+ * one symbolic perturbation of the centre, so a closed surface is crossed
+ * exactly once there and every direction agrees about it. The brute-force reference
  * (tests) is this over every voxel, triangle and direction. */
 bool voxelize_crosses(const voxelize_tri *t, const int64_t c[3], const int d[3]);
 
