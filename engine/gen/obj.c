@@ -87,15 +87,21 @@ static const char *token_end(const char *s, const char *end)
     return s;
 }
 
+/* [s, e) as a C string in buf; false when empty or too long to be a number. */
+static bool token_copy(const char *s, const char *e, char *buf, size_t cap)
+{
+    size_t n = (size_t)(e - s);
+    if (n == 0 || n >= cap) return false;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    return true;
+}
+
 /* One integer filling [s, e) exactly; false otherwise. */
 static bool parse_int(const char *s, const char *e, long *out)
 {
-    char buf[32];
-    size_t n = (size_t)(e - s);
-    if (n == 0 || n >= sizeof buf) return false;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    char *stop;
+    char buf[32], *stop;
+    if (!token_copy(s, e, buf, sizeof buf)) return false;
     errno = 0;
     long v = strtol(buf, &stop, 10);
     if (*stop || errno) return false;
@@ -105,12 +111,8 @@ static bool parse_int(const char *s, const char *e, long *out)
 
 static bool parse_float(const char *s, const char *e, double *out)
 {
-    char buf[64];
-    size_t n = (size_t)(e - s);
-    if (n == 0 || n >= sizeof buf) return false;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    char *stop;
+    char buf[64], *stop;
+    if (!token_copy(s, e, buf, sizeof buf)) return false;
     double v = strtod(buf, &stop);
     if (*stop) return false;
     *out = v;
