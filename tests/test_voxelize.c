@@ -441,6 +441,12 @@ static void test_winding_fast_vs_exact(void **state)
                 differ += v[(size_t)x + (size_t)g.nx * ((size_t)z + (size_t)g.nz * (size_t)y)] != (winding_exact(&m, q) > 0.5);
             }
     assert_true(differ <= (long)n / 500);
+    /* the same voxels on one thread as on the pool */
+    uint8_t *v1 = malloc(n);
+    d.pool = NULL;
+    assert_true(voxelize_mesh(&m, &g, &d, v1, err, sizeof err) >= 0);
+    assert_memory_equal(v, v1, n);
+    free(v1);
     free(v);
     obj_free(&m);
 }

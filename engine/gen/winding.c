@@ -201,6 +201,50 @@ double winding_eval(const winding_tree *t, const double q[3])
     return w * INV_4PI;
 }
 
+/* winding_eval for up to 9 points at once (a box of voxels by the surface):
+ * one walk of the tree serves them all. A node is a dipole for every point
+ * when it is far from all of them, otherwise it is opened for all. */
+#define MANY_MAX 9
+static void winding_eval_many(const winding_tree *t, const double (*q)[3], int n, double *w)
+{
+    for (int i = 0; i < n; i++) w[i] = 0;
+    if (t->nn == 0) return;
+    int stack[128], sp = 0;
+    stack[sp++] = 0;
+    const double beta2 = WINDING_BETA * WINDING_BETA;
+    while (sp) {
+        const wnode *nd = &t->nodes[stack[--sp]];
+        double d[MANY_MAX][3], d2[MANY_MAX];
+        bool far = true;
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < 3; k++) d[i][k] = nd->centre[k] - q[i][k];
+            d2[i] = d[i][0] * d[i][0] + d[i][1] * d[i][1] + d[i][2] * d[i][2];
+            far &= d2[i] > beta2 * nd->r2;
+        }
+        if (far) {
+            for (int i = 0; i < n; i++)
+                w[i] += (nd->normal[0] * d[i][0] + nd->normal[1] * d[i][1] + nd->normal[2] * d[i][2]) /
+                        (d2[i] * sqrt(d2[i]));
+            continue;
+        }
+        if (nd->left < 0 || sp + 2 > 128) {
+            for (int j = nd->first; j < nd->first + nd->count; j++) {
+                const double *p = &t->tri[TRI_STRIDE * j];
+                for (int i = 0; i < n; i++) {
+                    double e[3] = { p[9] - q[i][0], p[10] - q[i][1], p[11] - q[i][2] };
+                    double e2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+                    if (e2 > beta2 * p[15]) w[i] += (p[12] * e[0] + p[13] * e[1] + p[14] * e[2]) / (e2 * sqrt(e2));
+                    else w[i] += solid_angle(p, p + 3, p + 6, q[i]);
+                }
+            }
+            continue;
+        }
+        stack[sp++] = nd->left;
+        stack[sp++] = nd->right;
+    }
+    for (int i = 0; i < n; i++) w[i] *= INV_4PI;
+}
+
 /* Does any triangle's box come within `margin` of box [lo, hi]? */
 static bool near_surface(const winding_tree *t, const double lo[3], const double hi[3], double margin)
 {
@@ -257,13 +301,16 @@ static void solve_box(const wjob *j, const int lo[3], const int hi[3])
     const voxelize_grid *g = j->g;
     int n = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
     if (n <= 8) {
+        double q[MANY_MAX][3], w[MANY_MAX];
+        int c = 0;
         for (int y = lo[1]; y < hi[1]; y++)
             for (int z = lo[2]; z < hi[2]; z++)
-                for (int x = lo[0]; x < hi[0]; x++) {
-                    double q[3];
-                    centre_of(g, x, y, z, q);
-                    put(j, x, y, z, winding_eval(j->t, q) > 0.5);
-                }
+                for (int x = lo[0]; x < hi[0]; x++) centre_of(g, x, y, z, q[c++]);
+        winding_eval_many(j->t, (const double(*)[3])q, n, w);
+        c = 0;
+        for (int y = lo[1]; y < hi[1]; y++)
+            for (int z = lo[2]; z < hi[2]; z++)
+                for (int x = lo[0]; x < hi[0]; x++) put(j, x, y, z, w[c++] > 0.5);
         return;
     }
     double blo[3], bhi[3];
@@ -272,13 +319,12 @@ static void solve_box(const wjob *j, const int lo[3], const int hi[3])
     if (!near_surface(j->t, blo, bhi, 1e-9 * g->cell)) {
         /* no surface in the box: the number is harmonic there, and its
          * corners and centre agreeing decides the whole box */
+        double q[9][3], w[9];
+        for (int c = 0; c < 9; c++)
+            for (int k = 0; k < 3; k++) q[c][k] = c == 8 ? 0.5 * (blo[k] + bhi[k]) : ((c >> k) & 1 ? bhi[k] : blo[k]);
+        winding_eval_many(j->t, (const double(*)[3])q, 9, w);
         int votes = 0;
-        for (int c = 0; c < 9; c++) {
-            double q[3];
-            for (int k = 0; k < 3; k++) q[k] = c == 8 ? 0.5 * (blo[k] + bhi[k]) : ((c >> k) & 1 ? bhi[k] : blo[k]);
-            votes += winding_eval(j->t, q) > 0.5;
-            if (votes != 0 && votes != c + 1) break;
-        }
+        for (int c = 0; c < 9; c++) votes += w[c] > 0.5;
         if (votes == 0 || votes == 9) {
             for (int y = lo[1]; y < hi[1]; y++)
                 for (int z = lo[2]; z < hi[2]; z++)
