@@ -18,7 +18,8 @@ typedef struct obj_mesh {
 
 /* Parses OBJ text. `name` prefixes messages ("name:line: ..."). On failure
  * returns false with the first error and leaves `out` empty. Refused: a
- * malformed v or f line, an index out of range, a coordinate that is not
+ * malformed v or f line, an index out of range (a face may only use the
+ * vertices above it, as exporters write them), a coordinate that is not
  * finite, a file with no faces. */
 bool obj_parse(const char *text, size_t len, const char *name, obj_mesh *out, char *err, size_t errlen);
 bool obj_load(const char *path, obj_mesh *out, char *err, size_t errlen);

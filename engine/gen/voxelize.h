@@ -64,8 +64,9 @@ int voxelize_directions(float (*dirs)[3], int n, const voxelize_relax *r, uint64
 void voxelize_lattice(const float d[3], int out[3]);
 
 /* The mesh in the grid's fixed point (VOXELIZE_FIX_BITS per voxel), with
- * degenerate triangles dropped. Refused (false, message): a mesh reaching
- * more than 16 grids beyond the grid, non-finite coordinates. */
+ * degenerate triangles dropped. Refused (false, message): a vertex more than
+ * 16384 voxels from the grid's origin (the predicates' integers would
+ * overflow), non-finite coordinates. */
 typedef struct voxelize_tri { int64_t p[3][3]; } voxelize_tri;
 bool voxelize_quantize(const obj_mesh *m, const voxelize_grid *g, voxelize_tri **out, int *count, char *err,
                        size_t errlen);

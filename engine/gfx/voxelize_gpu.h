@@ -17,9 +17,9 @@ voxelize_gpu *voxelize_gpu_create(char *err, size_t errlen);
 void voxelize_gpu_destroy(voxelize_gpu *v);
 
 /* As voxelize_mesh with VOXELIZE_PARITY (d->method and d->pool are not
- * read). Also refused: a mesh reaching more than 64 grid cells' worth
- * beyond the grid's cube, where the exact arithmetic would not fit in a
- * double (fitted grids never do). */
+ * read). Also refused: a vertex more than 64 voxels outside the box of
+ * the grid's first 256^3 cells, where the exact arithmetic would not fit a
+ * double (grids fitted to the mesh never are). */
 long voxelize_gpu_parity(voxelize_gpu *v, const obj_mesh *m, const voxelize_grid *g, const voxelize_desc *d,
                          uint8_t *out, char *err, size_t errlen);
 
