@@ -58,17 +58,30 @@ typedef struct build_item {
     int t;
 } build_item;
 
-static int axis_cmp_axis;
-static int cmp_item(const void *a, const void *b)
+/* Reorders it[0..n) so that it[k] is where sorting by c[axis] would put it,
+ * with nothing greater before it and nothing smaller after (quickselect):
+ * the median split of a node, without a full sort. */
+static void select_nth(build_item *it, int n, int k, int axis)
 {
-    double x = ((const build_item *)a)->c[axis_cmp_axis], y = ((const build_item *)b)->c[axis_cmp_axis];
-    return (x > y) - (x < y);
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double pivot = it[lo + (hi - lo) / 2].c[axis];
+        int i = lo, j = hi;
+        while (i <= j) {
+            while (it[i].c[axis] < pivot) i++;
+            while (it[j].c[axis] > pivot) j--;
+            if (i <= j) {
+                build_item t = it[i];
+                it[i++] = it[j];
+                it[j--] = t;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else return;
+    }
 }
 
-/* Partial sort by nth element would be faster; qsort keeps this short and
- * the build is a few ms for 10k triangles. The comparator's axis is a
- * file static, so builds must not run concurrently (the voxelizer builds
- * once, before its workers start). */
 static int build(winding_tree *t, build_item *it, int first, int count, const obj_mesh *m)
 {
     int id = t->nn++;
@@ -109,9 +122,8 @@ static int build(winding_tree *t, build_item *it, int first, int count, const ob
     int axis = 0;
     for (int k = 1; k < 3; k++)
         if (n->hi[k] - n->lo[k] > n->hi[axis] - n->lo[axis]) axis = k;
-    axis_cmp_axis = axis;
-    qsort(it + first, (size_t)count, sizeof *it, cmp_item);
     int half = count / 2;
+    select_nth(it + first, count, half, axis);
     int l = build(t, it, first, half, m);
     int r = build(t, it, first + half, count - half, m);
     t->nodes[id].left = l, t->nodes[id].right = r;
