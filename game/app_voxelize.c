@@ -3,17 +3,21 @@
  * mesh where the player looks), tool.mesh FILE [SIZE] (the cutting tool
  * takes a mesh's shape); cvars voxelize.* choose the method and its
  * parameters. Every failure is reported before anything is changed. */
+#include "app_voxelize.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "app_internal.h"
+#include "app_tool.h"
+#include "app_world.h"
 #include "core/log.h"
 #include "gen/obj.h"
 #include "gen/voxelize.h"
 #include "ui/cmd.h"
+#include "tool.h"
 #include "ui/cvar.h"
 
 /* import: the side of the largest stamp (a 128^3 box is 2 MiB of edits) */
@@ -148,21 +152,20 @@ static int c_import(void *u, int argc, char **argv)
         return 1;
     }
     if (argc == 3 && !parse_size(argv[2], 1, IMPORT_MAX_SIZE, "import size", &size)) return 1;
-    tool_view view;
-    if (!a->tool_ready || !app_tool_view(a, &view)) {
+    app_sync_world(a);
+    const tool *t = app_tool(a);
+    const octree *ground = app_occupancy(a); /* the tool's terrain octree: it follows every edit */
+    if (!a->w || !t || !ground) {
         log_error("no world to import into yet");
         return 1;
     }
-    if (a->tool.terrain_of != view.w && !tool_bind_world(&a->tool, view.w)) {
-        log_error("out of memory for the terrain octree");
-        return 1;
-    }
     const float d2r = 0.017453292519943295f;
-    float yaw = view.yaw * d2r, pitch = view.pitch * d2r;
+    float yaw = a->pl.yaw * d2r, pitch = a->pl.pitch * d2r, eye[3];
     float fwd[3] = { sinf(yaw) * cosf(pitch), sinf(pitch), -cosf(yaw) * cosf(pitch) };
+    player_eye(&a->pl, eye);
     int hit[3], normal[3];
     float dist;
-    if (!octree_raycast(tool_terrain(&a->tool), view.eye, fwd, IMPORT_REACH, hit, normal, &dist)) {
+    if (!octree_raycast(ground, eye, fwd, IMPORT_REACH, hit, normal, &dist)) {
         log_error("import: the view meets no ground within %g voxels; look at where the mesh should stand",
                   (double)IMPORT_REACH);
         return 1;
@@ -175,18 +178,17 @@ static int c_import(void *u, int argc, char **argv)
     obj_free(&m);
     if (!v) return 1;
     /* its base centred on the face the view met, standing on it */
-    world *w = view.w;
+    world *w = a->w;
     int base[3] = { hit[0] + normal[0] - g.nx / 2, hit[1] + normal[1], hit[2] + normal[2] - g.nz / 2 };
     int lo[3] = { w->sx, w->sy, w->sz }, hi[3] = { 0, 0, 0 };
     long stamped = 0;
-    uint8_t mat = a->tool.material;
     for (int y = 0; y < g.ny; y++)
         for (int z = 0; z < g.nz; z++)
             for (int x = 0; x < g.nx; x++) {
                 if (!v[(size_t)x + (size_t)g.nx * ((size_t)z + (size_t)g.nz * (size_t)y)]) continue;
                 int p[3] = { base[0] + x, base[1] + y, base[2] + z };
                 if (!world_in_bounds(w, p[0], p[1], p[2]) || world_get(w, p[0], p[1], p[2]) == MAT_BEDROCK) continue;
-                world_set(w, p[0], p[1], p[2], mat);
+                world_set(w, p[0], p[1], p[2], t->material);
                 world_set_tint(w, p[0], p[1], p[2], 0);
                 for (int k = 0; k < 3; k++) {
                     if (p[k] < lo[k]) lo[k] = p[k];
@@ -195,8 +197,8 @@ static int c_import(void *u, int argc, char **argv)
                 stamped++;
             }
     free(v);
-    /* world_set marked only the touched chunks dirty; the octree follows */
-    if (stamped) tool_world_edited(&a->tool, w, lo, hi);
+    /* one announcement: re-meshing, the tool's octree and light follow */
+    if (stamped) app_world_edited(a, lo, hi, NULL);
     log_out("import_voxels=%ld", stamped);
     log_out("import_at=%d %d %d", base[0], base[1], base[2]);
     log_out("import_grid=%dx%dx%d", g.nx, g.ny, g.nz);
@@ -210,11 +212,12 @@ static int c_tool_mesh(void *u, int argc, char **argv)
         log_error("usage: tool.mesh FILE [SIZE]");
         return 1;
     }
-    if (!a->tool_ready) {
+    tool *t = app_tool(a);
+    if (!t) {
         log_error("the cutting tool is off");
         return 1;
     }
-    int size = a->tool.size;
+    int size = t->size;
     if (argc == 3 && !parse_size(argv[2], 1, TOOL_MAX_SIZE, "tool size", &size)) return 1;
     obj_mesh m;
     if (!load(argv[1], &m)) return 1;
@@ -229,7 +232,7 @@ static int c_tool_mesh(void *u, int argc, char **argv)
     s.count = inside;
     char label[TOOL_FORMULA_MAX], err[256];
     snprintf(label, sizeof label, "mesh %s", argv[1]);
-    if (!tool_set_shape_voxels(&a->tool, &s, label, err, sizeof err)) {
+    if (!tool_set_shape_voxels(t, &s, label, err, sizeof err)) {
         log_error("%s", err);
         shape_free(&s);
         return 1;
@@ -239,7 +242,7 @@ static int c_tool_mesh(void *u, int argc, char **argv)
     return 0;
 }
 
-void app_register_voxelize(app *a)
+static void *voxelize_init(app *a)
 {
     char dirs_max[8];
     snprintf(dirs_max, sizeof dirs_max, "%d", VOXELIZE_MAX_DIRECTIONS);
@@ -267,4 +270,10 @@ void app_register_voxelize(app *a)
           a },
     };
     cmd_register_table(cmds, (int)(sizeof cmds / sizeof cmds[0]));
+    return NULL; /* no state: the commands work on the app */
 }
+
+const component app_voxelize_component = {
+    .name = "voxelize",
+    .init = voxelize_init,
+};
