@@ -188,8 +188,7 @@ static int c_import(void *u, int argc, char **argv)
                 if (!v[(size_t)x + (size_t)g.nx * ((size_t)z + (size_t)g.nz * (size_t)y)]) continue;
                 int p[3] = { base[0] + x, base[1] + y, base[2] + z };
                 if (!world_in_bounds(w, p[0], p[1], p[2]) || world_get(w, p[0], p[1], p[2]) == MAT_BEDROCK) continue;
-                world_set(w, p[0], p[1], p[2], t->material);
-                world_set_tint(w, p[0], p[1], p[2], 0);
+                world_set(w, p[0], p[1], p[2], t->material); /* clears the cell's tint */
                 for (int k = 0; k < 3; k++) {
                     if (p[k] < lo[k]) lo[k] = p[k];
                     if (p[k] + 1 > hi[k]) hi[k] = p[k] + 1;
