@@ -233,6 +233,30 @@ static int plane_of(fast_ctx *c, grammar_cell s)
     return c->nplanes++;
 }
 
+/* Up to 64 predicate results as bits. One loop per operator, so the
+ * compiler sees a plain comparison it can unroll and vectorise. */
+#define PACK(expr)                                                   \
+    for (int i = 0; i < n; i++) w |= (uint64_t)(expr) << i;          \
+    break
+static uint64_t pack_bits(grammar_cell s, const float *d, int n)
+{
+    uint64_t w = 0;
+    float v = s.v;
+    switch (s.op) {
+    case GSYM_PRES: PACK(d[i] > 0.f);
+    case GSYM_ABS: PACK(d[i] == 0.f);
+    case GSYM_EQ: PACK(d[i] == v);
+    case GSYM_NEQ: PACK(d[i] != v);
+    case GSYM_LT: PACK(d[i] < v);
+    case GSYM_LEQ: PACK(d[i] <= v);
+    case GSYM_GT: PACK(d[i] > v);
+    case GSYM_GEQ: PACK(d[i] >= v);
+    default: PACK(true);
+    }
+    return w;
+}
+#undef PACK
+
 /* Rows of planes for one z, all y (job: one z each, disjoint words). */
 static void build_planes_z(void *arg, int z)
 {
@@ -246,9 +270,7 @@ static void build_planes_z(void *arg, int z)
             memset(row, 0, sizeof(uint64_t) * (size_t)c->words);
             for (int x0 = 0; x0 < g->nx; x0 += 64) {
                 int n = g->nx - x0 < 64 ? g->nx - x0 : 64;
-                uint64_t w = 0;
-                for (int i = 0; i < n; i++) w |= (uint64_t)grammar_sym_test(s, d[x0 + i]) << i;
-                row[x0 >> 6] = w;
+                row[x0 >> 6] = pack_bits(s, d + x0, n);
             }
         }
     }
