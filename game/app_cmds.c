@@ -228,4 +228,5 @@ void app_register_game(app *a)
     biomes_register();
     formula_world_register();
     app_register_tool(a);
+    app_register_grammar(a);
 }

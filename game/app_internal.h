@@ -91,6 +91,8 @@ void app_register_game(app *a);
 void app_register_commands(app *a);
 /* The cutting tool: tool_init, its cvars and commands, +cut/+fill. */
 void app_register_tool(app *a);
+/* Grammar caves (caves.* cvars, the worldgen pass) and 'grammar apply|info'. */
+void app_register_grammar(app *a);
 void app_loop(app *a);
 
 #endif

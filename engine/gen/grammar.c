@@ -418,6 +418,29 @@ static bool build_fast_rules(fast_ctx *c, char *err, size_t errlen)
     return true;
 }
 
+/* Tests a rule's rarest predicates first, so a block is usually rejected by
+ * its first word (deep rock fails "air here" at once). The order changes
+ * only speed: the AND of all cells is the same. */
+static void order_cells(fast_ctx *c)
+{
+    long long ones[MAX_PLANES];
+    size_t row = (size_t)c->grid->nz * (size_t)c->grid->ny * (size_t)c->words;
+    for (int p = 0; p < c->nplanes; p++) {
+        ones[p] = 0;
+        const uint64_t *b = c->bits + (size_t)p * row;
+        for (size_t i = 0; i < row; i++) ones[p] += __builtin_popcountll(b[i]);
+    }
+    for (int r = 0; r < c->prog->count; r++) {
+        fast_rule *f = &c->fr[r];
+        for (int i = 1; i < f->ncells; i++) /* insertion sort: stable, a handful of cells */
+            for (int j = i; j > 0 && ones[f->cells[j].plane] < ones[f->cells[j - 1].plane]; j--) {
+                plane_cell t = f->cells[j];
+                f->cells[j] = f->cells[j - 1];
+                f->cells[j - 1] = t;
+            }
+    }
+}
+
 bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const grammar_params *p, struct job_pool *jobs,
                     grammar_stats *stats, char *err, size_t errlen)
 {
@@ -443,6 +466,7 @@ bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const gramm
         if (jobs) job_parallel_for(jobs, grid->nz, build_planes_z, &c);
         else
             for (int z = 0; z < grid->nz; z++) build_planes_z(&c, z);
+        order_cells(&c);
         for (c.iter = 0; c.iter < p->iterations; c.iter++)
             for (c.group = 0; c.group < prog->groups; c.group++) {
                 const int *sz = prog->rules[prog->group_start[c.group]].size;
