@@ -289,9 +289,11 @@ static box carve_worm(const caves_state *s, world *w, const int *surface, int in
     if (uphill) {
         yaw = atan2(gx, -gz);
         pitch = 0.0;
+        pos[1] += s->worm_radius; /* the mouth's floor at the foot of the slope */
     }
     for (int step = 0; step < s->worm_length; step++) {
         double r = s->worm_radius * (0.75 + 0.5 * unit(ws, step, 1, 0));
+        if (step < 6) r *= 1.5; /* a wide mouth */
         if (step > 8 && unit(ws, step, 2, 0) < s->chamber_chance) r *= 2.5;
         int lo[3], hi[3];
         for (int a = 0; a < 3; a++) {
@@ -314,7 +316,7 @@ static box carve_worm(const caves_state *s, world *w, const int *surface, int in
         int cx = (int)pos[0], cz = (int)pos[2];
         double depth = surface[cz * w->sx + cx] - pos[1];
         if (depth > 6.0) pitch = pitch * 0.85 + (unit(ws, step, 4, 0) - 0.55) * 0.35;
-        else if (uphill && depth > 2.0) pitch = -atan(s->worm_dip); /* inside the hill: dive */
+        else if (uphill && depth > 3.0 * s->worm_radius) pitch = -atan(s->worm_dip); /* inside the hill: dive */
         pos[0] += sin(yaw) * cos(pitch);
         pos[1] += sin(pitch);
         pos[2] -= cos(yaw) * cos(pitch);
