@@ -1,4 +1,5 @@
-/* app_grammar: the caves pass and the live grammar commands.
+/* app_grammar: the component "caves": the caves pass (caves.* cvars) and
+ * the live grammar commands.
  *   grammar apply FILE [ITERATIONS]  derive FILE in a box around where the
  *                                    player looks (caves.apply_size), re-mesh
  *                                    only the touched chunks
@@ -6,13 +7,17 @@
  * A grammar that does not load is refused with file:line:col before any
  * voxel is read, so a bad file changes nothing. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "app_internal.h"
+#include "app_grammar.h"
+
+#include "app_world.h"
 #include "caves.h"
 #include "core/log.h"
 #include "gen/grammar_file.h"
+#include "physics/collide.h"
 #include "ui/cmd.h"
 
 static bool load(const char *file, grammar *g)
@@ -70,17 +75,25 @@ static int grammar_apply(app *a, const char *file, const char *iters)
         log_error("grammar apply: %s", err);
         goto done;
     }
-    tool_view v;
-    if (!a->tool_ready || !app_tool_view(a, &v)) {
+    app_sync_world(a);
+    if (!a->w) {
         log_error("grammar apply: no world");
         goto done;
     }
-    octree_pose pose;
-    tool_place(&a->tool, &v, &pose);
+    /* the region is centred on the first solid voxel the view meets (else 32 voxels ahead) */
+    float eye[3], fwd[3], centre[3];
+    player_eye(&a->pl, eye);
+    player_forward(&a->pl, fwd);
+    int hit[3];
+    float dist = 32.f;
+    if (collide_raycast(a->w, eye, fwd, 128.f, hit, NULL, &dist))
+        for (int i = 0; i < 3; i++) centre[i] = (float)hit[i] + 0.5f;
+    else
+        for (int i = 0; i < 3; i++) centre[i] = eye[i] + fwd[i] * dist;
     int half = cvar_int("caves.apply_size", 32) / 2, lo[3], hi[3], size[3] = { a->w->sx, a->w->sy, a->w->sz };
     for (int i = 0; i < 3; i++) {
-        lo[i] = (int)pose.pos[i] - half;
-        hi[i] = (int)pose.pos[i] + half;
+        lo[i] = (int)floorf(centre[i]) - half;
+        hi[i] = (int)floorf(centre[i]) + half;
         lo[i] = lo[i] < 0 ? 0 : lo[i];
         hi[i] = hi[i] > size[i] ? size[i] : hi[i];
     }
@@ -94,8 +107,8 @@ static int grammar_apply(app *a, const char *file, const char *iters)
         goto done;
     }
     int touched = a->w->dirty_count;
-    if (e.changed) tool_world_edited(&a->tool, a->w, e.lo, e.hi);
-    app_mesh_dirty(a);
+    /* one announcement: the renderer re-meshes the dirty chunks, the tool's octree and light follow */
+    if (e.changed) app_world_edited(a, e.lo, e.hi, &app_caves_component);
     log_out("grammar_matches=%lld", e.matches);
     log_out("changed_voxels=%lld", e.changed);
     log_out("chunks_touched=%d", touched);
@@ -116,7 +129,7 @@ static int c_grammar(void *u, int argc, char **argv)
     return 1;
 }
 
-void app_register_grammar(app *a)
+static void *caves_init(app *a)
 {
     caves_register();
     cvar_register(&(cvar_desc){ "caves.apply_size", "side of the box 'grammar apply' derives around where you look",
@@ -127,4 +140,17 @@ void app_register_grammar(app *a)
           c_grammar, a },
     };
     cmd_register_table(table, 1);
+    return NULL;
 }
+
+static void caves_shutdown(void *self, app *a)
+{
+    worldgen_set_pass(NULL);
+    cmd_unregister("grammar");
+}
+
+const component app_caves_component = {
+    .name = "caves",
+    .init = caves_init,
+    .shutdown = caves_shutdown,
+};
