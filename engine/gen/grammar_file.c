@@ -61,14 +61,20 @@ static bool tokenize(const char *line, int n, token *out, int *count)
     return true;
 }
 
-static bool parse_float(parser *ps, const token *t, float *out)
+/* A token as a C string for strtod/strtol; false (with the message) when too long. */
+static bool tok_text(parser *ps, const token *t, char *buf, size_t n, const char *what)
 {
-    char buf[64];
-    if (t->len >= (int)sizeof buf) return fail(ps, t->col, "'%.*s' is not a number", t->len, t->s);
+    if (t->len >= (int)n) return fail(ps, t->col, "'%.*s' is not %s", t->len, t->s, what);
     memcpy(buf, t->s, (size_t)t->len);
     buf[t->len] = '\0';
-    char *end;
     errno = 0;
+    return true;
+}
+
+static bool parse_float(parser *ps, const token *t, float *out)
+{
+    char buf[64], *end;
+    if (!tok_text(ps, t, buf, sizeof buf, "a number")) return false;
     double v = strtod(buf, &end);
     if (errno || *end || end == buf || !isfinite(v) || fabs(v) > 3.4e38)
         return fail(ps, t->col, "'%s' is not a finite number", buf);
@@ -78,12 +84,8 @@ static bool parse_float(parser *ps, const token *t, float *out)
 
 static bool parse_int(parser *ps, const token *t, int *out)
 {
-    char buf[32];
-    if (t->len >= (int)sizeof buf) return fail(ps, t->col, "'%.*s' is not an integer", t->len, t->s);
-    memcpy(buf, t->s, (size_t)t->len);
-    buf[t->len] = '\0';
-    char *end;
-    errno = 0;
+    char buf[32], *end;
+    if (!tok_text(ps, t, buf, sizeof buf, "an integer")) return false;
     long v = strtol(buf, &end, 10);
     if (errno || *end || end == buf || v < -1000000 || v > 1000000) return fail(ps, t->col, "'%s' is not an integer", buf);
     *out = (int)v;
