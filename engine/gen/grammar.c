@@ -197,10 +197,12 @@ int grammar_regions(const grammar_params *p, int sz)
 
 typedef struct plane_cell {
     uint8_t plane, dx, dy, dz;
+    size_t off; /* words from row (y, z) of plane 0 to row (y + dy, z + dz) of `plane` */
 } plane_cell;
 
 typedef struct fast_rule {
     int ncells;
+    bool exact; /* every non-IGN cell has a plane: the mask is the match, no scalar check */
     plane_cell cells[GRAMMAR_MAX_CELLS];
 } fast_rule;
 
@@ -284,16 +286,20 @@ static inline uint64_t row_bits(const uint64_t *row, int at)
 }
 
 /* Candidate windows at block xb of window row (y, z) for every rule of the group. */
-static uint64_t block_candidates(const fast_ctx *c, int g0, int g1, int xb, int y, int z, uint64_t valid)
+/* Candidate windows at block xb of window row (y, z): per rule of the group
+ * into masks[r - g0], their union returned. */
+static uint64_t block_candidates(const fast_ctx *c, int g0, int g1, int xb, int y, int z, uint64_t valid, uint64_t *masks)
 {
     uint64_t any = 0;
+    const uint64_t *base = c->bits + ((size_t)z * (size_t)c->grid->ny + (size_t)y) * (size_t)c->words;
     for (int r = g0; r < g1; r++) {
         const fast_rule *f = &c->fr[r];
         uint64_t m = valid;
         for (int i = 0; i < f->ncells && m; i++) {
             const plane_cell *pc = &f->cells[i];
-            m &= row_bits(plane_row(c, pc->plane, y + pc->dy, z + pc->dz), xb + pc->dx);
+            m &= row_bits(base + pc->off, xb + pc->dx);
         }
+        masks[r - g0] = m;
         any |= m;
     }
     return any;
@@ -322,14 +328,17 @@ static void write_voxel(fast_ctx *c, int x, int y, int z, float v)
     }
 }
 
-/* Picks the rule of the group that rewrites window (x, y, z), or -1. */
-static int select_rule(const fast_ctx *c, int g0, int g1, int x, int y, int z)
+/* Picks the rule of the group that rewrites window (x, y, z), or -1. A rule
+ * whose mask bit is clear does not match; a set bit is the match itself for
+ * an exact rule and is confirmed cell by cell otherwise. */
+static int select_rule(const fast_ctx *c, int g0, int g1, const uint64_t *masks, int bit, int x, int y, int z)
 {
     int best = -1, ties = 0;
     int tied[GRAMMAR_MAX_RULES * 4];
     for (int r = g0; r < g1; r++) {
         const grammar_wrule *w = &c->prog->rules[r];
-        if (!rule_matches(w, c->grid, x, y, z)) continue;
+        if (!((masks[r - g0] >> bit) & 1)) continue;
+        if (!c->fr[r].exact && !rule_matches(w, c->grid, x, y, z)) continue;
         if (best < 0 || w->weight > c->prog->rules[best].weight) {
             best = r;
             ties = 0;
@@ -374,16 +383,17 @@ static void derive_region(void *arg, int index)
             windows += nwx;
             for (int xb = p->lo[0] & ~63; xb <= xend; xb += 64) {
                 uint64_t valid = c->valid[xb >> 6];
-                uint64_t cand = block_candidates(c, g0, g1, xb, y, z, valid);
+                uint64_t masks[GRAMMAR_MAX_RULES * 4];
+                uint64_t cand = block_candidates(c, g0, g1, xb, y, z, valid, masks);
                 while (cand) {
                     int b = __builtin_ctzll(cand);
-                    int r = select_rule(c, g0, g1, xb + b, y, z);
+                    int r = select_rule(c, g0, g1, masks, b, xb + b, y, z);
                     uint64_t done = b == 63 ? ~0ull : (2ull << b) - 1;
                     if (r >= 0) {
                         apply_rule(c, &c->prog->rules[r], xb + b, y, z);
                         matches++;
                         /* its writes may change the windows after it in this block */
-                        cand = block_candidates(c, g0, g1, xb, y, z, valid & ~done);
+                        cand = block_candidates(c, g0, g1, xb, y, z, valid & ~done, masks);
                     } else {
                         cand &= ~done;
                     }
@@ -401,6 +411,7 @@ static bool build_fast_rules(fast_ctx *c, char *err, size_t errlen)
         const grammar_wrule *w = &c->prog->rules[r];
         fast_rule *f = &c->fr[r];
         f->ncells = 0;
+        f->exact = true;
         /* the scalar check after a candidate bit is the truth; planes only have to be
          * exact for the cells they filter, so a predicate past MAX_PLANES just filters less */
         for (int dz = 0; dz < w->size[2]; dz++)
@@ -409,8 +420,12 @@ static bool build_fast_rules(fast_ctx *c, char *err, size_t errlen)
                     grammar_cell s = w->sym[dx + w->size[0] * (dy + w->size[1] * dz)];
                     if (s.op == GSYM_IGN) continue;
                     int p = plane_of(c, s);
-                    if (p < 0) continue;
-                    f->cells[f->ncells++] = (plane_cell){ (uint8_t)p, (uint8_t)dx, (uint8_t)dy, (uint8_t)dz };
+                    if (p < 0) {
+                        f->exact = false;
+                        continue;
+                    }
+                    size_t rows = (size_t)p * (size_t)c->grid->nz * (size_t)c->grid->ny + (size_t)dz * (size_t)c->grid->ny + (size_t)dy;
+                    f->cells[f->ncells++] = (plane_cell){ (uint8_t)p, (uint8_t)dx, (uint8_t)dy, (uint8_t)dz, rows * (size_t)c->words };
                 }
     }
     (void)err;
