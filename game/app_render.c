@@ -95,6 +95,13 @@ static void *render_init(app *a)
     cvar_desc d = { "render.mode", "how the world is drawn: blocks (more modes register themselves; F8 cycles)",
                     CVAR_STRING, CVAR_ARCHIVE, "blocks", 0, 0, NULL, on_mode, r, check_mode };
     r->mode_cv = cvar_register(&d);
+    const cvar_desc more[] = {
+        { "render.lod_distance", "chunks farther than this (voxels) are drawn with their 2x coarser mesh; 0 = never",
+          CVAR_FLOAT, CVAR_ARCHIVE, "80", 0, 4096 },
+        { "render.face_ranges", "leave out chunk faces that point away from the eye (same picture, fewer triangles)",
+          CVAR_BOOL, 0, "1" },
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) cvar_register(&more[i]);
     const cmd_desc table[] = {
         { "render.cycle", "", "switch to the next render mode (render.mode); the world stays", c_cycle, r },
     };

@@ -1,5 +1,5 @@
 #version 450 core
-// Directional sun + sky ambient, cut-out and translucent passes, distance
+// Directional sun + sky ambient, solid foliage and translucent passes, distance
 // fog that hides the world edge, and the cutting tool's tints.
 in vec3 v_uvw;
 in vec3 v_normal;
@@ -19,7 +19,10 @@ out vec4 o_color;
 void main()
 {
     vec4 albedo = texture(u_atlas, v_uvw);
-    if (u_pass == 1 && albedo.a < 0.5) discard;
+    // Foliage is drawn solid: a hole in a leaf tile shows the dark inside of
+    // the crown (its transparent texels keep a leaf colour), never the sky
+    // through a shell, and nothing is discarded, so early depth works.
+    if (u_pass != 2 && albedo.a < 0.5) albedo.rgb *= 0.4;
     if (v_tint > 0u) {
         // keep the tile's detail, take the tool's colour (paper: coloured tunnels)
         float lum = dot(albedo.rgb, vec3(0.299, 0.587, 0.114));
