@@ -259,6 +259,39 @@ static void test_leaves_are_not_shells(void **state)
     }
 }
 
+/* Issue 9: fog and the view distance are measured on the map, so flying
+ * far above the ground still shows it (3D fog hid the whole world above
+ * y ~ 230 with the default view distance). */
+static void test_flying_high_shows_the_world(void **state)
+{
+    scene *s = *state;
+    make_world(s, &terrain_hills);
+    const float heights[] = { 300, 400 };
+    for (int i = 0; i < 2; i++) {
+        camera c = { .pos = { 64, heights[i], 64 }, .yaw = 45, .pitch = -60, .fov = 70, .aspect = (float)W / H,
+                     .znear = 0.05f, .zfar = 192 + 64 + heights[i] };
+        camera_update(&c);
+        render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->plat),
+                               .view_distance = 192, .sky = { k_sky[0], k_sky[1], k_sky[2] } };
+        const renderer_options o = renderer_default_options();
+        renderer_set_options(s->rend, &o);
+        render_stats st;
+        renderer_draw(s->rend, &c, &rs, &st);
+        uint8_t *px = screenshot_read(platform_framebuffer(s->plat), W, H);
+        int ground = 0;
+        for (int y = H / 2; y < H; y++) /* the lower half looks down at the world */
+            for (int x = 0; x < W; x++) {
+                const uint8_t *p = px + 4 * (y * W + x);
+                /* neither sky nor fog: within 12 levels of the sky colour is fog */
+                bool fogged = abs(p[0] - 51) < 12 && abs(p[1] - 102) < 12 && abs(p[2] - 230) < 12;
+                ground += !fogged;
+            }
+        assert_true(st.chunks_drawn > 0);
+        assert_true(ground > W * (H / 2) / 20); /* the 128-voxel world fills part of the view */
+        free(px);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_lod_taiga),
         cmocka_unit_test(test_lod_deciduous),
         cmocka_unit_test(test_leaves_are_not_shells),
+        cmocka_unit_test(test_flying_high_shows_the_world),
     };
     terrain_register();
     biomes_register();
