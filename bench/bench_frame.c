@@ -1,7 +1,8 @@
 /* render.frame.<view>: one headless 1280x720 frame as the player sees it —
  * the real app (app_create), its render mode, the tool's ghost and the
  * crosshair — for each biome's spawn view, inside the taiga canopy and
- * flying high over the desert. Triangles and chunks drawn are noted. */
+ * flying high over the desert; .noghost views without the tool measure the
+ * ghost's cost. Triangles and chunks drawn are noted. */
 #include <glad/gl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,9 @@ static void *s_taiga(void) { return setup_view("biome taiga", false); }
 static void *s_deciduous(void) { return setup_view("biome deciduous", false); }
 static void *s_formula(void) { return setup_view("biome formula", false); }
 static void *s_canopy(void) { return setup_view("biome taiga", true); }
+/* the same views without the tool: the difference is the ghost's cost */
+static void *s_hills_ng(void) { return setup_view("biome hills; set tool.visible 0", false); }
+static void *s_taiga_ng(void) { return setup_view("biome taiga; set tool.visible 0", false); }
 static void *s_high(void) { return setup_view("biome desert; set player.fly 1; tp 256 200 256; look 45 -45", false); }
 
 static const bench_case frame_cases[] = {
@@ -99,5 +103,7 @@ static const bench_case frame_cases[] = {
     { "render.frame.formula", s_formula, frame_run, frame_teardown, 10 },
     { "render.frame.taiga.canopy", s_canopy, frame_run, frame_teardown, 10 },
     { "render.frame.desert.high", s_high, frame_run, frame_teardown, 10 },
+    { "render.frame.hills.noghost", s_hills_ng, frame_run, frame_teardown, 10 },
+    { "render.frame.taiga.noghost", s_taiga_ng, frame_run, frame_teardown, 10 },
 };
 BENCH_REGISTER(frame_cases)
