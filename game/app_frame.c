@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app_light.h"
 #include "app_render.h"
 #include "app_tool.h"
 #include "platform/platform.h"
@@ -41,6 +42,7 @@ void app_render(app *a)
         .wireframe = a->cv.wireframe->b, .atlas = a->atlas_tex,
     };
     memcpy(s.tints, app_tint_palette, sizeof s.tints);
+    app_light_settings(a, &s);
     if (!app_render_world(a, c, &s)) return;
     component_draw_all(&a->comps, a, &(frame_draw){ c, &s });
     if (a->cv.crosshair->b) app_render_crosshair(a, &s); /* over the tool, not tinted by it */
@@ -82,6 +84,7 @@ void app_draw_overlays(app *a)
     if (help && help->b)
         hud_draw_help(a->text, k_unbound_keys, (int)(sizeof k_unbound_keys / sizeof k_unbound_keys[0]), w, h);
     if (a->gen_task) hud_draw_progress(a->text, worldgen_progress(a->gen_task), "generating world", w, h);
+    else if (app_light_progress(a) >= 0) hud_draw_progress(a->text, app_light_progress(a), "lighting world", w, h);
     if (a->con) console_view_draw(a->text, a->con, w, h);
     text_end(a->text);
 }

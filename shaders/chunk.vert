@@ -11,6 +11,7 @@ uniform vec3 u_camera;
 
 out vec3 v_uvw;          // u, v, layer
 out vec3 v_normal;
+out vec3 v_wpos;         // world position, for the light volume
 out float v_dist;
 flat out uint v_tint;
 
@@ -32,5 +33,6 @@ void main()
     // fog by horizontal distance: flying high still shows the ground below
     // (the view distance is a radius on the map, not a sphere round the eye)
     v_dist = distance(wp.xz, u_camera.xz);
+    v_wpos = wp;
     gl_Position = u_viewproj * vec4(wp, 1.0);
 }

@@ -11,6 +11,7 @@
 
 #include "core/jobs.h"
 #include "gfx/camera.h"
+#include "gfx/light_tex.h"
 #include "voxel/world.h"
 
 typedef struct render_settings {
@@ -22,12 +23,12 @@ typedef struct render_settings {
     float tints[8][3];     /* tint id -> colour; 0 unused */
     bool wireframe;
     unsigned atlas;        /* the block atlas array texture (0: the mode's own) */
-    /* Per-voxel light for every mode (snowflake lighting): a GL_TEXTURE_3D
-     * over the whole world, one texel per voxel, sampled by the fragment
-     * shader at (world position + normal / 2) * light_scale. 0 = none (full
-     * light). A texture keeps greedy merging intact: quads carry no light. */
-    unsigned light_texture;
-    float light_scale[3];  /* 1 / world size in voxels, per axis */
+    /* Per-voxel light for every mode (snowflake lighting): an RG8 3D
+     * texture over the whole world, one texel (sun, sky) per voxel, read by
+     * the fragment shader at the voxel in front of the face (world position
+     * + normal / 2). Disabled: the fixed directional shade. A texture keeps
+     * greedy merging intact: quads carry no light. */
+    light_shading light;
 } render_settings;
 
 typedef struct render_stats {

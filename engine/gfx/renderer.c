@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "gfx/light_tex.h"
 #include "gfx/quad_index.h"
 #include "gfx/shader.h"
 #include "mesh/mesh_world.h"
@@ -242,6 +243,7 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     glUniform3fv(r->u.tints, 8, &s->tints[0][0]);
     glUniform1i(r->u.atlas, 0);
     glBindTextureUnit(0, s->atlas ? s->atlas : r->atlas);
+    light_shading_apply(r->prog, &s->light, 1);
     glBindVertexArray(r->vao);
     glVertexArrayElementBuffer(r->vao, r->ibo);
 
