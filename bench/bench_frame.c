@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "app_frame.h"
 #include "app_internal.h"
@@ -49,7 +50,10 @@ static void *setup_view(const char *script, bool canopy)
         free(f);
         return NULL;
     }
-    if (cmd_exec(script) != 0) {
+    /* STRATA_BENCH_EXEC: more commands after the view's own, to compare
+     * settings on the same views ("set render.depth_prepass 0") */
+    const char *extra = getenv("STRATA_BENCH_EXEC");
+    if (cmd_exec(script) != 0 || (extra && cmd_exec(extra) != 0)) {
         bench_skip("view script failed");
         app_destroy(f->a);
         free(f);
@@ -67,11 +71,23 @@ static void *setup_view(const char *script, bool canopy)
     return f;
 }
 
+/* CPU time of the whole process (llvmpipe's threads included): steadier
+ * than wall time while other programs load the machine. */
+static double cpu_ms(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 +
+           (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-3;
+}
+
 static void frame_run(void *s)
 {
     frame_bench *f = s;
+    double c0 = cpu_ms();
     app_render(f->a);
     glFinish(); /* the frame is done when the rasterizer is */
+    bench_note("cpu_ms", cpu_ms() - c0);
     bench_note("triangles", (double)f->a->stats.triangles);
     bench_note("chunks_drawn", f->a->stats.chunks_drawn);
 }

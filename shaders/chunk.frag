@@ -31,7 +31,7 @@ void main()
     // Foliage is drawn solid: a hole in a leaf tile shows the dark inside of
     // the crown (its transparent texels keep a leaf colour), never the sky
     // through a shell, and nothing is discarded, so early depth works.
-    if (u_pass != 2 && albedo.a < 0.5) albedo.rgb *= 0.4;
+    if (u_pass != 2) albedo.rgb *= mix(0.4, 1.0, albedo.a); // mip levels: partly holes, partly dark
     if (v_tint > 0u) {
         // keep the tile's detail, take the tool's colour (paper: coloured tunnels)
         float lum = dot(albedo.rgb, vec3(0.299, 0.587, 0.114));
