@@ -98,7 +98,7 @@ static void *render_init(app *a)
     r->mode_cv = cvar_register(&d);
     const cvar_desc more[] = {
         { "render.lod_distance", "chunks farther than this (voxels) are drawn with their 2x coarser mesh; 0 = never",
-          CVAR_FLOAT, CVAR_ARCHIVE, "80", 0, 4096 },
+          CVAR_FLOAT, CVAR_ARCHIVE, "64", 0, 4096 },
         { "render.face_ranges", "leave out chunk faces that point away from the eye (same picture, fewer triangles)",
           CVAR_BOOL, 0, "1" },
     };

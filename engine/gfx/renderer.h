@@ -20,7 +20,7 @@ typedef struct renderer renderer;
 #define RENDERER_LODS 2
 /* Chunks whose centre is farther than this (voxels) draw their coarse
  * level: beyond two chunks, where a voxel covers a few pixels at 720p. */
-#define RENDERER_LOD_DISTANCE 80.f
+#define RENDERER_LOD_DISTANCE 64.f
 
 typedef struct renderer_options {
     bool face_ranges;   /* leave out face directions that point away from the eye */
