@@ -26,32 +26,15 @@
 static const float k_sky[3] = { 0.2f, 0.4f, 0.9f };
 
 typedef struct scene {
-    platform *plat;
-    renderer *rend;
-    unsigned atlas;
+    test_gl gl;
     world *w;
-    job_pool *jobs;
     render_item *all; /* every chunk, nearest first: "no culling" */
 } scene;
 
 static int setup(void **state)
 {
     scene *s = calloc(1, sizeof *s);
-    char err[1024];
-    s->plat = platform_create(&(platform_desc){ .width = W, .height = H, .headless = true }, err, sizeof err);
-    if (!s->plat) {
-        print_error("headless context: %s\n", err);
-        return -1;
-    }
-    atlas_image img;
-    const char *path = platform_find_asset("assets/atlas.png");
-    if (!path || !atlas_load(path, &img, err, sizeof err)) return -1;
-    s->atlas = atlas_texture_create(&img);
-    atlas_free(&img);
-    s->rend = renderer_create(err, sizeof err);
-    if (!s->rend) return -1;
-    renderer_set_atlas(s->rend, s->atlas);
-    s->jobs = job_pool_create(2);
+    if (!s || !test_gl_open(&s->gl, W, H)) return -1;
     *state = s;
     return 0;
 }
@@ -61,37 +44,16 @@ static int teardown(void **state)
     scene *s = *state;
     world_destroy(s->w);
     free(s->all);
-    renderer_destroy(s->rend);
-    atlas_texture_destroy(s->atlas);
-    job_pool_destroy(s->jobs);
-    platform_destroy(s->plat);
+    test_gl_close(&s->gl);
     free(s);
     return 0;
 }
 
-/* Meshes both levels of every chunk and uploads them. */
 static void upload_world(scene *s)
 {
-    int n = s->w->chunk_count;
-    int *idx = malloc(sizeof *idx * (size_t)n);
-    chunk_mesh *m = calloc((size_t)n, sizeof *m), *l = calloc((size_t)n, sizeof *l);
-    assert_true(idx && m && l);
-    for (int i = 0; i < n; i++) idx[i] = i;
-    mesh_world_chunks_lod(s->w, s->jobs, idx, n, true, m, l);
-    renderer_reset(s->rend, s->w->cx, s->w->cy, s->w->cz);
-    for (int i = 0; i < n; i++) {
-        int cx, cy, cz;
-        world_chunk_coords(s->w, i, &cx, &cy, &cz);
-        assert_true(renderer_upload_lod(s->rend, cx, cy, cz, 0, &m[i]));
-        assert_true(renderer_upload_lod(s->rend, cx, cy, cz, 1, &l[i]));
-        mesh_free(&m[i]);
-        mesh_free(&l[i]);
-    }
-    free(m);
-    free(l);
-    free(idx);
+    test_gl_upload_world(&s->gl, s->w);
     free(s->all);
-    s->all = malloc(sizeof *s->all * (size_t)n);
+    s->all = malloc(sizeof *s->all * (size_t)s->w->chunk_count);
 }
 
 static void make_world(scene *s, const worldgen_kind *k)
@@ -99,7 +61,7 @@ static void make_world(scene *s, const worldgen_kind *k)
     world_destroy(s->w);
     s->w = world_create(4, 4, 4);
     assert_non_null(s->w);
-    assert_true(worldgen_generate(s->w, k, 7, s->jobs));
+    assert_true(worldgen_generate(s->w, k, 7, s->gl.jobs));
     /* a cave under the centre to look into */
     for (int y = 30; y < 40; y++)
         for (int z = 50; z < 78; z++)
@@ -123,11 +85,11 @@ static uint8_t *render(scene *s, const view *v, const renderer_options *o, bool 
     camera c = { .pos = { v->pos[0], v->pos[1], v->pos[2] }, .yaw = v->yaw, .pitch = v->pitch, .fov = 70,
                  .aspect = (float)W / H, .znear = 0.05f, .zfar = 400 };
     camera_update(&c);
-    render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->plat),
+    render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->gl.plat),
                            .view_distance = 300, .sky = { k_sky[0], k_sky[1], k_sky[2] }, .sun = { 0.3f, 1, 0.2f } };
-    renderer_set_options(s->rend, o);
+    renderer_set_options(s->gl.rend, o);
     if (culled) {
-        renderer_draw(s->rend, &c, &rs, st);
+        renderer_draw(s->gl.rend, &c, &rs, st);
     } else {
         int n = s->w->chunk_count;
         for (int i = 0; i < n; i++) {
@@ -140,9 +102,9 @@ static uint8_t *render(scene *s, const view *v, const renderer_options *o, bool 
         qsort(s->all, (size_t)n, sizeof *s->all, cmp_item);
         render_frame_begin(&rs);
         render_view rv = { &c, &rs, s->all, n, s->w->cx, s->w->cy, s->w->cz };
-        renderer_draw_view(s->rend, &rv, st);
+        renderer_draw_view(s->gl.rend, &rv, st);
     }
-    return screenshot_read(platform_framebuffer(s->plat), W, H);
+    return screenshot_read(platform_framebuffer(s->gl.plat), W, H);
 }
 
 static bool is_sky(const uint8_t *p)
@@ -271,13 +233,13 @@ static void test_flying_high_shows_the_world(void **state)
         camera c = { .pos = { 64, heights[i], 64 }, .yaw = 45, .pitch = -60, .fov = 70, .aspect = (float)W / H,
                      .znear = 0.05f, .zfar = 192 + 64 + heights[i] };
         camera_update(&c);
-        render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->plat),
+        render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->gl.plat),
                                .view_distance = 192, .sky = { k_sky[0], k_sky[1], k_sky[2] } };
         const renderer_options o = renderer_default_options();
-        renderer_set_options(s->rend, &o);
+        renderer_set_options(s->gl.rend, &o);
         render_stats st;
-        renderer_draw(s->rend, &c, &rs, &st);
-        uint8_t *px = screenshot_read(platform_framebuffer(s->plat), W, H);
+        renderer_draw(s->gl.rend, &c, &rs, &st);
+        uint8_t *px = screenshot_read(platform_framebuffer(s->gl.plat), W, H);
         int ground = 0;
         for (int y = H / 2; y < H; y++) /* the lower half looks down at the world */
             for (int x = 0; x < W; x++) {
