@@ -8,7 +8,8 @@ in float v_dist;
 flat in uint v_tint;
 
 uniform sampler2DArray u_atlas;
-uniform int u_pass;          // 0 opaque, 1 cut-out, 2 translucent
+uniform int u_pass;
+uniform int u_coarse;        // 1: the chunk's coarse level (engine/mesh/mesh_lod.h)          // 0 opaque, 1 cut-out, 2 translucent
 uniform vec3 u_sun;          // normalised direction towards the sun
 uniform vec3 u_fog_color;
 uniform float u_fog_start;
@@ -44,6 +45,13 @@ void main()
         ivec3 cell = ivec3(floor(v_wpos + v_normal * 0.5));
         vec2 sl = cell.y >= u_light_size.y ? vec2(1.0)
                 : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+        // A coarse chunk's face may stand a voxel above the real surface,
+        // in air the particles never reached: the voxel just behind it is
+        // then the lit one (and is dark solid when the surface is here).
+        if (u_coarse != 0) {
+            ivec3 behind = ivec3(floor(v_wpos - v_normal * 0.5));
+            sl = max(sl, texelFetch(u_light, clamp(behind, ivec3(0), u_light_size - 1), 0).rg);
+        }
         // the particles give shadow and openness; the normal still says
         // which way a face turns, or every lit face would look the same
         float facing = 0.35 + 0.65 * max(dot(v_normal, u_sun), 0.0);

@@ -42,7 +42,7 @@ struct renderer {
     chunk_mesh *meshes, *lod_meshes;
     int mesh_cap, mesh_count;
     struct {
-        GLint viewproj, origin, camera, atlas, pass, sun, fog_color, fog_start, fog_end, tints;
+        GLint viewproj, origin, camera, atlas, pass, sun, fog_color, fog_start, fog_end, tints, coarse;
     } u;
 };
 
@@ -55,7 +55,7 @@ renderer *renderer_create(char *err, size_t errlen)
 #define U(name) glGetUniformLocation(r->prog, "u_" #name)
     r->u.viewproj = U(viewproj), r->u.origin = U(origin), r->u.camera = U(camera), r->u.atlas = U(atlas);
     r->u.pass = U(pass), r->u.sun = U(sun), r->u.fog_color = U(fog_color), r->u.fog_start = U(fog_start);
-    r->u.fog_end = U(fog_end), r->u.tints = U(tints);
+    r->u.fog_end = U(fog_end), r->u.tints = U(tints), r->u.coarse = U(coarse);
 #undef U
 
     /* One VAO for every chunk: only the vertex buffer binding changes per draw. */
@@ -255,13 +255,16 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     GLint bases[2 * FACE_COUNT];
     memset(offsets, 0, sizeof offsets); /* every range starts at the pattern's first index */
     glUniform1i(r->u.pass, PASS_OPAQUE);
+    int drawn_level = 0;
+    glUniform1i(r->u.coarse, 0);
     for (int k = 0; k < v->visible_count; k++) {
         int i = v->visible[k].index;
         if (i < 0 || i >= n || !r->has[i]) continue;
         stats->chunks_drawn++;
         int level = r->opt.lod_distance > 0 && v->visible[k].dist > r->opt.lod_distance ? 1 : 0;
         const gpu_mesh *g = &r->chunks[i].lod[level];
-        if (!g->vbo) g = &r->chunks[i].lod[0]; /* no coarse level (yet): fine */
+        if (!g->vbo) g = &r->chunks[i].lod[0], level = 0; /* no coarse level (yet): fine */
+        if (level != drawn_level) glUniform1i(r->u.coarse, drawn_level = level);
         int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
         unsigned mask = r->opt.face_ranges && !s->wireframe ? facing_mask(cam->pos, x, y, z) : 0x3fu;
         int ranges = 0;
@@ -295,6 +298,7 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     glDepthMask(GL_FALSE);
     glDisable(GL_CULL_FACE); /* a bog surface is seen from above and below */
     glUniform1i(r->u.pass, PASS_TRANSLUCENT);
+    glUniform1i(r->u.coarse, 0);
     for (int k = v->visible_count - 1; k >= 0; k--) {
         int i = v->visible[k].index;
         if (i < 0 || i >= n || !r->has[i]) continue;
