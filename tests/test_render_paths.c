@@ -254,6 +254,43 @@ static void test_flying_high_shows_the_world(void **state)
     }
 }
 
+/* Bad input: an upload GL cannot hold (here: past the memory budget, the
+ * same path as GL_OUT_OF_MEMORY) is refused and reported, the chunk is not
+ * drawn, the others are, and no GL error is left behind. */
+static void test_upload_out_of_memory(void **state)
+{
+    scene *s = *state;
+    make_world(s, &terrain_hills);
+    int n = s->w->chunk_count, *idx = malloc(sizeof *idx * (size_t)n);
+    chunk_mesh *m = calloc((size_t)n, sizeof *m);
+    assert_true(idx && m);
+    for (int i = 0; i < n; i++) idx[i] = i;
+    mesh_world_chunks(s->w, s->gl.jobs, idx, n, true, m);
+    renderer_options o = renderer_default_options();
+    o.budget_bytes = 64 * 1024;
+    renderer_set_options(s->gl.rend, &o);
+    renderer_reset(s->gl.rend, s->w->cx, s->w->cy, s->w->cz);
+    int refused = 0, kept = 0;
+    for (int i = 0; i < n; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(s->w, i, &cx, &cy, &cz);
+        bool ok = renderer_upload(s->gl.rend, cx, cy, cz, &m[i]);
+        refused += !ok;
+        kept += ok && m[i].pass[0].count > 0;
+        mesh_free(&m[i]);
+    }
+    assert_true(refused > 0 && kept > 0);
+    view v[5];
+    views_of(s->w, v);
+    render_stats st;
+    uint8_t *px = render(s, &v[4], &o, true, &st);
+    assert_int_equal(glGetError(), GL_NO_ERROR);
+    assert_true(st.chunks_loaded > 0 && st.chunks_loaded < n);
+    free(px);
+    free(m);
+    free(idx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_lod_deciduous),
         cmocka_unit_test(test_leaves_are_not_shells),
         cmocka_unit_test(test_flying_high_shows_the_world),
+        cmocka_unit_test(test_upload_out_of_memory),
     };
     terrain_register();
     biomes_register();

@@ -23,6 +23,7 @@ typedef struct gpu_mesh {
     int count[PASS_COUNT]; /* vertices of each pass */
     int face[PASS_COUNT][FACE_COUNT + 1]; /* vertex where face f starts, from first[p]; [FACE_COUNT] = count */
     bool sorted[PASS_COUNT]; /* the pass is grouped by face (else drawn whole) */
+    size_t bytes;            /* the VBO's size */
 } gpu_mesh;
 
 typedef struct gpu_chunk {
@@ -38,6 +39,7 @@ struct renderer {
     unsigned char *has;   /* per chunk: any geometry (the visible set skips the rest) */
     render_item *order;   /* scratch: the visible set */
     renderer_options opt;
+    size_t bytes;         /* every chunk VBO together */
     /* the mode's build output, kept for upload */
     chunk_mesh *meshes, *lod_meshes;
     int mesh_cap, mesh_count;
@@ -83,6 +85,7 @@ static void free_chunks(renderer *r)
     free(r->chunks);
     free(r->order);
     free(r->has);
+    r->bytes = 0;
     r->chunks = NULL;
     r->order = NULL;
     r->has = NULL;
@@ -134,6 +137,7 @@ static void drop_mesh(renderer *r, int i, int level)
 {
     gpu_mesh *g = &r->chunks[i].lod[level];
     if (g->vbo) glDeleteBuffers(1, &g->vbo);
+    r->bytes -= g->bytes;
     memset(g, 0, sizeof *g);
     if (level == 0) r->has[i] = 0;
 }
@@ -174,10 +178,19 @@ bool renderer_upload_lod(renderer *r, int cx, int cy, int cz, int level, const c
     }
     ensure_indices(r, maxq);
     if (!g->vbo) glCreateBuffers(1, &g->vbo);
+    size_t bytes = sizeof(mesh_vertex) * (size_t)total;
+    if (r->opt.budget_bytes && r->bytes - g->bytes + bytes > r->opt.budget_bytes) {
+        log_warn("chunk %d %d %d: %zu bytes would pass the GPU memory budget (%zu); the chunk is not drawn", cx, cy,
+                 cz, bytes, r->opt.budget_bytes);
+        drop_mesh(r, i, level);
+        return false;
+    }
     while (glGetError() != GL_NO_ERROR) {} /* only this upload's errors count below */
     /* Re-specifying the whole (small) store lets the driver orphan the old
      * one instead of stalling on it: the paper's conclusion, done cheaply. */
-    glNamedBufferData(g->vbo, (GLsizeiptr)(sizeof(mesh_vertex) * (size_t)total), NULL, GL_STATIC_DRAW);
+    glNamedBufferData(g->vbo, (GLsizeiptr)bytes, NULL, GL_STATIC_DRAW);
+    r->bytes += bytes - g->bytes;
+    g->bytes = bytes;
     if (glGetError() == GL_OUT_OF_MEMORY || r->ibo_quads < maxq) {
         log_warn("chunk %d %d %d: no GPU memory for %d vertices; the chunk is not drawn", cx, cy, cz, total);
         drop_mesh(r, i, level);

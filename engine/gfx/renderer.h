@@ -25,6 +25,8 @@ typedef struct renderer renderer;
 typedef struct renderer_options {
     bool face_ranges;   /* leave out face directions that point away from the eye */
     float lod_distance; /* coarse level beyond (voxels); 0 = always fine */
+    size_t budget_bytes; /* chunk buffers together at most this (0 = as much as GL gives); an
+                            upload past it is refused like GL_OUT_OF_MEMORY: reported, skipped */
 } renderer_options;
 
 renderer_options renderer_default_options(void);
