@@ -7,6 +7,7 @@
 #include "app_plain.h"
 #include "app_render.h"
 #include "app_tool.h"
+#include "app_voxelize.h"
 
 void app_add_components(app *a)
 {
@@ -15,6 +16,7 @@ void app_add_components(app *a)
         &app_plain_component, /* draws before the tool's ghost, which blends over it */
         &app_tool_component,
         &app_light_component,
+        &app_voxelize_component,
     };
     for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) component_add(&a->comps, list[i]);
 }
