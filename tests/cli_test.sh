@@ -135,6 +135,19 @@ w1=$(grep '^world_hash=' "$tmp/out" | sed -n 1p); w2=$(grep '^world_hash=' "$tmp
 check "tool.mesh cuts with the mesh's shape" 0 "$strata" --headless --exec "$small; tool.mesh $tmp/cube.obj 6; tool.info; cut 64 30 64"
 [ "$(kv tool_voxels)" = 216 ] && [ "$(kv cut_voxels)" -gt 150 ] || { echo "FAIL tool.mesh: tool_voxels=$(kv tool_voxels) cut_voxels=$(kv cut_voxels)"; fail=1; }
 check "tool.mesh with a bad file keeps the tool" 1 "$strata" --headless --exec "$small; tool.mesh $tmp/bad.obj 6"
+# seed 004: voxel grammars; a bad grammar is refused with file:line:col and changes no voxel
+check "grammar info" 0 "$strata" --headless --exec "grammar info cave.grammar"
+[ "$(kv rules)" = 4 ] && grep -q '^rule.widen=size 4 4 1' "$tmp/out" || { echo "FAIL grammar info: $(head -5 "$tmp/out")"; fail=1; }
+gdesert='set world.size_x 4; set world.size_z 4; biome desert; tp 64 90 64; look 30 -60'
+check "grammar apply edits around the view" 0 "$strata" --headless --exec "$gdesert; stats; grammar apply overhang.grammar 3; stats"
+[ "$(kv changed_voxels)" -gt 0 ] && [ "$(grep '^world_hash=' "$tmp/out" | head -1)" != "$(grep '^world_hash=' "$tmp/out" | tail -1)" ] || { echo "FAIL grammar apply changed nothing: $(grep -E 'changed|matches' "$tmp/out")"; fail=1; }
+printf 'rule a\nsize 2 1 1\nsymbol\n GEQ 0.5 XX\n' >"$tmp/bad.grammar"
+check "a bad grammar is refused" 1 "$strata" --headless --exec "$gdesert; grammar apply $tmp/bad.grammar"
+grep -q "bad.grammar:4:10: unknown symbol operator 'XX'" "$tmp/err" || { echo "FAIL bad grammar message: $(cat "$tmp/err")"; fail=1; }
+printf 'stats\ngrammar apply %s\nstats\n' "$tmp/bad.grammar" >"$tmp/bad.cfg"
+check "a bad grammar changes no voxel (exec runs on after the failure)" 1 "$strata" --headless --exec "$gdesert; exec $tmp/bad.cfg"
+[ "$(grep -c '^world_hash=' "$tmp/out")" = 2 ] && [ "$(grep '^world_hash=' "$tmp/out" | head -1)" = "$(grep '^world_hash=' "$tmp/out" | tail -1)" ] || { echo "FAIL a refused grammar changed the world"; fail=1; }
+check "caves.grammar refuses a bad file" 1 "$strata" --headless --exec "set caves.grammar $tmp/bad.grammar"
 
 echo "cli_test: $([ $fail -eq 0 ] && echo passed || echo FAILED)"
 exit $fail
