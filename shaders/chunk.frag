@@ -43,8 +43,11 @@ void main()
         // the voxel in front of the face; a tiny pull inwards keeps merged
         // quads' edges in the voxel they belong to
         ivec3 cell = ivec3(floor(v_wpos + v_normal * 0.5));
-        vec2 sl = cell.y >= u_light_size.y ? vec2(1.0)
-                : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+        // above the world and beyond its sides is open air (the faces of
+        // the world's edge look out there)
+        bool open_air = cell.y >= u_light_size.y || any(lessThan(cell.xz, ivec2(0)))
+                     || any(greaterThanEqual(cell.xz, u_light_size.xz));
+        vec2 sl = open_air ? vec2(1.0) : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
         // A coarse chunk's face may stand a voxel above the real surface,
         // in air the particles never reached: the voxel just behind it is
         // then the lit one (and is dark solid when the surface is here).
