@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "app_save.h"
 #include "core/log.h"
 #include "gfx/atlas.h"
 #include "mesh/mesh_world.h"
@@ -58,6 +59,7 @@ void app_mesh_dirty(app *a)
 /* Installs a freshly generated world: new chunk table, full mesh, spawn. */
 static void install_world(app *a, world *w)
 {
+    app_save_world_leaving(a); /* its unsaved edits go to the file first */
     world_destroy(a->w);
     a->w = w;
     free(a->dirty_idx);
@@ -71,6 +73,7 @@ static void install_world(app *a, world *w)
     player_look(&a->pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
     a->world_seed = a->cv.seed->i;
     a->world_kind = app_kind(a);
+    app_save_world_installed(a); /* a saved world gets its edits and player back */
 }
 
 bool app_regenerate(app *a)
@@ -186,6 +189,7 @@ static void register_cvars(app *a)
 
 static void shutdown_app(app *a)
 {
+    app_save_shutdown(a); /* save on exit */
     if (a->con) { /* settings persist: written on exit from a windowed session */
         config_write(NULL);
         char hist[1024];
@@ -276,8 +280,8 @@ int app_run(const app_desc *d)
     console_view_register_cvars();
     hud_register_cvars();
     app_register_commands(a);
+    app_register_save(a);
     default_binds();
-    if (d->world) log_warn("--world: saved worlds are not implemented yet; generating from the cvars instead");
     if (d->headless) {
         /* scripts stay reproducible: the user's settings apply only when asked for */
         if (d->config && cmd_exec_file(d->config) < 0) log_error("cannot read config '%s'", d->config);
@@ -296,6 +300,7 @@ int app_run(const app_desc *d)
         a->text = text_create(&(text_desc){ 0 }, err, sizeof err);
         if (!a->text) log_error("no text rendering (console and HUD hidden): %s", err);
     }
+    app_save_start(a); /* a saved world sets the cvars it was made with */
     if (!app_regenerate(a)) goto out;
     a->pl.flying = a->cv.fly->b;
     if (d->headless) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "app_save.h"
 #include "core/log.h"
 #include "gfx/screenshot.h"
 #include "platform/platform.h"
@@ -54,6 +55,7 @@ static int c_biome(void *u, int argc, char **argv)
         return 1;
     }
     if (!cvar_set_by_name("world.biome", argv[1])) return 1;
+    app_save_restore_kind(a, argv[1]); /* each biome comes back as it was saved */
     /* headless scripts want the world now; the window keeps playing meanwhile */
     if (platform_headless(a->plat)) return app_regenerate(a) ? 0 : 1;
     return app_regenerate_async(a) ? 0 : 1;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "app_save.h"
 #include "core/jobs.h"
 #include "core/log.h"
 #include "core/timer.h"
@@ -57,6 +58,7 @@ void app_step(app *a, const player_input *in, float dt, double now)
     player_update(&a->pl, a->w, in, dt);
     a->pl.occupancy = NULL; /* the tree may be rebuilt before the next update */
     app_tool_update(a, now); /* after the move: the tool follows this frame's eye */
+    app_save_frame(a, now);  /* autosave: a few chunks a frame, never waiting on disk */
 }
 
 /* The keys read_input reads directly, for the help overlay (everything

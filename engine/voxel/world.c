@@ -24,7 +24,8 @@ world *world_create(int cx, int cy, int cz)
     w->chunk_count = cx * cy * cz;
     w->chunks = calloc((size_t)w->chunk_count, sizeof *w->chunks);
     w->dirty = calloc((size_t)w->chunk_count, 1);
-    if (!w->chunks || !w->dirty) {
+    w->edit = calloc((size_t)w->chunk_count, 1);
+    if (!w->chunks || !w->dirty || !w->edit) {
         log_error("out of memory for a %dx%dx%d chunk world", cx, cy, cz);
         world_destroy(w);
         return NULL;
@@ -39,6 +40,7 @@ void world_destroy(world *w)
         for (int i = 0; i < w->chunk_count; i++) free(w->chunks[i].tint);
     free(w->chunks);
     free(w->dirty);
+    free(w->edit);
     free(w);
 }
 
@@ -86,6 +88,12 @@ static void mark_voxel_dirty(world *w, int x, int y, int z)
     if (lz == CHUNK_MASK) world_mark_dirty(w, cx, cy, cz + 1);
 }
 
+static void mark_edited(world *w, int index)
+{
+    if (!(w->edit[index] & WORLD_UNSAVED)) w->unsaved_count++;
+    w->edit[index] = WORLD_EDITED | WORLD_UNSAVED;
+}
+
 bool world_set(world *w, int x, int y, int z, uint8_t m)
 {
     if (!world_in_bounds(w, x, y, z) || m >= MAT_COUNT) return false;
@@ -93,6 +101,7 @@ bool world_set(world *w, int x, int y, int z, uint8_t m)
     uint8_t *v = &c->vox[CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK)];
     if (*v == m) return true;
     *v = m;
+    mark_edited(w, world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS));
     mark_voxel_dirty(w, x, y, z);
     return true;
 }
@@ -109,6 +118,7 @@ bool world_set_tint(world *w, int x, int y, int z, uint8_t tint)
     }
     if (c->tint[i] == tint) return true;
     c->tint[i] = tint;
+    mark_edited(w, world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS));
     mark_voxel_dirty(w, x, y, z);
     return true;
 }
@@ -126,8 +136,53 @@ int world_take_dirty(world *w, int *out, int max)
     return n;
 }
 
+int world_take_unsaved(world *w, int *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < w->chunk_count && n < max && w->unsaved_count > 0; i++) {
+        if (w->edit[i] & WORLD_UNSAVED) {
+            w->edit[i] &= (uint8_t)~WORLD_UNSAVED;
+            w->unsaved_count--;
+            out[n++] = i;
+        }
+    }
+    return n;
+}
+
+void world_mark_edited_unsaved(world *w)
+{
+    for (int i = 0; i < w->chunk_count; i++)
+        if ((w->edit[i] & (WORLD_EDITED | WORLD_UNSAVED)) == WORLD_EDITED) {
+            w->edit[i] |= WORLD_UNSAVED;
+            w->unsaved_count++;
+        }
+}
+
+void world_mark_loaded(world *w, int index)
+{
+    if (index < 0 || index >= w->chunk_count) return;
+    if (w->edit[index] & WORLD_UNSAVED) w->unsaved_count--;
+    w->edit[index] = WORLD_EDITED;
+    int cx, cy, cz;
+    world_chunk_coords(w, index, &cx, &cy, &cz);
+    /* its border voxels show in the neighbours' meshes too */
+    world_mark_dirty(w, cx, cy, cz);
+    world_mark_dirty(w, cx - 1, cy, cz), world_mark_dirty(w, cx + 1, cy, cz);
+    world_mark_dirty(w, cx, cy - 1, cz), world_mark_dirty(w, cx, cy + 1, cz);
+    world_mark_dirty(w, cx, cy, cz - 1), world_mark_dirty(w, cx, cy, cz + 1);
+}
+
+int world_count_edited(const world *w)
+{
+    int n = 0;
+    for (int i = 0; i < w->chunk_count; i++) n += (w->edit[i] & WORLD_EDITED) != 0;
+    return n;
+}
+
 void world_clear(world *w)
 {
+    memset(w->edit, 0, (size_t)w->chunk_count);
+    w->unsaved_count = 0;
     for (int i = 0; i < w->chunk_count; i++) {
         memset(w->chunks[i].vox, MAT_AIR, CHUNK_VOLUME);
         free(w->chunks[i].tint);
