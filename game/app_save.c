@@ -17,11 +17,6 @@
 #include "io/save.h"
 #include "platform/platform.h"
 #include "ui/cmd.h"
-#include "voxel/chunk_codec.h"
-
-/* Chunks copied per frame by an autosave: about 0.2 ms of memcpy, so a
- * save of a thousand edited chunks spreads over a few frames, none hitched. */
-#define SAVE_FRAME_BUDGET 64
 
 typedef struct app_save {
     save_file *file;
@@ -31,12 +26,9 @@ typedef struct app_save {
     uint64_t gen_hash;
     bool replace;   /* the next save drops the slot's old chunks (new inputs) */
     bool full_next; /* a save failed: the next writes every edited chunk */
-    bool snapping;  /* a save's chunks are being handed over, a budget a frame */
     int snap_chunks;
     uint64_t reported, announce; /* tickets: last reported; 'save' waiting to be announced */
     double autosave_next;
-    int *take;
-    int take_cap;
     cvar *autosave;
 } app_save;
 
@@ -258,7 +250,6 @@ static bool open_file(const char *path)
     if (save_readonly(f)) log_warn("%s is read-only: it loads, but nothing will be saved to it", path);
     g_save.file = f;
     g_save.slot[0] = 0;
-    g_save.snapping = false;
     g_save.full_next = false;
     g_save.reported = g_save.announce = 0;
     return true;
@@ -288,99 +279,33 @@ static bool find_slot(const char *name, save_slot *out)
 
 /* ---- saving ---------------------------------------------------------------- */
 
-/* Hands up to `budget` unsaved chunks of the world to the writer (begins a
- * save first if none is open) and commits once none is left. Returns the
- * commit's ticket, 0 while the save goes on. */
-static uint64_t snapshot_step(app *a, int budget)
+/* One save: the world's unsaved chunks go to the writer by reference
+ * (microseconds for a thousand), then the commit. Returns its ticket. */
+static uint64_t snapshot(app *a)
 {
     app_save *s = &g_save;
     world *w = a->w;
-    if (!s->snapping) {
-        if (s->full_next) world_mark_edited_unsaved(w);
-        save_begin(s->file, s->slot, s->replace || s->full_next);
-        s->replace = s->full_next = false;
-        s->snapping = true;
-        s->snap_chunks = 0;
-    }
-    if (s->take_cap < w->chunk_count) {
-        free(s->take);
-        s->take = malloc(sizeof *s->take * (size_t)w->chunk_count);
-        s->take_cap = s->take ? w->chunk_count : 0;
-    }
-    int n = s->take ? world_take_unsaved(w, s->take, budget < s->take_cap ? budget : s->take_cap) : 0;
-    for (int i = 0; i < n; i++) {
-        chunk *copy = chunk_copy(&w->chunks[s->take[i]]);
-        if (!copy) { /* out of memory: this save misses it, the next writes them all */
-            s->full_next = true;
-            continue;
-        }
-        save_put_chunk(s->file, s->take[i], copy);
-    }
-    s->snap_chunks += n;
-    if (w->unsaved_count > 0 && n == budget) return 0;
+    if (s->full_next) world_mark_edited_unsaved(w);
+    save_begin(s->file, s->slot, s->replace || s->full_next);
+    s->replace = s->full_next = false;
+    s->snap_chunks = save_put_unsaved(s->file, w, w->chunk_count);
     char *state = state_text(a);
     save_slot meta = { .inputs = s->inputs, .state = state, .gen_hash = s->gen_hash };
     memcpy(meta.name, s->slot, sizeof meta.name);
     uint64_t t = save_commit(s->file, &meta, true);
     free(state);
-    s->snapping = false;
     return t;
 }
 
 static bool can_save(void) { return g_save.file && !save_readonly(g_save.file) && g_save.slot[0]; }
 
 /* Everything unsaved to the writer now (biome switch, save, exit). */
-static uint64_t flush_all(app *a) { return can_save() && a->w ? snapshot_step(a, INT_MAX) : 0; }
+static uint64_t flush_all(app *a) { return can_save() && a->w ? snapshot(a) : 0; }
 
-void app_save_world_leaving(app *a) { flush_all(a); }
-
-typedef struct staged {
-    world *w;
-    chunk_codec *codec;
-    int *index;
-    chunk *chunks;
-    int count;
-} staged;
-
-/* Decodes into a staging copy: a bad record must not leave half a world. */
-static bool stage_chunk(void *user, int index, const void *blob, size_t len, char *err, size_t errlen)
+void app_save_world_leaving(app *a)
 {
-    staged *st = user;
-    if (index >= st->w->chunk_count || st->count >= st->w->chunk_count) {
-        snprintf(err, errlen, "chunk %d is outside this %dx%dx%d world", index, st->w->cx, st->w->cy, st->w->cz);
-        return false;
-    }
-    chunk *c = &st->chunks[st->count];
-    c->tint = NULL;
-    if (!chunk_codec_decode(st->codec, blob, len, c, err, errlen)) return false;
-    st->index[st->count++] = index;
-    return true;
-}
-
-static bool apply_edits(app *a, const char *slot, char *err, size_t errlen)
-{
-    world *w = a->w;
-    staged st = { .w = w, .codec = chunk_codec_create() };
-    st.index = malloc(sizeof *st.index * (size_t)w->chunk_count);
-    st.chunks = calloc((size_t)w->chunk_count, sizeof *st.chunks);
-    bool ok = st.codec && st.index && st.chunks;
-    if (!ok) snprintf(err, errlen, "out of memory loading the world");
-    if (ok) ok = save_read_chunks(g_save.file, slot, stage_chunk, &st, err, errlen) >= 0;
-    for (int i = 0; i < st.count; i++) {
-        if (ok) {
-            chunk *c = &w->chunks[st.index[i]];
-            memcpy(c->vox, st.chunks[i].vox, CHUNK_VOLUME);
-            free(c->tint);
-            c->tint = st.chunks[i].tint;
-            world_mark_loaded(w, st.index[i]);
-        } else {
-            free(st.chunks[i].tint);
-        }
-    }
-    chunk_codec_destroy(st.codec);
-    free(st.index);
-    free(st.chunks);
-    return ok;
+    flush_all(a);
+    if (g_save.file) save_release_world(g_save.file, a->w); /* it is about to be destroyed */
 }
 
 void app_save_world_installed(app *a)
@@ -390,7 +315,6 @@ void app_save_world_installed(app *a)
     s->inputs = app_save_inputs_text(a);
     snprintf(s->slot, sizeof s->slot, "%s", a->world_kind->name);
     s->replace = true; /* a world of new inputs, until the file says otherwise */
-    s->snapping = false;
     if (!s->file) return;
     s->gen_hash = world_hash(a->w);
     save_slot slot;
@@ -409,7 +333,7 @@ void app_save_world_installed(app *a)
             snprintf(err, sizeof err, "%s: the generator now makes different terrain from its inputs: not loaded",
                      where);
             detach(err);
-        } else if (!apply_edits(a, slot.name, err, sizeof err)) {
+        } else if (save_load_chunks(s->file, slot.name, a->w, err, sizeof err) < 0) {
             detach(err);
         } else {
             s->replace = false;
@@ -475,16 +399,12 @@ void app_save_frame(app *a, double now)
     if (!s->file || !a->w) return;
     report_finished(a);
     if (!can_save()) return;
-    if (s->snapping) {
-        snapshot_step(a, SAVE_FRAME_BUDGET);
-        return;
-    }
     float every = s->autosave ? s->autosave->f : 0;
     if (every <= 0) return;
     if (s->autosave_next <= 0 || s->autosave_next > now + every) s->autosave_next = now + every;
     if (now < s->autosave_next) return;
     s->autosave_next = now + every;
-    if (save_pending(s->file) == 0 && (a->w->unsaved_count > 0 || s->full_next)) snapshot_step(a, SAVE_FRAME_BUDGET);
+    if (save_pending(s->file) == 0 && (a->w->unsaved_count > 0 || s->full_next)) snapshot(a);
 }
 
 void app_save_shutdown(app *a)
@@ -497,7 +417,6 @@ void app_save_shutdown(app *a)
         save_close(s->file);
     }
     free(s->inputs);
-    free(s->take);
     memset(s, 0, sizeof *s);
 }
 

@@ -17,6 +17,7 @@
 #include "io/save.h"
 #include "voxel/chunk_codec.h"
 #include "voxel/material.h"
+#include "voxel/world.h"
 
 static char g_dir[256];
 
@@ -528,6 +529,55 @@ static void test_queueing_never_waits(void **state)
     save_close(f);
 }
 
+/* Chunks queued by reference: edits go on while the writer reads, the world
+ * is released and destroyed before the commit lands (ASan watches), and
+ * the file gets every chunk whole. */
+static void test_live_chunks_and_release(void **state)
+{
+    (void)state;
+    const char *p = path_of("live.strata");
+    char note[1024], err[1024];
+    save_file *f = save_open(p, note, sizeof note, err, sizeof err);
+    world *w = world_create(8, 2, 8);
+    for (int i = 0; i < w->chunk_count; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, i, &cx, &cy, &cz);
+        world_set(w, cx * 32 + 1, cy * 32 + 2, cz * 32 + 3, MAT_STONE);
+        world_set_tint(w, cx * 32 + 1, cy * 32 + 2, cz * 32 + 3, 3);
+    }
+    assert_int_equal(w->unsaved_count, w->chunk_count);
+    assert_int_equal(world_count_edited(w), w->chunk_count);
+    save_begin(f, "hills", true);
+    assert_int_equal(save_put_unsaved(f, w, w->chunk_count), w->chunk_count);
+    assert_int_equal(w->unsaved_count, 0);
+    for (int k = 0; k < 2000; k++) world_set(w, k % 256, 40, (k * 7) % 256, (uint8_t)(k % 2 ? MAT_SAND : MAT_AIR));
+    save_slot meta = { .name = "hills", .inputs = "i", .state = "s" };
+    uint64_t t = save_commit(f, &meta, true);
+    save_release_world(f, w);
+    assert_null(w->guard);
+    world_destroy(w);
+    assert_true(save_wait(f, t, err, sizeof err));
+    world *back = world_create(8, 2, 8);
+    assert_int_equal(save_load_chunks(f, "hills", back, err, sizeof err), 128);
+    assert_int_equal(back->unsaved_count, 0);
+    assert_int_equal(world_count_edited(back), 128);
+    for (int i = 0; i < back->chunk_count; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(back, i, &cx, &cy, &cz);
+        assert_int_equal(world_get(back, cx * 32 + 1, cy * 32 + 2, cz * 32 + 3), MAT_STONE);
+        assert_int_equal(world_get_tint(back, cx * 32 + 1, cy * 32 + 2, cz * 32 + 3), 3);
+    }
+    /* a record that does not fit the world is refused, the world untouched */
+    world *tiny = world_create(1, 1, 1);
+    uint64_t h = world_hash(tiny);
+    assert_int_equal(save_load_chunks(f, "hills", tiny, err, sizeof err), -1);
+    assert_non_null(strstr(err, "outside"));
+    assert_true(world_hash(tiny) == h);
+    world_destroy(tiny);
+    world_destroy(back);
+    save_close(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -541,6 +591,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_disk_full_keeps_last_save, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_kill_during_save, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_queueing_never_waits, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(test_live_chunks_and_release, setup_dir, teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,8 +11,9 @@
 #include <unistd.h>
 
 #include "voxel/chunk_codec.h"
+#include "voxel/world.h"
 
-typedef enum op_kind { OP_OPEN, OP_BEGIN, OP_CHUNK, OP_COMMIT, OP_CALL, OP_QUIT } op_kind;
+typedef enum op_kind { OP_OPEN, OP_BEGIN, OP_CHUNK, OP_LIVE, OP_COMMIT, OP_CALL, OP_QUIT } op_kind;
 
 typedef struct op op;
 typedef bool (*op_call_fn)(save_file *f, void *arg, char *err, size_t errlen);
@@ -23,7 +24,8 @@ struct op {
     char slot[64];
     bool replace, make_current;
     int index;
-    chunk *copy;
+    chunk *copy;  /* OP_CHUNK: owned; OP_LIVE: NULL, the chunk is read from w */
+    world *w;
     save_slot meta;
     uint64_t ticket;
     /* OP_OPEN / OP_CALL: run on the writer while the caller waits */
@@ -52,6 +54,15 @@ struct save_file {
     char txn_err[1024];
     char *note;
     size_t notelen;
+    /* main thread only: indices taken by save_put_unsaved */
+    int *take;
+    int take_cap;
+    /* Chunks queued by reference are read from this world under `guard`,
+     * which world_set takes too; busy is the world the writer is reading. */
+    pthread_mutex_t guard;
+    world *guarded, *busy;
+    chunk live; /* writer only: the chunk read under the guard */
+    uint8_t live_tint[CHUNK_VOLUME];
 };
 
 void save_slot_free(save_slot *s)
@@ -362,6 +373,10 @@ static void do_begin(save_file *f, op *o)
 static void do_chunk(save_file *f, op *o)
 {
     if (!f->in_txn || f->txn_failed) return;
+    if (!o->copy) {
+        txn_fail(f, "out of memory for a chunk copy");
+        return;
+    }
     size_t n = chunk_codec_encode(f->codec, o->copy, f->blob, chunk_codec_bound());
     if (n == 0) {
         snprintf(f->txn_err, sizeof f->txn_err, "saving to %s failed: a chunk could not be compressed", f->path);
@@ -442,6 +457,7 @@ static void *writer_main(void *arg)
         op *o = f->head;
         f->head = o->next;
         if (!f->head) f->tail = NULL;
+        if (o->kind == OP_LIVE) f->busy = o->w;
         pthread_mutex_unlock(&f->mu);
 
         switch (o->kind) {
@@ -462,6 +478,24 @@ static void *writer_main(void *arg)
             do_chunk(f, o);
             free_op(o);
             break;
+        case OP_LIVE: {
+            /* copy under the guard (microseconds), compress outside it */
+            pthread_mutex_lock(&f->guard);
+            const chunk *c = &o->w->chunks[o->index];
+            memcpy(f->live.vox, c->vox, CHUNK_VOLUME);
+            f->live.tint = c->tint ? f->live_tint : NULL;
+            if (c->tint) memcpy(f->live_tint, c->tint, CHUNK_VOLUME);
+            pthread_mutex_unlock(&f->guard);
+            pthread_mutex_lock(&f->mu);
+            f->busy = NULL; /* the world is no longer read */
+            pthread_cond_broadcast(&f->done);
+            pthread_mutex_unlock(&f->mu);
+            o->copy = &f->live;
+            do_chunk(f, o);
+            o->copy = NULL;
+            free_op(o);
+            break;
+        }
         case OP_COMMIT: {
             bool ok = do_commit(f, o);
             pthread_mutex_lock(&f->mu);
@@ -502,6 +536,7 @@ save_file *save_open(const char *path, char *note, size_t notelen, char *err, si
     f->codec = chunk_codec_create();
     f->blob = malloc(chunk_codec_bound());
     pthread_mutex_init(&f->mu, NULL);
+    pthread_mutex_init(&f->guard, NULL);
     pthread_cond_init(&f->wake, NULL);
     pthread_cond_init(&f->done, NULL);
     if (!f->codec || !f->blob || pthread_create(&f->thread, NULL, writer_main, f) != 0) {
@@ -527,10 +562,13 @@ void save_close(save_file *f)
     q->kind = OP_QUIT;
     push(f, q);
     pthread_join(f->thread, NULL);
+    if (f->guarded) f->guarded->guard = NULL; /* every queued chunk was read */
     if (f->db) sqlite3_close(f->db);
     chunk_codec_destroy(f->codec);
     free(f->blob);
+    free(f->take);
     pthread_mutex_destroy(&f->mu);
+    pthread_mutex_destroy(&f->guard);
     pthread_cond_destroy(&f->wake);
     pthread_cond_destroy(&f->done);
     free(f);
@@ -739,4 +777,99 @@ int save_read_chunks(save_file *f, const char *slot, save_chunk_fn fn, void *use
     chunks_arg ca = { slot, fn, user, 0 };
     if (!run_sync(f, OP_CALL, chunks_on_writer, &ca, err, errlen)) return -1;
     return ca.count;
+}
+
+int save_put_unsaved(save_file *f, world *w, int max)
+{
+    if (f->take_cap < w->chunk_count) {
+        int *n = realloc(f->take, sizeof *n * (size_t)w->chunk_count);
+        if (!n) return 0;
+        f->take = n;
+        f->take_cap = w->chunk_count;
+    }
+    if (f->guarded && f->guarded != w) save_release_world(f, f->guarded);
+    f->guarded = w;
+    w->guard = &f->guard; /* from now on world_set waits while the writer reads a chunk */
+    int n = world_take_unsaved(w, f->take, max < f->take_cap ? max : f->take_cap);
+    for (int i = 0; i < n; i++) {
+        op *o = calloc(1, sizeof *o);
+        if (!o) { /* no memory for the reference: back to unsaved, the next save takes it */
+            world_mark_unsaved(w, f->take[i]);
+            continue;
+        }
+        o->kind = OP_LIVE;
+        o->index = f->take[i];
+        o->w = w;
+        push(f, o);
+    }
+    return n;
+}
+
+void save_release_world(save_file *f, world *w)
+{
+    if (!w || f->guarded != w) return;
+    pthread_mutex_lock(&f->mu);
+    /* chunks still queued by reference become copies: w may go away now */
+    for (op *o = f->head; o; o = o->next) {
+        if (o->kind != OP_LIVE || o->w != w) continue;
+        o->copy = chunk_copy(&w->chunks[o->index]); /* NULL (no memory): that save fails, and says so */
+        o->kind = OP_CHUNK;
+    }
+    while (f->busy == w) pthread_cond_wait(&f->done, &f->mu);
+    pthread_mutex_unlock(&f->mu);
+    w->guard = NULL;
+    f->guarded = NULL;
+}
+
+typedef struct staged {
+    world *w;
+    chunk_codec *codec;
+    int *index;
+    chunk *chunks;
+    int count;
+} staged;
+
+/* Decodes into a staging copy: a bad record must not leave half a world. */
+static bool stage_chunk(void *user, int index, const void *blob, size_t len, char *err, size_t errlen)
+{
+    staged *st = user;
+    if (index >= st->w->chunk_count || st->count >= st->w->chunk_count) {
+        snprintf(err, errlen, "chunk %d is outside this %dx%dx%d-chunk world", index, st->w->cx, st->w->cy, st->w->cz);
+        return false;
+    }
+    if (st->count > 0 && st->index[st->count - 1] >= index) { /* rows come in index order, once each */
+        snprintf(err, errlen, "chunk %d appears out of order", index);
+        return false;
+    }
+    chunk *c = &st->chunks[st->count];
+    c->tint = NULL;
+    if (!chunk_codec_decode(st->codec, blob, len, c, err, errlen)) return false;
+    st->index[st->count++] = index;
+    return true;
+}
+
+int save_load_chunks(save_file *f, const char *slot, world *w, char *err, size_t errlen)
+{
+    /* the writer decodes on its codec: the caller waits anyway */
+    staged st = { .w = w, .codec = chunk_codec_create() };
+    st.index = malloc(sizeof *st.index * (size_t)w->chunk_count);
+    st.chunks = calloc((size_t)w->chunk_count, sizeof *st.chunks);
+    bool ok = st.codec && st.index && st.chunks;
+    if (!ok) snprintf(err, errlen, "out of memory loading %s", f->path);
+    if (ok) ok = save_read_chunks(f, slot, stage_chunk, &st, err, errlen) >= 0;
+    for (int i = 0; i < st.count; i++) {
+        if (ok) {
+            chunk *c = &w->chunks[st.index[i]];
+            memcpy(c->vox, st.chunks[i].vox, CHUNK_VOLUME);
+            free(c->tint);
+            c->tint = st.chunks[i].tint;
+            world_mark_loaded(w, st.index[i]);
+        } else {
+            free(st.chunks[i].tint);
+        }
+    }
+    chunk_codec_destroy(st.codec);
+    free(st.index);
+    free(st.chunks);
+    return ok ? st.count : -1;
 }

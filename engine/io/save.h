@@ -12,6 +12,8 @@
 
 #include "voxel/chunk.h"
 
+struct world;
+
 /* PRAGMA user_version of the files this program writes; older ones are
  * migrated (with a backup), newer ones refused. */
 #define SAVE_FORMAT_VERSION 2
@@ -55,11 +57,25 @@ bool save_current_slot(save_file *f, char *name, size_t len, char *err, size_t e
 typedef bool (*save_chunk_fn)(void *user, int index, const void *blob, size_t len, char *err, size_t errlen);
 int save_read_chunks(save_file *f, const char *slot, save_chunk_fn fn, void *user, char *err, size_t errlen);
 
+/* Replaces the chunks of `w` with slot's saved ones, all or nothing: every
+ * record is decoded and checked first (a damaged one leaves w untouched).
+ * Loaded chunks count as edited and saved. Returns how many, or -1 + err. */
+int save_load_chunks(save_file *f, const char *slot, struct world *w, char *err, size_t errlen);
+
 /* Writing, queued (none of these waits): one transaction per
  * begin ... commit. `replace` drops the slot's chunks first (new inputs). */
 void save_begin(save_file *f, const char *slot, bool replace);
 /* Takes ownership of a chunk_copy() of chunk `index`. */
 void save_put_chunk(save_file *f, int index, chunk *copy);
+/* Queues up to `max` of w's unsaved chunks (lowest index first) by
+ * reference: the main thread's whole share of a save, no copying. The
+ * writer copies each chunk under w's guard (world_set takes it too, so an
+ * edit waits at most one 64 KiB memcpy). w must stay alive until
+ * save_release_world(f, w) or save_close. Returns how many. */
+int save_put_unsaved(save_file *f, struct world *w, int max);
+/* Before w is destroyed or replaced: chunks still queued by reference are
+ * copied now, and the one being read is waited for (microseconds). */
+void save_release_world(save_file *f, struct world *w);
 /* Queues the commit; slot texts are copied. Returns a ticket for save_wait. */
 uint64_t save_commit(save_file *f, const save_slot *slot, bool make_current);
 

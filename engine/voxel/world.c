@@ -1,5 +1,6 @@
 #include "voxel/world.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,13 +95,24 @@ static void mark_edited(world *w, int index)
     w->edit[index] = WORLD_EDITED | WORLD_UNSAVED;
 }
 
+static void guard_lock(world *w)
+{
+    if (w->guard) pthread_mutex_lock(w->guard);
+}
+static void guard_unlock(world *w)
+{
+    if (w->guard) pthread_mutex_unlock(w->guard);
+}
+
 bool world_set(world *w, int x, int y, int z, uint8_t m)
 {
     if (!world_in_bounds(w, x, y, z) || m >= MAT_COUNT) return false;
     chunk *c = &w->chunks[world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS)];
     uint8_t *v = &c->vox[CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK)];
     if (*v == m) return true;
+    guard_lock(w);
     *v = m;
+    guard_unlock(w);
     mark_edited(w, world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS));
     mark_voxel_dirty(w, x, y, z);
     return true;
@@ -113,11 +125,16 @@ bool world_set_tint(world *w, int x, int y, int z, uint8_t tint)
     int i = CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK);
     if (!c->tint) {
         if (tint == 0) return true;
-        c->tint = calloc(CHUNK_VOLUME, 1);
-        if (!c->tint) return false;
+        uint8_t *t = calloc(CHUNK_VOLUME, 1);
+        if (!t) return false;
+        guard_lock(w);
+        c->tint = t;
+        guard_unlock(w);
     }
     if (c->tint[i] == tint) return true;
+    guard_lock(w);
     c->tint[i] = tint;
+    guard_unlock(w);
     mark_edited(w, world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS));
     mark_voxel_dirty(w, x, y, z);
     return true;
@@ -156,6 +173,13 @@ void world_mark_edited_unsaved(world *w)
             w->edit[i] |= WORLD_UNSAVED;
             w->unsaved_count++;
         }
+}
+
+void world_mark_unsaved(world *w, int index)
+{
+    if (index < 0 || index >= w->chunk_count || (w->edit[index] & WORLD_UNSAVED)) return;
+    w->edit[index] |= WORLD_UNSAVED;
+    w->unsaved_count++;
 }
 
 void world_mark_loaded(world *w, int index)

@@ -25,6 +25,10 @@ typedef struct world {
      * WORLD_UNSAVED while that change has not been handed to a save. */
     uint8_t *edit;
     int unsaved_count;
+    /* A pthread_mutex_t world_set/world_set_tint hold while they write,
+     * when another thread reads chunks of this world (the save writer, see
+     * io/save.h); NULL otherwise. */
+    void *guard;
 } world;
 
 enum { WORLD_EDITED = 1, WORLD_UNSAVED = 2 };
@@ -80,6 +84,8 @@ int world_take_dirty(world *w, int *out, int max);
 int world_take_unsaved(world *w, int *out, int max);
 /* Marks every edited chunk unsaved again (a save failed: write them all). */
 void world_mark_edited_unsaved(world *w);
+/* Chunk `index` goes back to unsaved (a save could not take it). */
+void world_mark_unsaved(world *w, int index);
 /* Chunk `index` now holds saved edits (loaded from a file): edited, saved,
  * and its mesh (and its neighbours') out of date. */
 void world_mark_loaded(world *w, int index);
