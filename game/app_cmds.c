@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app_internal.h"
 #include "app_save.h"
@@ -150,6 +151,10 @@ static int c_stats(void *u, int argc, char **argv)
     log_out("triangles=%ld", tris);
     log_out("tinted_voxels=%llu", (unsigned long long)world_count_tinted(w));
     log_out("position=%.2f %.2f %.2f", a->pl.pos[0], a->pl.pos[1], a->pl.pos[2]);
+    long pages = 0, resident = 0; /* soak tests watch memory stay flat */
+    FILE *statm = fopen("/proc/self/statm", "r");
+    if (statm && fscanf(statm, "%ld %ld", &pages, &resident) == 2) log_out("rss_kb=%ld", resident * (sysconf(_SC_PAGESIZE) / 1024));
+    if (statm) fclose(statm);
     log_out("facing=%.1f %.1f", a->pl.yaw, a->pl.pitch);
     for (int m = 0; m < MAT_COUNT; m++) log_out("material.%s=%llu", material_table[m].name, (unsigned long long)counts[m]);
     return 0;

@@ -192,8 +192,8 @@ bool app_save_apply_inputs(const char *inputs, const char *where, char *err, siz
             break;
         }
     }
-    if (rc != 0) {
-        for (int i = 0; i < set; i++) {
+    if (rc != 0) { /* newest first: a name given twice ends at its value from before */
+        for (int i = set - 1; i >= 0; i--) {
             char cerr[256];
             if (old[i]) cvar_set(cvar_find(p.lines[i].name), old[i], cerr, sizeof cerr);
         }
