@@ -316,7 +316,7 @@ void app_save_world_installed(app *a)
     snprintf(s->slot, sizeof s->slot, "%s", a->world_kind->name);
     s->replace = true; /* a world of new inputs, until the file says otherwise */
     if (!s->file) return;
-    s->gen_hash = world_hash(a->w);
+    s->gen_hash = save_world_fingerprint(a->w, a->jobs);
     save_slot slot;
     if (!find_slot(s->slot, &slot)) return;
     char err[1024], where[700];
@@ -333,7 +333,7 @@ void app_save_world_installed(app *a)
             snprintf(err, sizeof err, "%s: the generator now makes different terrain from its inputs: not loaded",
                      where);
             detach(err);
-        } else if (save_load_chunks(s->file, slot.name, a->w, err, sizeof err) < 0) {
+        } else if (save_load_chunks(s->file, slot.name, a->w, a->jobs, err, sizeof err) < 0) {
             detach(err);
         } else {
             s->replace = false;

@@ -558,7 +558,7 @@ static void test_live_chunks_and_release(void **state)
     world_destroy(w);
     assert_true(save_wait(f, t, err, sizeof err));
     world *back = world_create(8, 2, 8);
-    assert_int_equal(save_load_chunks(f, "hills", back, err, sizeof err), 128);
+    assert_int_equal(save_load_chunks(f, "hills", back, NULL, err, sizeof err), 128);
     assert_int_equal(back->unsaved_count, 0);
     assert_int_equal(world_count_edited(back), 128);
     for (int i = 0; i < back->chunk_count; i++) {
@@ -570,7 +570,7 @@ static void test_live_chunks_and_release(void **state)
     /* a record that does not fit the world is refused, the world untouched */
     world *tiny = world_create(1, 1, 1);
     uint64_t h = world_hash(tiny);
-    assert_int_equal(save_load_chunks(f, "hills", tiny, err, sizeof err), -1);
+    assert_int_equal(save_load_chunks(f, "hills", tiny, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "outside"));
     assert_true(world_hash(tiny) == h);
     world_destroy(tiny);

@@ -13,6 +13,7 @@
 #include "voxel/chunk.h"
 
 struct world;
+struct job_pool;
 
 /* PRAGMA user_version of the files this program writes; older ones are
  * migrated (with a backup), newer ones refused. */
@@ -58,9 +59,14 @@ typedef bool (*save_chunk_fn)(void *user, int index, const void *blob, size_t le
 int save_read_chunks(save_file *f, const char *slot, save_chunk_fn fn, void *user, char *err, size_t errlen);
 
 /* Replaces the chunks of `w` with slot's saved ones, all or nothing: every
- * record is decoded and checked first (a damaged one leaves w untouched).
- * Loaded chunks count as edited and saved. Returns how many, or -1 + err. */
-int save_load_chunks(save_file *f, const char *slot, struct world *w, char *err, size_t errlen);
+ * record is decoded (on the workers when jobs is not NULL) and checked
+ * first, so a damaged one leaves w untouched. Loaded chunks count as edited
+ * and saved. Returns how many, or -1 with err. */
+int save_load_chunks(save_file *f, const char *slot, struct world *w, struct job_pool *jobs, char *err,
+                     size_t errlen);
+/* The hash a slot records of its freshly generated world (gen_hash): every
+ * chunk hashed on the workers, then the list. Equal worlds, equal prints. */
+uint64_t save_world_fingerprint(const struct world *w, struct job_pool *jobs);
 
 /* Writing, queued (none of these waits): one transaction per
  * begin ... commit. `replace` drops the slot's chunks first (new inputs). */

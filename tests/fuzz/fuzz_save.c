@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         world *w = world_create(2, 1, 2);
         for (int i = 0; i < n; i++) {
             uint64_t before = world_hash(w);
-            if (save_load_chunks(sf, slots[i].name, w, err, sizeof err) < 0) {
+            if (save_load_chunks(sf, slots[i].name, w, NULL, err, sizeof err) < 0) {
                 FUZZ_CHECK(err[0] != 0);
                 FUZZ_CHECK(world_hash(w) == before); /* all or nothing */
             }
