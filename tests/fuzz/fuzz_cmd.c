@@ -36,9 +36,7 @@ static void setup(void)
     done = true;
     fuzz_quiet();
     cmd_register_builtins();
-    static const char *const kinds[] = { "hills", "desert", NULL };
-    cvar_register(&(cvar_desc){ "world.biome", "", CVAR_ENUM, 0, "hills", 0, 0, kinds });
-    cvar_register(&(cvar_desc){ "view.fov", "", CVAR_FLOAT, 0, "70", 20, 140 });
+    fuzz_register_cvars(CVAR_ARCHIVE);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "ui/cvar.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -29,6 +30,18 @@ static inline void fuzz_quiet_sink(void *user, log_level level, const char *line
     (void)user, (void)level, (void)line;
 }
 static inline void fuzz_quiet(void) { log_set_sink(fuzz_quiet_sink, NULL); }
+
+/* One cvar of each type, like the ones config files and console lines set. */
+static inline void fuzz_register_cvars(unsigned flags)
+{
+    static const char *const kinds[] = { "hills", "desert", NULL };
+    cvar_register(&(cvar_desc){ "world.biome", "", CVAR_ENUM, flags, "hills", 0, 0, kinds });
+    cvar_register(&(cvar_desc){ "world.seed", "", CVAR_INT, flags, "1", -2147483647.0, 2147483647.0 });
+    cvar_register(&(cvar_desc){ "view.fov", "", CVAR_FLOAT, CVAR_ARCHIVE, "70", 20, 140 });
+    cvar_register(&(cvar_desc){ "tool.shape", "", CVAR_STRING, CVAR_ARCHIVE, "x" });
+    cvar_register(&(cvar_desc){ "tool.pos", "", CVAR_VEC3, CVAR_ARCHIVE, "0 0 0", -10, 10 });
+    cvar_register(&(cvar_desc){ "input.invert_y", "", CVAR_BOOL, CVAR_ARCHIVE, "0" });
+}
 
 /* A property the input broke: crash so libFuzzer keeps the input. */
 #define FUZZ_CHECK(cond)                                                              \

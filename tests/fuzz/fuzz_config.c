@@ -21,13 +21,7 @@ static void setup(void)
     cmd_register_builtins();
     cmd_unregister("exec");
     bind_register_commands();
-    static const char *const kinds[] = { "hills", "desert", NULL };
-    cvar_register(&(cvar_desc){ "world.biome", "", CVAR_ENUM, CVAR_ARCHIVE, "hills", 0, 0, kinds });
-    cvar_register(&(cvar_desc){ "world.seed", "", CVAR_INT, CVAR_ARCHIVE, "1", -2147483647.0, 2147483647.0 });
-    cvar_register(&(cvar_desc){ "view.fov", "", CVAR_FLOAT, CVAR_ARCHIVE, "70", 20, 140 });
-    cvar_register(&(cvar_desc){ "tool.shape", "", CVAR_STRING, CVAR_ARCHIVE, "x" });
-    cvar_register(&(cvar_desc){ "tool.pos", "", CVAR_VEC3, CVAR_ARCHIVE, "0 0 0", -10, 10 });
-    cvar_register(&(cvar_desc){ "input.invert_y", "", CVAR_BOOL, CVAR_ARCHIVE, "0" });
+    fuzz_register_cvars(CVAR_ARCHIVE);
     snprintf(g_path, sizeof g_path, "/tmp/strata-fuzz-config-%d.cfg", (int)getpid());
 }
 

@@ -25,7 +25,7 @@ static void setup(void)
     done = true;
     cmd_register_builtins();
     cmd_unregister("exec");
-    cvar_register(&(cvar_desc){ "view.fov", "", CVAR_FLOAT, 0, "70", 20, 140 });
+    fuzz_register_cvars(CVAR_ARCHIVE);
 }
 
 static bool valid_utf8(const char *s)

@@ -15,11 +15,8 @@ static void setup(void)
     done = true;
     fuzz_quiet();
     terrain_register();
-    static const char *const kinds[] = { "hills", "desert", NULL };
-    cvar_register(&(cvar_desc){ "world.seed", "", CVAR_INT, CVAR_REGEN, "1", -2147483647.0, 2147483647.0 });
-    cvar_register(&(cvar_desc){ "world.biome", "", CVAR_ENUM, CVAR_REGEN, "hills", 0, 0, kinds });
+    fuzz_register_cvars(CVAR_REGEN);
     cvar_register(&(cvar_desc){ "world.size_x", "", CVAR_INT, CVAR_REGEN, "16", 1, 64 });
-    cvar_register(&(cvar_desc){ "view.fov", "", CVAR_FLOAT, 0, "70", 20, 140 });
 }
 
 static char *all_values(void)
