@@ -26,6 +26,7 @@ typedef struct app_save {
     uint64_t gen_hash;
     bool replace;   /* the next save drops the slot's old chunks (new inputs) */
     bool full_next; /* a save failed: the next writes every edited chunk */
+    char *last_state; /* the player as last committed: an autosave also keeps a move */
     int snap_chunks;
     uint64_t reported, announce; /* tickets: last reported; 'save' waiting to be announced */
     double autosave_next;
@@ -293,7 +294,8 @@ static uint64_t snapshot(app *a)
     save_slot meta = { .inputs = s->inputs, .state = state, .gen_hash = s->gen_hash };
     memcpy(meta.name, s->slot, sizeof meta.name);
     uint64_t t = save_commit(s->file, &meta, true);
-    free(state);
+    free(s->last_state);
+    s->last_state = state;
     return t;
 }
 
@@ -404,7 +406,11 @@ void app_save_frame(app *a, double now)
     if (s->autosave_next <= 0 || s->autosave_next > now + every) s->autosave_next = now + every;
     if (now < s->autosave_next) return;
     s->autosave_next = now + every;
-    if (save_pending(s->file) == 0 && (a->w->unsaved_count > 0 || s->full_next)) snapshot(a);
+    if (save_pending(s->file) > 0) return; /* the disk is behind: no backlog */
+    char *state = state_text(a);
+    bool moved = !s->last_state || strcmp(state, s->last_state) != 0;
+    free(state);
+    if (a->w->unsaved_count > 0 || s->full_next || moved) snapshot(a);
 }
 
 void app_save_shutdown(app *a)
@@ -417,6 +423,7 @@ void app_save_shutdown(app *a)
         save_close(s->file);
     }
     free(s->inputs);
+    free(s->last_state);
     memset(s, 0, sizeof *s);
 }
 

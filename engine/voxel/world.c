@@ -205,6 +205,7 @@ int world_count_edited(const world *w)
 
 void world_clear(world *w)
 {
+    guard_lock(w); /* tints are freed: a save reading this world waits */
     memset(w->edit, 0, (size_t)w->chunk_count);
     w->unsaved_count = 0;
     for (int i = 0; i < w->chunk_count; i++) {
@@ -213,6 +214,7 @@ void world_clear(world *w)
         w->chunks[i].tint = NULL;
     }
     world_mark_all_dirty(w);
+    guard_unlock(w);
 }
 
 uint64_t world_hash(const world *w)
