@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "app_internal.h"
+#include "app_world.h"
 #include "core/log.h"
 #include "core/timer.h"
 #include "io/save.h"
@@ -304,13 +305,13 @@ static bool can_save(void) { return g_save.file && !save_readonly(g_save.file) &
 /* Everything unsaved to the writer now (biome switch, save, exit). */
 static uint64_t flush_all(app *a) { return can_save() && a->w ? snapshot(a) : 0; }
 
-void app_save_world_leaving(app *a)
+static void save_world_leaving(void *self, app *a, world *old)
 {
     flush_all(a);
-    if (g_save.file) save_release_world(g_save.file, a->w); /* it is about to be destroyed */
+    if (g_save.file) save_release_world(g_save.file, old); /* it is about to be destroyed */
 }
 
-void app_save_world_installed(app *a)
+static void save_new_world(void *self, app *a, world *w)
 {
     app_save *s = &g_save;
     free(s->inputs);
@@ -395,7 +396,7 @@ static void report_finished(app *a)
     if (s->announce && t >= s->announce) s->announce = 0;
 }
 
-void app_save_frame(app *a, double now)
+static void save_frame(void *self, app *a, double now, float dt)
 {
     app_save *s = &g_save;
     if (!s->file || !a->w) return;
@@ -413,7 +414,7 @@ void app_save_frame(app *a, double now)
     if (a->w->unsaved_count > 0 || s->full_next || moved) snapshot(a);
 }
 
-void app_save_shutdown(app *a)
+static void save_shutdown(void *self, app *a)
 {
     app_save *s = &g_save;
     if (s->file) {
@@ -612,7 +613,7 @@ static int c_sleep(void *u, int argc, char **argv)
     return 0;
 }
 
-void app_register_save(app *a)
+static void *save_init(app *a)
 {
     cvar_desc d = { "save.autosave", "seconds between autosaves of the world's edits (0 = off)", CVAR_FLOAT,
                     CVAR_ARCHIVE, "30", 0, 3600 };
@@ -625,4 +626,14 @@ void app_register_save(app *a)
         { "sleep", "SECONDS", "wait (for scripted tests)", c_sleep, a },
     };
     cmd_register_table(table, (int)(sizeof table / sizeof table[0]));
+    return &g_save;
 }
+
+const component app_save_component = {
+    .name = "save",
+    .init = save_init,
+    .on_world_leaving = save_world_leaving,
+    .on_new_world = save_new_world,
+    .on_frame = save_frame,
+    .shutdown = save_shutdown,
+};

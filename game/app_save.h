@@ -8,24 +8,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct app;
+#include "component.h"
 
-/* Cvars (save.autosave) and commands: save, load, worlds, world, sleep. */
-void app_register_save(struct app *a);
+/* The component "save": cvar save.autosave and the commands save, load,
+ * worlds, world, sleep; on a world's leaving its edits go to the writer, a
+ * new world gets its slot's edits and player back, autosave per frame, save
+ * on exit. */
+extern const component app_save_component;
+
 /* Opens --world FILE (or, windowed, the default world) and sets the cvars
- * to its current slot's inputs; call before the first generation. */
+ * to its current slot's inputs; app_run calls it after the config and
+ * before the first generation. */
 void app_save_start(struct app *a);
-/* install_world calls these around the swap: the leaving world's unsaved
- * edits go to the writer; the new world gets its slot's edits and player. */
-void app_save_world_leaving(struct app *a);
-void app_save_world_installed(struct app *a);
 /* `biome NAME`: each kind comes back as it was saved (its seed and
  * parameters). False (logged) when the slot is refused. */
 bool app_save_restore_kind(struct app *a, const char *kind);
-/* Per frame: autosave a budget of chunks, report finished saves. */
-void app_save_frame(struct app *a, double now);
-/* Save on exit, then close the file (waits for the writer). */
-void app_save_shutdown(struct app *a);
 
 /* A world name is a file name stem: letters, digits, '-', '_', '.', no
  * path separators, no leading dot (so no ".."). */
