@@ -27,12 +27,12 @@ W=$tmp/w.strata
 cuts='tp 64 50 64; look 0 -60; tool.color 2; +cut; frames 12; -cut; tp 33 50 90; look 200 -30; fill; tool.color 4; cut'
 
 run "edit and save" 0 --world "$W" --exec "$small; $cuts; tp 40.25 70.5 41.75; look 123.5 -17.25; stats; save"
-h1=$(kv world_hash); t1=$(kv tinted_voxels); p1=$(kv position); f1=$(kv facing)
+h1=$(kv world_hash); t1=$(kv tinted_faces); p1=$(kv position); f1=$(kv facing)
 [ "$(kv saved_chunks)" -gt 0 ] 2>/dev/null || { echo "FAIL save wrote no chunks"; fail=1; }
 [ "$t1" -gt 0 ] 2>/dev/null || { echo "FAIL the cuts tinted nothing"; fail=1; }
 run "load in a new process" 0 --world "$W" --exec "stats"
 same "world_hash after load" "$h1" "$(kv world_hash)"
-same "tints after load" "$t1" "$(kv tinted_voxels)"
+same "tints after load" "$t1" "$(kv tinted_faces)"
 same "position after load" "$p1" "$(kv position)"
 same "facing after load" "$f1" "$(kv facing)"
 same "world size after load" "128x64x128" "$(kv world_size)"
