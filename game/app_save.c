@@ -314,6 +314,7 @@ static void save_world_leaving(void *self, app *a, world *old)
 static void save_new_world(void *self, app *a, world *w)
 {
     app_save *s = &g_save;
+    world_forget_edits(w); /* what generation wrote (the caves pass) is not an edit */
     free(s->inputs);
     s->inputs = app_save_inputs_text(a);
     snprintf(s->slot, sizeof s->slot, "%s", a->world_kind->name);

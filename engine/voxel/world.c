@@ -197,6 +197,12 @@ void world_mark_loaded(world *w, int index)
     world_mark_dirty(w, cx, cy, cz - 1), world_mark_dirty(w, cx, cy, cz + 1);
 }
 
+void world_forget_edits(world *w)
+{
+    memset(w->edit, 0, (size_t)w->chunk_count);
+    w->unsaved_count = 0;
+}
+
 int world_count_edited(const world *w)
 {
     int n = 0;

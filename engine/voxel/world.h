@@ -103,6 +103,9 @@ void world_mark_unsaved(world *w, int index);
  * and its mesh (and its neighbours') out of date. */
 void world_mark_loaded(world *w, int index);
 int world_count_edited(const world *w);
+/* Generation's own world_set calls (a carving pass) are not edits: the new
+ * world starts with none. */
+void world_forget_edits(world *w);
 
 /* Fills everything with air and clears tints (before regeneration). */
 void world_clear(world *w);
