@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "app_save.h"
 #include "app_world.h"
 #include "core/log.h"
 #include "gfx/atlas.h"
@@ -156,7 +157,6 @@ app *app_create(const app_desc *d)
     hud_register_cvars();
     app_register_commands(a);
     default_binds();
-    if (d->world) log_warn("--world: saved worlds are not implemented yet; generating from the cvars instead");
     if (d->headless) {
         /* scripts stay reproducible: the user's settings apply only when asked for */
         if (d->config && cmd_exec_file(d->config) < 0) log_error("cannot read config '%s'", d->config);
@@ -174,6 +174,7 @@ app *app_create(const app_desc *d)
         a->text = text_create(&(text_desc){ 0 }, err, sizeof err);
         if (!a->text) log_error("no text rendering (console and HUD hidden): %s", err);
     }
+    app_save_start(a); /* a saved world sets the cvars it was made with */
     if (!app_regenerate(a)) goto fail;
     a->pl.flying = a->cv.fly->b;
     return a;
