@@ -9,10 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jobs.h"
 #include "gfx/surfnets_gpu.h"
+#include "mesh/mesh_smooth.h"
 #include "mesh/surfnets_fields.h"
 #include "platform/platform.h"
 #include "surfnets_compare.h"
+#include "terrain.h"
+#include "worldgen.h"
 
 typedef struct gpu_fixture {
     platform *plat;
@@ -85,11 +89,35 @@ static void test_sphere(void **state)
     free(d);
 }
 
+/* A terrain chunk with a tunnel cut through it, as the smooth mode meshes
+ * it: its density, materials and face ownership. */
+static void test_cut_terrain_chunk(void **state)
+{
+    gpu_fixture *s = *state;
+    job_pool *jobs = job_pool_create(2);
+    world *w = world_create(2, 2, 2);
+    assert_true(worldgen_generate(w, &terrain_hills, 9, jobs));
+    job_pool_destroy(jobs);
+    for (int z = 0; z < w->sz; z++)
+        for (int y = 0; y < w->sy; y++)
+            for (int x = 0; x < w->sx; x++) {
+                float dy = (float)y - 18.f, dx = (float)x - 40.f;
+                if (dx * dx + dy * dy < 30.f) world_set(w, x, y, z, MAT_AIR);
+            }
+    smooth_input *in = malloc(sizeof *in);
+    mesh_smooth_gather(w, 1, 0, 1, SMOOTH_SHARPNESS_DEFAULT, in);
+    check_field(s, &(surfnets_field){ in->d, SMOOTH_N, SMOOTH_N, SMOOTH_N, { in->own_lo[0], in->own_lo[1], in->own_lo[2] } },
+                in->mat);
+    free(in);
+    world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_noise),
         cmocka_unit_test(test_sphere),
+        cmocka_unit_test(test_cut_terrain_chunk),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -14,8 +14,13 @@
 typedef struct sn_tri { uint32_t c[3]; } sn_tri;
 typedef struct sn_vert { uint32_t cell; int index; } sn_vert;
 
-static int sn_cmp_tri(const void *a, const void *b) { return memcmp(a, b, sizeof(sn_tri)); }
-static int sn_cmp_vert(const void *a, const void *b)
+static inline int sn_cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+static inline int sn_cmp_tri(const void *a, const void *b) { return memcmp(a, b, sizeof(sn_tri)); }
+static inline int sn_cmp_vert(const void *a, const void *b)
 {
     uint32_t x = ((const sn_vert *)a)->cell, y = ((const sn_vert *)b)->cell;
     return (x > y) - (x < y);

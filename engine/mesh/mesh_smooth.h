@@ -1,0 +1,67 @@
+/* mesh_smooth: surface nets meshes of world chunks for the smooth render
+ * mode. The density is derived from the materials (no extra world data):
+ * a filtered occupancy, sign-locked so thin features survive, sampled at
+ * voxel centres; each chunk meshes its cells plus a border and owns the
+ * grid edges that start inside it, so neighbours meet without cracks or
+ * doubled triangles. Pure CPU: safe on worker threads. */
+#ifndef STRATA_MESH_SMOOTH_H
+#define STRATA_MESH_SMOOTH_H
+
+#include <stdint.h>
+
+#include "mesh/surfnets.h"
+#include "voxel/world.h"
+
+/* Samples per axis of a chunk's field: voxels -1 .. 32 of the chunk. */
+#define SMOOTH_N (CHUNK_SIZE + 2)
+#define SMOOTH_VOLUME (SMOOTH_N * SMOOTH_N * SMOOTH_N)
+
+/* How much of the density is the voxel's own occupancy (+-0.5) and how
+ * much the blurred 5^3 neighbourhood (0.5 - filled fraction): 1 gives the
+ * 45 degree facets of binary data, lower values slopes; the sign is always
+ * the voxel's own and at least SMOOTH_MIN_MAGNITUDE from zero, so nothing
+ * solid disappears (docs/smooth.md has the measurements). */
+#define SMOOTH_SHARPNESS_DEFAULT 0.1f
+#define SMOOTH_MIN_MAGNITUDE 0.08f
+
+/* Density (and the material and tint of each sample) of the box of voxels
+ * [x0, x0+nx) x [y0, y0+ny) x [z0, z0+nz), in surfnets layout (x fastest,
+ * then y, then z). Voxels outside the world read as world_get says. A
+ * sample depends only on the world around it, so every box that contains
+ * it computes the same value. */
+void smooth_density_box(const world *w, int x0, int y0, int z0, int nx, int ny, int nz, float sharpness, float *d,
+                        uint8_t *mat, uint8_t *tint);
+
+typedef struct smooth_input {
+    float d[SMOOTH_VOLUME];
+    uint8_t mat[SMOOTH_VOLUME];
+    uint8_t tint[SMOOTH_VOLUME];
+    int own_lo[3]; /* 0 on the world's low faces (nobody else owns them), else 1 */
+} smooth_input;
+
+/* 20 bytes: chunk-local position (voxel units; voxel (x, y, z) spans
+ * [x, x+1)), unit normal as snorm8, material and tint of the cell. */
+typedef struct smooth_vertex {
+    float pos[3];
+    int8_t nrm[4];
+    uint8_t mat, tint, pad[2];
+} smooth_vertex;
+
+typedef struct smooth_mesh {
+    smooth_vertex *v;
+    uint32_t *idx;
+    int vertices, triangles;
+    int vcap, tcap;
+    surfnets_mesh nets; /* the raw nets (scratch, and for tests) */
+} smooth_mesh;
+
+void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness, smooth_input *in);
+/* Meshes the input; false (mesh empty) when out of memory. */
+bool mesh_smooth_build(const smooth_input *in, smooth_mesh *out);
+void mesh_smooth_free(smooth_mesh *m);
+
+/* The material rule the GPU pass shares: the cell's highest inside corner
+ * (corner order 2 3 6 7 0 1 4 5); returns the corner's sample index. */
+size_t mesh_smooth_material_sample(const float *d, int nx, int ny, uint32_t cell);
+
+#endif
