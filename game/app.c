@@ -41,6 +41,10 @@ void app_mesh_dirty(app *a)
 {
     if (!a->w || a->w->dirty_count == 0) return;
     int n = world_take_dirty(a->w, a->dirty_idx, a->w->chunk_count);
+    if (app_smooth_active(a)) {
+        app_smooth_mesh_chunks(a, a->dirty_idx, n);
+        return;
+    }
     if (n > a->mesh_cap) {
         a->meshes = realloc(a->meshes, sizeof *a->meshes * (size_t)n);
         memset(a->meshes + a->mesh_cap, 0, sizeof *a->meshes * (size_t)(n - a->mesh_cap));
@@ -64,6 +68,7 @@ static void install_world(app *a, world *w)
     a->dirty_idx = malloc(sizeof *a->dirty_idx * (size_t)w->chunk_count);
     world_mark_all_dirty(w);
     if (a->rend) renderer_reset(a->rend, w->cx, w->cy, w->cz);
+    app_smooth_world_installed(a);
     app_mesh_dirty(a);
     if (a->tool_ready && !tool_bind_world(&a->tool, w)) log_warn("no memory for the tool's octree: cuts are off");
     player_spawn(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f);
@@ -138,7 +143,8 @@ void app_render(app *a)
         .wireframe = a->cv.wireframe->b,
     };
     memcpy(s.tints, app_tint_palette, sizeof s.tints);
-    renderer_draw(a->rend, c, &s, &a->stats);
+    if (app_smooth_active(a)) app_smooth_draw(a, c, &s);
+    else renderer_draw(a->rend, c, &s, &a->stats);
     app_draw_tool(a, c, s.framebuffer, w, h);
     if (a->cv.crosshair->b) renderer_draw_crosshair(a->rend, &s); /* over the tool, not tinted by it */
 }
@@ -200,6 +206,7 @@ static void shutdown_app(app *a)
     free(a->dirty_idx);
     world_destroy(a->w);
     if (a->tool_ready) tool_free(&a->tool);
+    app_smooth_free(a);
     ghost_destroy(a->ghost);
     renderer_destroy(a->rend);
     if (a->atlas_tex) glDeleteTextures(1, &a->atlas_tex);
@@ -215,7 +222,7 @@ static void default_binds(void)
     static const struct { int key; const char *cmd; } binds[] = {
         { GLFW_KEY_F1, "biome desert" },     { GLFW_KEY_F2, "biome taiga" },
         { GLFW_KEY_F3, "biome deciduous" },  { GLFW_KEY_F4, "biome hills" },
-        { GLFW_KEY_F7, "biome formula" },
+        { GLFW_KEY_F7, "biome formula" },    { GLFW_KEY_F8, "rendermode" },
         { GLFW_KEY_F5, "newseed" },          { GLFW_KEY_F6, "toggle hud.debug" },
         { GLFW_KEY_H, "toggle hud.help" },   { GLFW_KEY_F, "toggle player.fly" },
         { GLFW_KEY_F12, "screenshot" },
@@ -249,6 +256,7 @@ static bool init_graphics(app *a)
         return false;
     }
     renderer_set_atlas(a->rend, a->atlas_tex);
+    app_smooth_init_graphics(a);
     a->ghost = ghost_create(err, sizeof err);
     if (!a->ghost) log_warn("the cutting tool will not be drawn: %s", err); /* cutting still works */
     return true;
@@ -276,6 +284,7 @@ int app_run(const app_desc *d)
     console_view_register_cvars();
     hud_register_cvars();
     app_register_commands(a);
+    app_register_smooth(a);
     default_binds();
     if (d->world) log_warn("--world: saved worlds are not implemented yet; generating from the cvars instead");
     if (d->headless) {

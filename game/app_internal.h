@@ -18,6 +18,8 @@
 #include "ui/hud.h"
 #include "worldgen.h"
 
+typedef struct app_smooth app_smooth; /* app_smooth.c: the smooth render mode */
+
 typedef struct app {
     app_desc desc;
     struct platform *plat;
@@ -43,6 +45,7 @@ typedef struct app {
     ghost_renderer *ghost;   /* draws the tool's shape where it is */
     unsigned ghost_version;  /* the tool shape_version the ghost holds */
     render_stats stats;
+    app_smooth *smooth;
     int *dirty_idx;
     chunk_mesh *meshes;
     int mesh_cap;
@@ -92,5 +95,15 @@ void app_register_commands(app *a);
 /* The cutting tool: tool_init, its cvars and commands, +cut/+fill. */
 void app_register_tool(app *a);
 void app_loop(app *a);
+
+/* The smooth render mode (app_smooth.c): render.mode, rendermode, surfnets. */
+void app_register_smooth(app *a);
+void app_smooth_init_graphics(app *a);
+void app_smooth_free(app *a);
+bool app_smooth_active(const app *a);
+void app_smooth_world_installed(app *a);
+void app_smooth_mesh_chunks(app *a, const int *indices, int n);
+void app_smooth_draw(app *a, const camera *cam, const render_settings *rs);
+const char *app_render_mode_name(const app *a);
 
 #endif

@@ -104,7 +104,8 @@ void app_draw_overlays(app *a)
             .pos = { a->pl.pos[0], a->pl.pos[1], a->pl.pos[2] }, .yaw = a->pl.yaw, .pitch = a->pl.pitch,
             .biome = a->world_kind ? a->world_kind->name : "?", .seed = (uint64_t)(int64_t)a->world_seed,
             .chunks_loaded = a->stats.chunks_loaded, .chunks_visible = a->stats.chunks_drawn,
-            .triangles = a->stats.triangles, .render_mode = a->cv.wireframe->b ? "blocks (wireframe)" : "blocks",
+            .triangles = a->stats.triangles, .render_mode = a->cv.wireframe->b ? (app_smooth_active(a) ? "smooth (wireframe)" : "blocks (wireframe)")
+                                                 : app_render_mode_name(a),
             .queue_len = job_pool_queued(a->jobs),
         };
         hud_draw_debug(a->text, &info, w, h);

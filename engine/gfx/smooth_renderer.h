@@ -1,0 +1,30 @@
+/* smooth_renderer: draws the world as surface nets (the smooth render
+ * mode): one vertex and one index buffer per chunk, filled from
+ * mesh_smooth meshes; the same culling (frustum + view distance), fog, sun
+ * and tints as the block renderer, and triplanar texturing from the atlas
+ * by material. GL on the main thread only. */
+#ifndef STRATA_SMOOTH_RENDERER_H
+#define STRATA_SMOOTH_RENDERER_H
+
+#include <stddef.h>
+
+#include "gfx/camera.h"
+#include "gfx/renderer.h"
+#include "mesh/mesh_smooth.h"
+
+typedef struct smooth_renderer smooth_renderer;
+
+smooth_renderer *smooth_renderer_create(char *err, size_t errlen);
+void smooth_renderer_destroy(smooth_renderer *r);
+void smooth_renderer_set_atlas(smooth_renderer *r, unsigned texture);
+/* Drops every chunk and sizes the table for a world of cx * cy * cz chunks. */
+void smooth_renderer_reset(smooth_renderer *r, int cx, int cy, int cz);
+/* Replaces one chunk's mesh (an empty mesh frees its buffers). */
+void smooth_renderer_upload(smooth_renderer *r, int cx, int cy, int cz, const smooth_mesh *m);
+/* Clears to the sky and draws the visible chunks (render_settings as the
+ * block renderer's; its tints and wireframe apply too). */
+void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_settings *s, render_stats *stats);
+/* Bytes of vertex and index data held on the GPU. */
+size_t smooth_renderer_bytes(const smooth_renderer *r);
+
+#endif

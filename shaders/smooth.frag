@@ -1,0 +1,47 @@
+#version 450 core
+// Triplanar texturing (seed 004 section 5): the atlas tile of the material
+// is projected along x, y and z and blended by the normal's dominant axes;
+// coordinates are the world position's, so one tile spans one voxel as in
+// blocks mode. Up-facing projections take the material's top tile, the
+// others its side tile. Sun, sky, fog and cut tints as chunk.frag.
+in vec3 v_world;
+in vec3 v_normal;
+in float v_dist;
+flat in uint v_mat;
+flat in uint v_tint;
+
+uniform sampler2DArray u_atlas;
+uniform uvec4 u_tiles[32];   // per material: top, bottom, side tile
+uniform vec3 u_sun;
+uniform vec3 u_fog_color;
+uniform float u_fog_start;
+uniform float u_fog_end;
+uniform vec3 u_tints[8];
+
+out vec4 o_color;
+
+vec3 tile(float layer, vec2 uv)
+{
+    vec4 t = texture(u_atlas, vec3(uv, layer));
+    return t.rgb * (0.55 + 0.45 * t.a); // cut-out holes (leaves) read as shade, not as holes
+}
+
+void main()
+{
+    vec3 n = normalize(v_normal);
+    vec3 w = pow(abs(n), vec3(4.0));
+    w /= (w.x + w.y + w.z);
+    uvec4 t = u_tiles[min(v_mat, 31u)];
+    vec3 albedo = w.x * tile(float(t.z), vec2(v_world.z, -v_world.y)) +
+                  w.y * tile(float(n.y >= 0.0 ? t.x : t.y), v_world.xz) +
+                  w.z * tile(float(t.z), vec2(v_world.x, -v_world.y));
+    if (v_tint > 0u) {
+        float lum = dot(albedo, vec3(0.299, 0.587, 0.114));
+        albedo = u_tints[min(v_tint, 7u)] * (0.45 + 0.9 * lum);
+    }
+    float sun = max(dot(n, u_sun), 0.0);
+    float sky = 0.55 + 0.25 * n.y;
+    vec3 lit = albedo * (sky + 0.5 * sun);
+    float fog = smoothstep(u_fog_start, u_fog_end, v_dist);
+    o_color = vec4(mix(lit, u_fog_color, fog), 1.0);
+}
