@@ -80,9 +80,16 @@ bool surfnets_gpu_extract(surfnets_gpu *g, const surfnets_field *f, const uint8_
         glNamedBufferSubData(m->mats, 0, (GLsizeiptr)samples, mats);
     }
     glNamedBufferSubData(m->field, 0, (GLsizeiptr)((size_t)samples * sizeof(float)), f->d);
+    return surfnets_gpu_dispatch(g, f, mats != NULL, max_vertices, m);
+}
+
+bool surfnets_gpu_dispatch(surfnets_gpu *g, const surfnets_field *f, bool has_mats, long max_vertices,
+                           surfnets_gpu_mesh *m)
+{
+    long cells = (long)(f->nx - 1) * (f->ny - 1) * (f->nz - 1);
+    if (!m->field || m->com_cap < cells || m->vcap < max_vertices || (has_mats && !m->mats)) return false;
     const uint32_t reset[8] = { 0, 1, 0, 0, 0, 0, 0, 0 }; /* count, instances, first, base vertex, base instance, vertices */
     glNamedBufferSubData(m->counters, 0, sizeof reset, reset);
-
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, m->field);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, m->com);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, m->verts);
@@ -90,7 +97,7 @@ bool surfnets_gpu_extract(surfnets_gpu *g, const surfnets_field *f, const uint8_
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, m->lut);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, m->indices);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 6, m->counters);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 7, mats ? m->mats : m->field); /* bound either way: unread without */
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 7, has_mats ? m->mats : m->field); /* bound either way: unread without */
 
     long groups = (cells + 63) / 64;
     GLuint gx = (GLuint)(groups < 65535 ? groups : 65535), gy = (GLuint)((groups + gx - 1) / gx);
@@ -102,7 +109,7 @@ bool surfnets_gpu_extract(surfnets_gpu *g, const surfnets_field *f, const uint8_
             glUniform3i(g->own_lo, f->own_lo[0], f->own_lo[1], f->own_lo[2]);
             glUniform1ui(g->max_indices, (GLuint)(18 * max_vertices));
         }
-        if (p == PASS_NORMALS) glUniform1i(g->has_mats, mats != NULL);
+        if (p == PASS_NORMALS) glUniform1i(g->has_mats, has_mats);
         glDispatchCompute(gx, gy, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }

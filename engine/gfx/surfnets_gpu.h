@@ -36,6 +36,10 @@ void surfnets_gpu_destroy(surfnets_gpu *g);
  * cell). Returns false if the buffers cannot be made. */
 bool surfnets_gpu_extract(surfnets_gpu *g, const surfnets_field *f, const uint8_t *mats, long max_vertices,
                           surfnets_gpu_mesh *m);
+/* Runs the four passes again on the field (and materials) the last
+ * extract uploaded into m: the timed part of the benchmarks. */
+bool surfnets_gpu_dispatch(surfnets_gpu *g, const surfnets_field *f, bool has_mats, long max_vertices,
+                           surfnets_gpu_mesh *m);
 /* Reads the result back (tests, the `surfnets` command; never the render
  * path): positions, normals, cells and indices in the GPU's order. */
 bool surfnets_gpu_read(const surfnets_gpu_mesh *m, surfnets_mesh *out);
