@@ -161,11 +161,68 @@ static void test_density_slopes_and_keeps_sign(void **state)
     world_destroy(w);
 }
 
+static uint64_t mesh_hash(const smooth_mesh *m)
+{
+    uint64_t h = 1469598103934665603ull;
+    const uint8_t *b = (const uint8_t *)m->v;
+    for (size_t i = 0; i < sizeof *m->v * (size_t)m->vertices; i++) h = (h ^ b[i]) * 1099511628211ull;
+    b = (const uint8_t *)m->idx;
+    for (size_t i = 0; i < sizeof *m->idx * 3 * (size_t)m->triangles; i++) h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+/* With the smooth margin, an edit marks exactly the chunks whose nets it
+ * can change: re-meshing only those gives what re-meshing all would. */
+static void test_edit_dirties_only_its_chunks(void **state)
+{
+    world *w = make_world();
+    world_set_dirty_margin(w, 3);
+    int *idx = malloc(sizeof *idx * (size_t)w->chunk_count);
+    uint64_t *before = malloc(sizeof *before * (size_t)w->chunk_count);
+    smooth_input *in = malloc(sizeof *in);
+    smooth_mesh m = { 0 };
+    for (int c = 0; c < w->chunk_count; c++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, c, &cx, &cy, &cz);
+        mesh_smooth_gather(w, cx, cy, cz, SMOOTH_SHARPNESS_DEFAULT, in);
+        assert_true(mesh_smooth_build(in, &m));
+        before[c] = mesh_hash(&m);
+    }
+    world_take_dirty(w, idx, w->chunk_count);
+    /* inside one chunk, far from its faces: only that chunk */
+    world_set(w, 48, 20, 48, world_get(w, 48, 20, 48) ? MAT_AIR : MAT_STONE);
+    assert_int_equal(world_take_dirty(w, idx, w->chunk_count), 1);
+    world_set(w, 48, 20, 48, world_get(w, 48, 20, 48) ? MAT_AIR : MAT_STONE); /* and back */
+    world_take_dirty(w, idx, w->chunk_count);
+    /* a cut near the corner of four columns of chunks */
+    for (int z = 58; z < 66; z++)
+        for (int y = 10; y < 30; y++)
+            for (int x = 29; x < 35; x++) world_set(w, x, y, z, MAT_AIR);
+    int n = world_take_dirty(w, idx, w->chunk_count);
+    assert_true(n >= 4 && n < w->chunk_count);
+    int changed = 0;
+    for (int c = 0; c < w->chunk_count; c++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, c, &cx, &cy, &cz);
+        mesh_smooth_gather(w, cx, cy, cz, SMOOTH_SHARPNESS_DEFAULT, in);
+        assert_true(mesh_smooth_build(in, &m));
+        bool dirty = false;
+        for (int k = 0; k < n; k++) dirty |= idx[k] == c;
+        if (!dirty) assert_true(mesh_hash(&m) == before[c]); /* nets of an unmarked chunk never change */
+        else changed += mesh_hash(&m) != before[c];
+    }
+    assert_true(changed >= 2);
+    mesh_smooth_free(&m);
+    free(in), free(idx), free(before);
+    world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chunks_seamless_and_closed),
         cmocka_unit_test(test_density_slopes_and_keeps_sign),
+        cmocka_unit_test(test_edit_dirties_only_its_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
