@@ -8,7 +8,7 @@ in vec3 v_world;
 in vec3 v_normal;
 in float v_dist;
 flat in uint v_mat;
-flat in uint v_tint;
+in vec4 v_tint;
 
 uniform sampler2DArray u_atlas;
 uniform uvec4 u_tiles[32];   // per material: top, bottom, side tile
@@ -16,7 +16,6 @@ uniform vec3 u_sun;
 uniform vec3 u_fog_color;
 uniform float u_fog_start;
 uniform float u_fog_end;
-uniform vec3 u_tints[8];
 
 out vec4 o_color;
 
@@ -29,15 +28,22 @@ vec3 tile(float layer, vec2 uv)
 void main()
 {
     vec3 n = normalize(v_normal);
-    vec3 w = pow(abs(n), vec3(4.0));
+    // sharp weights: most fragments are near one axis and fetch once (the
+    // paper's dominant-axis weighting; a software rasterizer pays per fetch)
+    vec3 w = abs(n);
+    w *= w;
+    w *= w;
+    w *= w;
+    w = max(w - 0.002, 0.0);
     w /= (w.x + w.y + w.z);
     uvec4 t = u_tiles[min(v_mat, 31u)];
-    vec3 albedo = w.x * tile(float(t.z), vec2(v_world.z, -v_world.y)) +
-                  w.y * tile(float(n.y >= 0.0 ? t.x : t.y), v_world.xz) +
-                  w.z * tile(float(t.z), vec2(v_world.x, -v_world.y));
-    if (v_tint > 0u) {
+    vec3 albedo = vec3(0.0);
+    if (w.x > 0.0) albedo += w.x * tile(float(t.z), vec2(v_world.z, -v_world.y));
+    if (w.y > 0.0) albedo += w.y * tile(float(n.y >= 0.0 ? t.x : t.y), v_world.xz);
+    if (w.z > 0.0) albedo += w.z * tile(float(t.z), vec2(v_world.x, -v_world.y));
+    if (v_tint.w > 0.01) {
         float lum = dot(albedo, vec3(0.299, 0.587, 0.114));
-        albedo = u_tints[min(v_tint, 7u)] * (0.45 + 0.9 * lum);
+        albedo = mix(albedo, v_tint.rgb / v_tint.w * (0.45 + 0.9 * lum), v_tint.w);
     }
     float sun = max(dot(n, u_sun), 0.0);
     float sky = 0.55 + 0.25 * n.y;

@@ -8,12 +8,13 @@ layout(location = 2) in uvec2 a_mat; // material, tint
 uniform mat4 u_viewproj;
 uniform vec3 u_origin;
 uniform vec3 u_camera;
+uniform vec3 u_tints[8];
 
 out vec3 v_world;
 out vec3 v_normal;
 out float v_dist;
 flat out uint v_mat;
-flat out uint v_tint;
+out vec4 v_tint; // tool colour (premultiplied) and weight: interpolated, so a cut's rim blends
 
 void main()
 {
@@ -21,7 +22,7 @@ void main()
     v_world = wp;
     v_normal = a_nrm.xyz;
     v_mat = a_mat.x;
-    v_tint = a_mat.y;
+    v_tint = a_mat.y > 0u ? vec4(u_tints[min(a_mat.y, 7u)], 1.0) : vec4(0.0);
     v_dist = distance(wp, u_camera);
     gl_Position = u_viewproj * vec4(wp, 1.0);
 }

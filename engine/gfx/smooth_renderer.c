@@ -18,7 +18,7 @@ struct smooth_renderer {
     GLuint prog, vao, atlas;
     int cx, cy, cz;
     smooth_chunk *chunks;
-    int *visible;
+    struct smooth_item { int index; float dist; } *visible;
     struct {
         GLint viewproj, origin, camera, atlas, tiles, sun, fog_color, fog_start, fog_end, tints;
     } u;
@@ -86,7 +86,7 @@ void smooth_renderer_reset(smooth_renderer *r, int cx, int cy, int cz)
     free_chunks(r);
     r->cx = cx, r->cy = cy, r->cz = cz;
     r->chunks = calloc((size_t)cx * cy * cz, sizeof *r->chunks);
-    r->visible = malloc(sizeof *r->visible * (size_t)cx * cy * cz);
+    r->visible = malloc(sizeof *r->visible * (size_t)(cx * cy * cz > 0 ? cx * cy * cz : 1));
 }
 
 void smooth_renderer_upload(smooth_renderer *r, int cx, int cy, int cz, const smooth_mesh *m)
@@ -115,6 +115,12 @@ size_t smooth_renderer_bytes(const smooth_renderer *r)
     return b;
 }
 
+static int cmp_near_first(const void *a, const void *b)
+{
+    float x = ((const struct smooth_item *)a)->dist, y = ((const struct smooth_item *)b)->dist;
+    return (x > y) - (x < y);
+}
+
 void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_settings *s, render_stats *stats)
 {
     memset(stats, 0, sizeof *stats);
@@ -141,11 +147,15 @@ void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_se
         int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
         vec3 c = { (float)x * CHUNK_SIZE + CHUNK_SIZE / 2, (float)y * CHUNK_SIZE + CHUNK_SIZE / 2,
                    (float)z * CHUNK_SIZE + CHUNK_SIZE / 2 };
-        if (glm_vec3_distance(c, (float *)cam->pos) - radius > s->view_distance) continue;
+        float d = glm_vec3_distance(c, (float *)cam->pos);
+        if (d - radius > s->view_distance) continue;
         if (!camera_sphere_visible(cam, c, radius)) continue;
-        r->visible[visible++] = i;
+        r->visible[visible++] = (struct smooth_item){ i, d };
     }
     stats->chunks_drawn = visible;
+    /* near to far: the depth test then rejects hidden fragments before the
+     * (triplanar) shading, which is most of a software rasterizer's frame */
+    qsort(r->visible, (size_t)visible, sizeof *r->visible, cmp_near_first);
 
     glUseProgram(r->prog);
     glUniformMatrix4fv(r->u.viewproj, 1, GL_FALSE, (const float *)cam->viewproj);
@@ -161,7 +171,7 @@ void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_se
     glBindTextureUnit(0, r->atlas);
     glBindVertexArray(r->vao);
     for (int k = 0; k < visible; k++) {
-        int i = r->visible[k];
+        int i = r->visible[k].index;
         smooth_chunk *g = &r->chunks[i];
         int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
         glUniform3f(r->u.origin, (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE));
