@@ -28,9 +28,14 @@ struct app_smooth {
     bool rend_failed;
     smooth_mesh *meshes;
     int mesh_cap;
-    surfnets_gpu *gpu; /* for the surfnets command; made on first use */
+    surfnets_gpu *gpu; /* the compute passes; made on first use */
     bool gpu_failed;
-    cvar *mode, *sharpness;
+    /* render.gpu: the field, cell and material buffers every chunk's
+     * dispatch shares (outputs go to the renderer), and the choice */
+    surfnets_gpu_mesh scratch;
+    surfnets_mesh count;
+    int path; /* 0 undecided, 1 CPU, 2 GPU (render.gpu 2 measures once) */
+    cvar *mode, *sharpness, *gpu_cvar;
 };
 
 static const char *const k_modes[] = { "blocks", "smooth", NULL };
@@ -65,6 +70,91 @@ static void on_sharpness(cvar *c, void *user)
     if (a->w && app_smooth_active(a)) world_mark_all_dirty(a->w);
 }
 
+static void on_gpu(cvar *c, void *user)
+{
+    app *a = user;
+    a->smooth->path = 0;
+    on_sharpness(c, user); /* re-mesh with the path now chosen */
+}
+
+static bool ensure_gpu(app *a)
+{
+    app_smooth *s = a->smooth;
+    if (!s->gpu && !s->gpu_failed && a->rend) {
+        char err[2048];
+        s->gpu = surfnets_gpu_create(err, sizeof err);
+        if (!s->gpu) {
+            s->gpu_failed = true; /* said once */
+            log_warn("surface nets on the GPU are unavailable (%s): meshing on the CPU", err);
+        }
+    }
+    return s->gpu != NULL;
+}
+
+/* One chunk through the four compute passes, its outputs handed to the
+ * renderer; nothing is read back. */
+static void gpu_mesh_chunk(app *a, const smooth_input *in, int cx, int cy, int cz)
+{
+    app_smooth *s = a->smooth;
+    surfnets_field f = { in->d, SMOOTH_N, SMOOTH_N, SMOOTH_N, { in->own_lo[0], in->own_lo[1], in->own_lo[2] } };
+    long active = surfnets_active_cells(&f, &s->count);
+    surfnets_gpu_mesh m = { 0 };
+    if (active > 0) {
+        /* borrow the shared input-side buffers for this dispatch */
+        m.field = s->scratch.field, m.field_cap = s->scratch.field_cap;
+        m.com = s->scratch.com, m.com_cap = s->scratch.com_cap;
+        m.lut = s->scratch.lut, m.lut_cap = s->scratch.lut_cap;
+        m.mats = s->scratch.mats, m.mats_cap = s->scratch.mats_cap;
+        surfnets_gpu_extract(s->gpu, &f, in->mat, active, &m);
+        s->scratch.field = m.field, s->scratch.field_cap = m.field_cap;
+        s->scratch.com = m.com, s->scratch.com_cap = m.com_cap;
+        s->scratch.lut = m.lut, s->scratch.lut_cap = m.lut_cap;
+        s->scratch.mats = m.mats, s->scratch.mats_cap = m.mats_cap;
+        m.field = m.com = m.lut = m.mats = 0;
+        m.field_cap = m.com_cap = m.lut_cap = m.mats_cap = 0;
+    }
+    smooth_renderer_upload_gpu(s->rend, cx, cy, cz, &m);
+}
+
+/* render.gpu 2: time one chunk both ways and keep the faster (software GL
+ * runs compute shaders on the same two cores, slower than the workers). */
+static int choose_path(app *a, const int *indices, int n)
+{
+    app_smooth *s = a->smooth;
+    if (s->gpu_cvar->i == 0) return 1;
+    if (!ensure_gpu(a) || !smooth_renderer_gpu_ready(s->rend)) return 1;
+    if (s->gpu_cvar->i == 1) return 2;
+    if (s->path) return s->path;
+    if (n == 0) return 1;
+    smooth_input *in = malloc(sizeof *in);
+    smooth_mesh m = { 0 };
+    if (!in) return 1;
+    int cx, cy, cz, best = indices[0], most = -1;
+    for (int i = 0; i < n && i < 64; i++) { /* a chunk with surface in it */
+        world_chunk_coords(a->w, indices[i], &cx, &cy, &cz);
+        mesh_smooth_gather(a->w, cx, cy, cz, s->sharpness->f, in);
+        long act = surfnets_active_cells(&(surfnets_field){ in->d, SMOOTH_N, SMOOTH_N, SMOOTH_N }, &s->count);
+        if (act > most) most = (int)act, best = indices[i];
+    }
+    world_chunk_coords(a->w, best, &cx, &cy, &cz);
+    mesh_smooth_gather(a->w, cx, cy, cz, s->sharpness->f, in);
+    uint64_t t0 = timer_ns();
+    mesh_smooth_build(in, &m);
+    double cpu = timer_ms_since(t0) / 2.0; /* two or more workers share the CPU path */
+    gpu_mesh_chunk(a, in, cx, cy, cz); /* warm-up: shaders and buffers */
+    glFinish();
+    t0 = timer_ns();
+    gpu_mesh_chunk(a, in, cx, cy, cz);
+    glFinish();
+    double gpu = timer_ms_since(t0);
+    mesh_smooth_free(&m);
+    free(in);
+    s->path = gpu < cpu ? 2 : 1;
+    log_info("smooth mode meshes on the %s (one chunk: GPU %.2f ms, CPU %.2f ms per worker share)",
+             s->path == 2 ? "GPU" : "CPU", gpu, cpu);
+    return s->path;
+}
+
 void app_smooth_world_installed(app *a)
 {
     app_smooth *s = a->smooth;
@@ -92,9 +182,43 @@ static void smooth_one(void *arg, int k)
     free(in);
 }
 
+#define GPU_BATCH 32 /* chunks gathered on the workers at a time (~240 KB each) */
+
+typedef struct gather_job {
+    const world *w;
+    const int *indices;
+    smooth_input *out;
+    float sharpness;
+} gather_job;
+
+static void gather_one(void *arg, int k)
+{
+    gather_job *j = arg;
+    int cx, cy, cz;
+    world_chunk_coords(j->w, j->indices[k], &cx, &cy, &cz);
+    mesh_smooth_gather(j->w, cx, cy, cz, j->sharpness, &j->out[k]);
+}
+
 void app_smooth_mesh_chunks(app *a, const int *indices, int n)
 {
     app_smooth *s = a->smooth;
+    if (choose_path(a, indices, n) == 2) {
+        smooth_input *in = malloc(sizeof *in * GPU_BATCH);
+        if (in) {
+            for (int b = 0; b < n; b += GPU_BATCH) {
+                int m = n - b < GPU_BATCH ? n - b : GPU_BATCH;
+                gather_job j = { a->w, indices + b, in, s->sharpness->f };
+                job_parallel_for(a->jobs, m, gather_one, &j);
+                for (int k = 0; k < m; k++) {
+                    int cx, cy, cz;
+                    world_chunk_coords(a->w, indices[b + k], &cx, &cy, &cz);
+                    gpu_mesh_chunk(a, &in[k], cx, cy, cz);
+                }
+            }
+            free(in);
+            return;
+        }
+    }
     if (n > s->mesh_cap) {
         smooth_mesh *m = realloc(s->meshes, sizeof *m * (size_t)n);
         if (!m) return;
@@ -216,14 +340,7 @@ static int c_surfnets(void *u, int argc, char **argv)
     log_out("cpu_vertices=%d", m.vertices);
     log_out("cpu_triangles=%d", m.triangles);
     app_smooth *s = a->smooth;
-    if (!s->gpu && !s->gpu_failed && a->rend) {
-        char err[2048];
-        s->gpu = surfnets_gpu_create(err, sizeof err);
-        if (!s->gpu) {
-            s->gpu_failed = true;
-            log_warn("surfnets: no GPU mesher (%s): CPU only", err);
-        }
-    }
+    ensure_gpu(a);
     int rc = 0;
     if (s->gpu) {
         long active = surfnets_active_cells(&f, &m);
@@ -266,9 +383,12 @@ void app_register_smooth(app *a)
           CVAR_ARCHIVE, "blocks", 0, 0, k_modes, on_mode, a },
         { "render.smooth_sharpness", "smooth mode: 1 = binary occupancy (45-degree facets), lower = smoother slopes",
           CVAR_FLOAT, CVAR_ARCHIVE, "0.1", 0, 1, NULL, on_sharpness, a },
+        { "render.gpu", "smooth mode meshing: 0 = CPU workers, 1 = compute shaders (GL 4.3), 2 = whichever is faster here",
+          CVAR_INT, CVAR_ARCHIVE, "2", 0, 2, NULL, on_gpu, a },
     };
     s->mode = cvar_register(&d[0]);
     s->sharpness = cvar_register(&d[1]);
+    s->gpu_cvar = cvar_register(&d[2]);
     static const cmd_desc cmds[] = {
         { "rendermode", "[blocks|smooth]", "switch render mode (no argument: the next one); keeps world and player", c_rendermode, NULL, NULL },
         { "surfnets", "FILE N", "mesh an (N+1)^3 float32 field on the CPU and GPU: counts and times", c_surfnets, NULL, NULL },
@@ -293,6 +413,8 @@ void app_smooth_free(app *a)
     for (int i = 0; i < s->mesh_cap; i++) mesh_smooth_free(&s->meshes[i]);
     free(s->meshes);
     smooth_renderer_destroy(s->rend);
+    surfnets_gpu_mesh_free(&s->scratch);
+    surfnets_free(&s->count);
     surfnets_gpu_destroy(s->gpu);
     free(s);
     a->smooth = NULL;

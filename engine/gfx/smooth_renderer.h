@@ -24,6 +24,15 @@ void smooth_renderer_upload(smooth_renderer *r, int cx, int cy, int cz, const sm
 /* Clears to the sky and draws the visible chunks (render_settings as the
  * block renderer's; its tints and wireframe apply too). */
 void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_settings *s, render_stats *stats);
+/* The compute-shader path (render.gpu): GL 4.3 and its shaders loaded. */
+bool smooth_renderer_gpu_ready(const smooth_renderer *r);
+/* Replaces one chunk's mesh with one the compute passes made: the renderer
+ * takes its output buffers (m is emptied) and draws them with an indirect
+ * draw from its counters, never reading them back. Field, cell and material
+ * buffers must be zero (shared scratch stays with the caller). GPU-meshed
+ * chunks are not in the triangle counts (those stay on the GPU). */
+struct surfnets_gpu_mesh;
+void smooth_renderer_upload_gpu(smooth_renderer *r, int cx, int cy, int cz, struct surfnets_gpu_mesh *m);
 /* Bytes of vertex and index data held on the GPU. */
 size_t smooth_renderer_bytes(const smooth_renderer *r);
 
