@@ -128,7 +128,7 @@ bool mesh_smooth_build(const smooth_input *in, smooth_mesh *out)
         v->mat = in->mat[s], v->tint = in->tint[s];
         v->pad[0] = v->pad[1] = 0;
     }
-    memcpy(out->idx, n->idx, sizeof *out->idx * 3 * (size_t)n->triangles);
+    if (n->triangles) memcpy(out->idx, n->idx, sizeof *out->idx * 3 * (size_t)n->triangles);
     out->vertices = n->vertices, out->triangles = n->triangles;
     return true;
 }
