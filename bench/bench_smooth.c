@@ -1,8 +1,8 @@
 /* bench_smooth: the smooth render mode. mesh.smooth.chunk: one hills
  * terrain chunk with its border (density gather + surface nets, CPU, one
  * core), beside mesh.blocks.terrain32. render.frame.smooth.BIOME: the
- * spawn view of the default 16x4x16 world drawn as nets at 1280x720
- * (target <= 33 ms on llvmpipe). */
+ * spawn view of the default 16x4x16 world drawn as nets at 1280x720, with
+ * the game's level of detail (target <= 33 ms on llvmpipe). */
 #include <glad/gl.h>
 #include <stdlib.h>
 
@@ -73,6 +73,7 @@ typedef struct smooth_frame_state {
 typedef struct frame_mesh_job {
     const world *w;
     smooth_mesh *out;
+    const float *eye;
 } frame_mesh_job;
 
 static void frame_mesh_one(void *arg, int i)
@@ -82,7 +83,11 @@ static void frame_mesh_one(void *arg, int i)
     world_chunk_coords(j->w, i, &cx, &cy, &cz);
     smooth_input *in = malloc(sizeof *in);
     if (!in) return;
-    mesh_smooth_gather(j->w, cx, cy, cz, SMOOTH_SHARPNESS_DEFAULT, in);
+    /* the game's level of detail: half resolution beyond the default distance */
+    float dx = (float)(cx * CHUNK_SIZE + CHUNK_SIZE / 2) - j->eye[0], dy = (float)(cy * CHUNK_SIZE + CHUNK_SIZE / 2) - j->eye[1],
+          dz = (float)(cz * CHUNK_SIZE + CHUNK_SIZE / 2) - j->eye[2];
+    int lod = dx * dx + dy * dy + dz * dz > (float)SMOOTH_LOD_DISTANCE_DEFAULT * SMOOTH_LOD_DISTANCE_DEFAULT;
+    mesh_smooth_gather_lod(j->w, cx, cy, cz, SMOOTH_SHARPNESS_DEFAULT, lod, in);
     mesh_smooth_build(in, &j->out[i]);
     free(in);
 }
@@ -107,8 +112,12 @@ static void *frame_setup(const worldgen_kind *kind)
     biomes_register();
     f->w = world_create(16, 4, 16);
     worldgen_generate(f->w, kind, 1, bench_jobs());
+    player pl = { 0 };
+    player_spawn(&pl, f->w, (float)f->w->sx * 0.5f, (float)f->w->sz * 0.5f);
+    player_look(&pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
+    player_eye(&pl, f->cam.pos);
     smooth_mesh *m = calloc((size_t)f->w->chunk_count, sizeof *m);
-    frame_mesh_job j = { f->w, m };
+    frame_mesh_job j = { f->w, m, f->cam.pos };
     job_parallel_for(bench_jobs(), f->w->chunk_count, frame_mesh_one, &j);
     smooth_renderer_reset(f->rend, f->w->cx, f->w->cy, f->w->cz);
     for (int i = 0; i < f->w->chunk_count; i++) {
@@ -119,10 +128,6 @@ static void *frame_setup(const worldgen_kind *kind)
     }
     free(m);
     bench_note("gpu_bytes", (double)smooth_renderer_bytes(f->rend));
-    player pl = { 0 };
-    player_spawn(&pl, f->w, (float)f->w->sx * 0.5f, (float)f->w->sz * 0.5f);
-    player_look(&pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
-    player_eye(&pl, f->cam.pos);
     f->cam.yaw = pl.yaw, f->cam.pitch = pl.pitch, f->cam.fov = 70, f->cam.aspect = 1280.f / 720.f;
     f->cam.znear = 0.05f, f->cam.zfar = 192 + 64;
     camera_update(&f->cam);

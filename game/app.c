@@ -124,6 +124,9 @@ void app_sync_world(app *a)
 void app_render(app *a)
 {
     if (!a->rend) return;
+    vec3 eye;
+    player_eye(&a->pl, eye);
+    app_smooth_update_lod(a, eye);
     app_mesh_dirty(a);
     int w, h;
     platform_size(a->plat, &w, &h);

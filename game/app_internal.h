@@ -104,6 +104,7 @@ bool app_smooth_active(const app *a);
 void app_smooth_world_installed(app *a);
 void app_smooth_mesh_chunks(app *a, const int *indices, int n);
 void app_smooth_draw(app *a, const camera *cam, const render_settings *rs);
+void app_smooth_update_lod(app *a, const float eye[3]);
 const char *app_render_mode_name(const app *a);
 
 #endif

@@ -35,7 +35,9 @@ struct app_smooth {
     surfnets_gpu_mesh scratch;
     surfnets_mesh count;
     int path; /* 0 undecided, 1 CPU, 2 GPU (render.gpu 2 measures once) */
-    cvar *mode, *sharpness, *gpu_cvar;
+    uint8_t *lod; /* per chunk: the level of detail it was meshed at */
+    int lod_count;
+    cvar *mode, *sharpness, *gpu_cvar, *lod_distance;
 };
 
 static const char *const k_modes[] = { "blocks", "smooth", NULL };
@@ -158,6 +160,7 @@ static int choose_path(app *a, const int *indices, int n)
 void app_smooth_world_installed(app *a)
 {
     app_smooth *s = a->smooth;
+    s->lod_count = 0; /* sized again (all 0) for the new world */
     world_set_dirty_margin(a->w, app_smooth_active(a) ? SMOOTH_DIRTY_MARGIN : 0);
     if (s->rend) smooth_renderer_reset(s->rend, a->w->cx, a->w->cy, a->w->cz);
 }
@@ -167,6 +170,7 @@ typedef struct smooth_job {
     const int *indices;
     smooth_mesh *out;
     float sharpness;
+    const uint8_t *lod; /* per chunk, or NULL */
 } smooth_job;
 
 static void smooth_one(void *arg, int k)
@@ -177,7 +181,7 @@ static void smooth_one(void *arg, int k)
     smooth_input *in = malloc(sizeof *in); /* ~240 KB of scratch: workers keep no state */
     j->out[k].vertices = j->out[k].triangles = 0;
     if (!in) return;
-    mesh_smooth_gather(j->w, cx, cy, cz, j->sharpness, in);
+    mesh_smooth_gather_lod(j->w, cx, cy, cz, j->sharpness, j->lod ? j->lod[j->indices[k]] : 0, in);
     mesh_smooth_build(in, &j->out[k]);
     free(in);
 }
@@ -225,12 +229,44 @@ void app_smooth_mesh_chunks(app *a, const int *indices, int n)
         memset(m + s->mesh_cap, 0, sizeof *m * (size_t)(n - s->mesh_cap));
         s->meshes = m, s->mesh_cap = n;
     }
-    smooth_job j = { a->w, indices, s->meshes, s->sharpness->f };
+    smooth_job j = { a->w, indices, s->meshes, s->sharpness->f, s->lod_count == a->w->chunk_count ? s->lod : NULL };
     job_parallel_for(a->jobs, n, smooth_one, &j);
     for (int i = 0; i < n; i++) {
         int cx, cy, cz;
         world_chunk_coords(a->w, indices[i], &cx, &cy, &cz);
         smooth_renderer_upload(s->rend, cx, cy, cz, &s->meshes[i]);
+    }
+}
+
+/* Distant chunks are meshed at level of detail 1 (a quarter of the
+ * triangles: llvmpipe pays per triangle). A chunk switches when its centre
+ * crosses render.smooth_lod_distance, with 8 voxels of hysteresis so one
+ * step back and forth does not re-mesh it; the compute path stays at 0. */
+void app_smooth_update_lod(app *a, const float eye[3])
+{
+    app_smooth *s = a->smooth;
+    if (!a->w || !app_smooth_active(a) || s->path == 2) return;
+    if (s->lod_count != a->w->chunk_count) {
+        uint8_t *l = calloc((size_t)a->w->chunk_count, 1);
+        if (!l) return;
+        free(s->lod);
+        s->lod = l, s->lod_count = a->w->chunk_count;
+    }
+    float far = s->lod_distance->f;
+    for (int i = 0; i < a->w->chunk_count; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(a->w, i, &cx, &cy, &cz);
+        float dx = (float)(cx * CHUNK_SIZE + CHUNK_SIZE / 2) - eye[0], dy = (float)(cy * CHUNK_SIZE + CHUNK_SIZE / 2) - eye[1],
+              dz = (float)(cz * CHUNK_SIZE + CHUNK_SIZE / 2) - eye[2];
+        float d = sqrtf(dx * dx + dy * dy + dz * dz);
+        uint8_t want = s->lod[i];
+        if (far <= 0) want = 0;
+        else if (d > far + 8) want = 1;
+        else if (d < far - 8) want = 0;
+        if (want != s->lod[i]) {
+            s->lod[i] = want;
+            world_mark_dirty(a->w, cx, cy, cz);
+        }
     }
 }
 
@@ -383,12 +419,15 @@ void app_register_smooth(app *a)
           CVAR_ARCHIVE, "blocks", 0, 0, k_modes, on_mode, a },
         { "render.smooth_sharpness", "smooth mode: 1 = binary occupancy (45-degree facets), lower = smoother slopes",
           CVAR_FLOAT, CVAR_ARCHIVE, "0.1", 0, 1, NULL, on_sharpness, a },
+        { "render.smooth_lod_distance", "smooth mode: chunks farther than this (voxels) get half-resolution nets; 0 = never",
+          CVAR_FLOAT, CVAR_ARCHIVE, "96", 0, 4096, NULL, NULL, NULL }, /* SMOOTH_LOD_DISTANCE_DEFAULT */
         { "render.gpu", "smooth mode meshing: 0 = CPU workers, 1 = compute shaders (GL 4.3), 2 = whichever is faster here",
           CVAR_INT, CVAR_ARCHIVE, "2", 0, 2, NULL, on_gpu, a },
     };
     s->mode = cvar_register(&d[0]);
     s->sharpness = cvar_register(&d[1]);
-    s->gpu_cvar = cvar_register(&d[2]);
+    s->lod_distance = cvar_register(&d[2]);
+    s->gpu_cvar = cvar_register(&d[3]);
     static const cmd_desc cmds[] = {
         { "rendermode", "[blocks|smooth]", "switch render mode (no argument: the next one); keeps world and player", c_rendermode, NULL, NULL },
         { "surfnets", "FILE N", "mesh an (N+1)^3 float32 field on the CPU and GPU: counts and times", c_surfnets, NULL, NULL },
@@ -412,6 +451,7 @@ void app_smooth_free(app *a)
     if (!s) return;
     for (int i = 0; i < s->mesh_cap; i++) mesh_smooth_free(&s->meshes[i]);
     free(s->meshes);
+    free(s->lod);
     smooth_renderer_destroy(s->rend);
     surfnets_gpu_mesh_free(&s->scratch);
     surfnets_free(&s->count);

@@ -217,12 +217,50 @@ static void test_edit_dirties_only_its_chunks(void **state)
     world_destroy(w);
 }
 
+/* Level of detail 1: about a quarter of the triangles, the surface where
+ * it was (within a voxel), and a one-voxel grass layer still on top at
+ * either parity of its height. */
+static void test_lod1(void **state)
+{
+    for (int h = 9; h <= 10; h++) {
+        world *w = world_create(1, 1, 1);
+        for (int z = 0; z < 32; z++)
+            for (int x = 0; x < 32; x++) {
+                int top = h + (x > 16 ? 3 : 0);
+                for (int y = 0; y <= top; y++) world_set(w, x, y, z, y == top ? MAT_GRASS : MAT_DIRT);
+            }
+        smooth_input *in = malloc(sizeof *in);
+        smooth_mesh m0 = { 0 }, m1 = { 0 };
+        mesh_smooth_gather_lod(w, 0, 0, 0, SMOOTH_SHARPNESS_DEFAULT, 0, in);
+        assert_true(mesh_smooth_build(in, &m0));
+        mesh_smooth_gather_lod(w, 0, 0, 0, SMOOTH_SHARPNESS_DEFAULT, 1, in);
+        assert_int_equal(in->n, SMOOTH_N_LOD1);
+        assert_true(mesh_smooth_build(in, &m1));
+        assert_true(m1.triangles > 0 && m1.triangles < m0.triangles * 2 / 5);
+        int up = 0;
+        for (int i = 0; i < m1.vertices; i++) {
+            const smooth_vertex *v = &m1.v[i];
+            if (v->nrm[1] < 120 || v->pos[0] < 2 || v->pos[0] > 30 || v->pos[2] < 2 || v->pos[2] > 30) continue;
+            float want = (float)(h + (v->pos[0] > 17 ? 3 : 0)) + 1.f;
+            if (v->pos[0] > 13 && v->pos[0] < 21) continue; /* the step between the two levels */
+            assert_true(fabsf(v->pos[1] - want) < 1.01f);
+            assert_int_equal(v->mat, MAT_GRASS);
+            up++;
+        }
+        assert_true(up > 20);
+        mesh_smooth_free(&m0), mesh_smooth_free(&m1);
+        free(in);
+        world_destroy(w);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chunks_seamless_and_closed),
         cmocka_unit_test(test_density_slopes_and_keeps_sign),
         cmocka_unit_test(test_edit_dirties_only_its_chunks),
+        cmocka_unit_test(test_lod1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -84,6 +84,41 @@ void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness,
     smooth_density_box(w, cx * CHUNK_SIZE - 1, cy * CHUNK_SIZE - 1, cz * CHUNK_SIZE - 1, SMOOTH_N, SMOOTH_N, SMOOTH_N,
                        sharpness, in->d, in->mat, in->tint);
     in->own_lo[0] = cx > 0, in->own_lo[1] = cy > 0, in->own_lo[2] = cz > 0;
+    in->n = SMOOTH_N, in->step = 1;
+}
+
+void mesh_smooth_gather_lod(const world *w, int cx, int cy, int cz, float sharpness, int lod, smooth_input *in)
+{
+    if (lod <= 0) {
+        mesh_smooth_gather(w, cx, cy, cz, sharpness, in);
+        return;
+    }
+    /* the full-resolution density of voxels -2 .. 35, then every second
+     * sample (the 5^3 tent already low-passed it) */
+    const int full = SMOOTH_N + 4, n = SMOOTH_N_LOD1;
+    float *d = malloc(sizeof *d * (size_t)full * full * full);
+    uint8_t *mat = malloc((size_t)full * full * full), *tint = malloc((size_t)full * full * full);
+    in->n = n, in->step = 2;
+    in->own_lo[0] = in->own_lo[1] = in->own_lo[2] = 0;
+    if (!d || !mat || !tint) {
+        free(d), free(mat), free(tint);
+        for (int i = 0; i < n * n * n; i++) in->d[i] = 1.f, in->mat[i] = 0, in->tint[i] = 0;
+        return;
+    }
+    smooth_density_box(w, cx * CHUNK_SIZE - 2, cy * CHUNK_SIZE - 2, cz * CHUNK_SIZE - 2, full, full, full, sharpness, d,
+                       mat, tint);
+    for (int z = 0; z < n; z++)
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++) {
+                size_t s = (size_t)(2 * x) + (size_t)full * ((size_t)(2 * y) + (size_t)full * (size_t)(2 * z));
+                size_t o = (size_t)x + (size_t)n * ((size_t)y + (size_t)n * (size_t)z);
+                size_t up = s + (size_t)full; /* the voxel above: a grass layer is one voxel thick */
+                bool above = occupied(mat[up]);
+                in->d[o] = d[s];
+                in->mat[o] = above ? mat[up] : mat[s];
+                in->tint[o] = above ? tint[up] : tint[s];
+            }
+    free(d), free(mat), free(tint);
 }
 
 size_t mesh_smooth_material_sample(const float *d, int nx, int ny, uint32_t cell)
@@ -103,33 +138,35 @@ size_t mesh_smooth_material_sample(const float *d, int nx, int ny, uint32_t cell
 bool mesh_smooth_build(const smooth_input *in, smooth_mesh *out)
 {
     out->vertices = out->triangles = 0;
-    surfnets_field f = { in->d, SMOOTH_N, SMOOTH_N, SMOOTH_N, { in->own_lo[0], in->own_lo[1], in->own_lo[2] } };
+    const int n = in->n ? in->n : SMOOTH_N, step = in->step ? in->step : 1;
+    surfnets_field f = { in->d, n, n, n, { in->own_lo[0], in->own_lo[1], in->own_lo[2] } };
     if (!surfnets_extract(&f, &out->nets)) return false;
-    const surfnets_mesh *n = &out->nets;
-    if (n->vertices > out->vcap) {
-        smooth_vertex *v = realloc(out->v, sizeof *v * (size_t)n->vertices);
+    /* sample 0 is the centre of voxel -step: local = grid * step - step + 0.5 */
+    const float scale = (float)step, shift = 0.5f - (float)step;
+    const surfnets_mesh *nets = &out->nets;
+    if (nets->vertices > out->vcap) {
+        smooth_vertex *v = realloc(out->v, sizeof *v * (size_t)nets->vertices);
         if (!v) return false;
-        out->v = v, out->vcap = n->vertices;
+        out->v = v, out->vcap = nets->vertices;
     }
-    if (n->triangles > out->tcap) {
-        uint32_t *t = realloc(out->idx, sizeof *t * 3 * (size_t)n->triangles);
+    if (nets->triangles > out->tcap) {
+        uint32_t *t = realloc(out->idx, sizeof *t * 3 * (size_t)nets->triangles);
         if (!t) return false;
-        out->idx = t, out->tcap = n->triangles;
+        out->idx = t, out->tcap = nets->triangles;
     }
-    for (int i = 0; i < n->vertices; i++) {
+    for (int i = 0; i < nets->vertices; i++) {
         smooth_vertex *v = &out->v[i];
-        /* sample 0 is voxel -1's centre: local position = grid - 0.5 */
         for (int k = 0; k < 3; k++) {
-            v->pos[k] = n->pos[3 * i + k] - 0.5f;
-            v->nrm[k] = (int8_t)lrintf(n->nrm[3 * i + k] * 127.f);
+            v->pos[k] = nets->pos[3 * i + k] * scale + shift;
+            v->nrm[k] = (int8_t)lrintf(nets->nrm[3 * i + k] * 127.f);
         }
         v->nrm[3] = 0;
-        size_t s = mesh_smooth_material_sample(in->d, SMOOTH_N, SMOOTH_N, n->cell[i]);
+        size_t s = mesh_smooth_material_sample(in->d, n, n, nets->cell[i]);
         v->mat = in->mat[s], v->tint = in->tint[s];
         v->pad[0] = v->pad[1] = 0;
     }
-    if (n->triangles) memcpy(out->idx, n->idx, sizeof *out->idx * 3 * (size_t)n->triangles);
-    out->vertices = n->vertices, out->triangles = n->triangles;
+    if (nets->triangles) memcpy(out->idx, nets->idx, sizeof *out->idx * 3 * (size_t)nets->triangles);
+    out->vertices = nets->vertices, out->triangles = nets->triangles;
     return true;
 }
 

@@ -37,7 +37,21 @@ typedef struct smooth_input {
     uint8_t mat[SMOOTH_VOLUME];
     uint8_t tint[SMOOTH_VOLUME];
     int own_lo[3]; /* 0 on the world's low faces (nobody else owns them), else 1 */
+    int n;         /* samples per axis: SMOOTH_N, or SMOOTH_N_LOD1 */
+    int step;      /* voxels between samples: 1, or 2 (level of detail 1) */
 } smooth_input;
+
+/* Level of detail 1 (distant chunks): every second voxel, cells of 2^3
+ * voxels, about a quarter of the triangles. Samples are voxels -2, 0, ..,
+ * 34 on one global even grid, and a LOD-1 chunk meshes all of its grid, a
+ * coarse cell past each face: where it meets a LOD-0 chunk the two surfaces
+ * overlap instead of leaving a crack; where it meets another LOD-1 chunk
+ * the overlap is the same triangles twice. The material of a coarse sample
+ * is the upper of its voxel and the one above when that is solid, so a
+ * one-voxel grass layer is not skipped. */
+#define SMOOTH_N_LOD1 (CHUNK_SIZE / 2 + 3)
+/* Chunks whose centre is farther from the eye use LOD 1 (render.smooth_lod_distance). */
+#define SMOOTH_LOD_DISTANCE_DEFAULT 96
 
 /* 20 bytes: chunk-local position (voxel units; voxel (x, y, z) spans
  * [x, x+1)), unit normal as snorm8, material and tint of the cell. */
@@ -56,6 +70,8 @@ typedef struct smooth_mesh {
 } smooth_mesh;
 
 void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness, smooth_input *in);
+/* The same at a level of detail (0 = every voxel, 1 = every second one). */
+void mesh_smooth_gather_lod(const world *w, int cx, int cy, int cz, float sharpness, int lod, smooth_input *in);
 /* Meshes the input; false (mesh empty) when out of memory. */
 bool mesh_smooth_build(const smooth_input *in, smooth_mesh *out);
 void mesh_smooth_free(smooth_mesh *m);
