@@ -17,6 +17,15 @@ uniform vec3 u_fog_color;
 uniform float u_fog_start;
 uniform float u_fog_end;
 
+// Snowflake light, as chunk.frag: sun and sky of the voxel in front of the
+// surface (light_shading_apply sets these for every mode)
+uniform bool u_light_on;
+uniform sampler3D u_light;
+uniform ivec3 u_light_size;
+uniform vec3 u_sun_color;
+uniform vec3 u_sky_color;
+uniform float u_ambient;
+
 out vec4 o_color;
 
 vec3 tile(float layer, vec2 uv)
@@ -45,9 +54,19 @@ void main()
         float lum = dot(albedo, vec3(0.299, 0.587, 0.114));
         albedo = mix(albedo, v_tint.rgb / v_tint.w * (0.45 + 0.9 * lum), v_tint.w);
     }
-    float sun = max(dot(n, u_sun), 0.0);
-    float sky = 0.55 + 0.25 * n.y;
-    vec3 lit = albedo * (sky + 0.5 * sun);
+    vec3 lit;
+    if (u_light_on) {
+        ivec3 cell = ivec3(floor(v_world + n * 0.5));
+        vec2 sl = cell.y >= u_light_size.y ? vec2(1.0)
+                : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+        float facing = 0.35 + 0.65 * max(dot(n, u_sun), 0.0);
+        float up = 0.75 + 0.25 * n.y;
+        lit = albedo * (u_ambient + sl.x * facing * u_sun_color + sl.y * up * u_sky_color);
+    } else {
+        float sun = max(dot(n, u_sun), 0.0);
+        float sky = 0.55 + 0.25 * n.y;
+        lit = albedo * (sky + 0.5 * sun);
+    }
     float fog = smoothstep(u_fog_start, u_fog_end, v_dist);
     o_color = vec4(mix(lit, u_fog_color, fog), 1.0);
 }

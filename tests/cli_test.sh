@@ -79,6 +79,20 @@ check "another kind's parameter keeps the edits" 0 "$strata" --headless --exec "
 [ "$(grep '^world_hash=' "$tmp/out" | head -1)" = "$(grep '^world_hash=' "$tmp/out" | tail -1)" ] || { echo "FAIL a taiga/formula cvar regenerated the hills world and lost the cut"; fail=1; }
 check "world parameters regenerate" 0 "$strata" --headless --exec "$small; set world.terrain_weight 5; stats"
 [ "$(grep '^world_hash=' "$tmp/out")" != "$h1" ] || { echo "FAIL world.terrain_weight did not regenerate the world"; fail=1; }
+# render modes: a table; an unknown one is refused, cycling keeps world and edits
+check "unknown render.mode is refused" 1 "$strata" --headless --exec "set render.mode no_such_mode"
+grep -q "one of: blocks" "$tmp/err" || { echo "FAIL render.mode refusal does not list the modes: $(cat "$tmp/err")"; fail=1; }
+check "render.cycle keeps world and edits" 0 "$strata" --headless --width 160 --height 90 --exec "$small; cut 64 30 64; stats; render.cycle; render.cycle; stats"
+[ "$(grep '^world_hash=' "$tmp/out" | head -1)" = "$(grep '^world_hash=' "$tmp/out" | tail -1)" ] || { echo "FAIL switching render mode changed the world"; fail=1; }
+[ "$(grep '^triangles_visible=' "$tmp/out" | head -1)" = "$(grep '^triangles_visible=' "$tmp/out" | tail -1)" ] || { echo "FAIL switching render mode back drew another picture"; fail=1; }
+
+# seed 000: snowflake light, baked with the world, relit after each edit
+check "light bake and relight" 0 "$strata" --headless --width 200 --height 150 --exec "$small; $down; light stats; set light.enable 0; screenshot $tmp/unlit.png; set light.enable 1; screenshot $tmp/lit.png; cut; frames 1; light stats"
+[ "$(grep '^light_elements=' "$tmp/out" | head -1 | cut -d= -f2)" -gt 10000 ] || { echo "FAIL light: the bake lit no elements: $(cat "$tmp/out")"; fail=1; }
+[ "$(grep '^light_last=' "$tmp/out" | tail -1 | cut -d= -f2)" = relight ] && [ "$(grep '^light_relights=' "$tmp/out" | tail -1 | cut -d= -f2)" = 1 ] || { echo "FAIL light: a cut was not relit"; fail=1; }
+! cmp -s "$tmp/unlit.png" "$tmp/lit.png" || { echo "FAIL light.enable makes no difference to the picture"; fail=1; }
+check "light refuses a bake that would take too long" 1 "$strata" --headless --exec "set light.steps 128; set light.sun_particles 256"
+grep -q "would take about" "$tmp/err" || { echo "FAIL light cost message: $(cat "$tmp/err")"; fail=1; }
 
 # seed 004: surface nets on a field from a file, and the smooth render mode
 perl -e 'for $z (0..16) { for $y (0..16) { for $x (0..16) { print pack("f<", sqrt(($x-8.2)**2+($y-7.9)**2+($z-8.1)**2) - 5.5) } } }' >"$tmp/sphere.f32"
@@ -95,11 +109,10 @@ check "surfnets: N over the limit" 1 "$strata" --headless --exec "surfnets $tmp/
 perl -e 'print pack("f<", 1.0) x 100; print pack("L<", 0x7fc00000); print pack("f<", 1.0) x (17*17*17 - 101)' >"$tmp/nan.f32"
 check "surfnets: NaN in the field" 1 "$strata" --headless --exec "surfnets $tmp/nan.f32 16"
 grep -q "sample 100 (x=15 y=5 z=0" "$tmp/err" || { echo "FAIL surfnets NaN message: $(cat "$tmp/err")"; fail=1; }
-check "smooth mode keeps world and player" 0 "$strata" --headless --width 160 --height 120 --exec "$small; tp 64 70 64; look 30 -30; stats; screenshot $tmp/b.png; rendermode smooth; stats; screenshot $tmp/s.png; cut 64 40 64; stats; rendermode; get render.mode"
+check "smooth mode keeps world and player" 0 "$strata" --headless --width 160 --height 120 --exec "$small; tp 64 70 64; look 30 -30; stats; screenshot $tmp/b.png; set render.mode smooth; stats; screenshot $tmp/s.png; cut 64 40 64; stats; render.cycle; get render.mode"
 [ "$(grep '^world_hash=' "$tmp/out" | sed -n 1p)" = "$(grep '^world_hash=' "$tmp/out" | sed -n 2p)" ] || { echo "FAIL switching to smooth changed the world"; fail=1; }
-grep -qx "render.mode=blocks" "$tmp/out" || { echo "FAIL rendermode did not cycle back to blocks"; fail=1; }
+grep -qx "render.mode=blocks" "$tmp/out" || { echo "FAIL render.cycle did not go from smooth back to blocks"; fail=1; }
 ! cmp -s "$tmp/b.png" "$tmp/s.png" || { echo "FAIL smooth mode draws the same picture as blocks"; fail=1; }
-check "rendermode refuses an unknown mode" 1 "$strata" --headless --exec "rendermode wobbly"
 
 echo "cli_test: $([ $fail -eq 0 ] && echo passed || echo FAILED)"
 exit $fail

@@ -171,12 +171,11 @@ static uint64_t mesh_hash(const smooth_mesh *m)
     return h;
 }
 
-/* With the smooth margin, an edit marks exactly the chunks whose nets it
- * can change: re-meshing only those gives what re-meshing all would. */
+/* An edit's box marks (mesh_smooth_mark_edit) the chunks whose nets it can
+ * change, and only those: re-meshing them gives what re-meshing all would. */
 static void test_edit_dirties_only_its_chunks(void **state)
 {
     world *w = make_world();
-    world_set_dirty_margin(w, 3);
     int *idx = malloc(sizeof *idx * (size_t)w->chunk_count);
     uint64_t *before = malloc(sizeof *before * (size_t)w->chunk_count);
     smooth_input *in = malloc(sizeof *in);
@@ -191,6 +190,7 @@ static void test_edit_dirties_only_its_chunks(void **state)
     world_take_dirty(w, idx, w->chunk_count);
     /* inside one chunk, far from its faces: only that chunk */
     world_set(w, 48, 20, 48, world_get(w, 48, 20, 48) ? MAT_AIR : MAT_STONE);
+    mesh_smooth_mark_edit(w, (int[3]){ 48, 20, 48 }, (int[3]){ 49, 21, 49 });
     assert_int_equal(world_take_dirty(w, idx, w->chunk_count), 1);
     world_set(w, 48, 20, 48, world_get(w, 48, 20, 48) ? MAT_AIR : MAT_STONE); /* and back */
     world_take_dirty(w, idx, w->chunk_count);
@@ -198,6 +198,7 @@ static void test_edit_dirties_only_its_chunks(void **state)
     for (int z = 58; z < 66; z++)
         for (int y = 10; y < 30; y++)
             for (int x = 29; x < 35; x++) world_set(w, x, y, z, MAT_AIR);
+    mesh_smooth_mark_edit(w, (int[3]){ 29, 10, 58 }, (int[3]){ 35, 30, 66 });
     int n = world_take_dirty(w, idx, w->chunk_count);
     assert_true(n >= 4 && n < w->chunk_count);
     int changed = 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gfx/light_tex.h"
 #include "gfx/shader.h"
 #include "gfx/surfnets_gpu.h"
 #include "voxel/chunk.h"
@@ -27,7 +28,8 @@ struct smooth_renderer {
     GLuint vao, gpu_vao, atlas;
     int cx, cy, cz;
     smooth_chunk *chunks;
-    struct smooth_item { int index; float dist; } *visible;
+    render_item *visible; /* scratch for smooth_renderer_draw */
+    unsigned char *has;
 };
 
 static bool load_prog(smooth_prog *p, const char *vert, char *err, size_t errlen)
@@ -89,8 +91,10 @@ static void free_chunks(smooth_renderer *r)
     }
     free(r->chunks);
     free(r->visible);
+    free(r->has);
     r->chunks = NULL;
     r->visible = NULL;
+    r->has = NULL;
 }
 
 void smooth_renderer_destroy(smooth_renderer *r)
@@ -112,6 +116,7 @@ void smooth_renderer_reset(smooth_renderer *r, int cx, int cy, int cz)
     r->cx = cx, r->cy = cy, r->cz = cz;
     r->chunks = calloc((size_t)cx * cy * cz, sizeof *r->chunks);
     r->visible = malloc(sizeof *r->visible * (size_t)(cx * cy * cz > 0 ? cx * cy * cz : 1));
+    r->has = calloc((size_t)(cx * cy * cz > 0 ? cx * cy * cz : 1), 1);
 }
 
 void smooth_renderer_upload(smooth_renderer *r, int cx, int cy, int cz, const smooth_mesh *m)
@@ -163,68 +168,41 @@ size_t smooth_renderer_bytes(const smooth_renderer *r)
     return b;
 }
 
-static int cmp_near_first(const void *a, const void *b)
+void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_stats *stats)
 {
-    float x = ((const struct smooth_item *)a)->dist, y = ((const struct smooth_item *)b)->dist;
-    return (x > y) - (x < y);
-}
-
-void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_settings *s, render_stats *stats)
-{
-    memset(stats, 0, sizeof *stats);
-    glBindFramebuffer(GL_FRAMEBUFFER, s->framebuffer);
-    glViewport(0, 0, s->width, s->height);
-    glClearColor(s->sky[0], s->sky[1], s->sky[2], 1);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
-    glEnable(GL_CULL_FACE);
-    glCullFace(GL_BACK);
-    glFrontFace(GL_CCW);
-    glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
-
-    /* the block renderer's culling: bounding sphere against the frustum
-     * and the view distance (a chunk's nets stay within half a voxel of it) */
-    const float radius = (CHUNK_SIZE + 1) * 0.8660254f;
-    int n = r->cx * r->cy * r->cz, visible = 0;
+    const render_settings *s = v->s;
+    int n = r->cx * r->cy * r->cz;
     for (int i = 0; r->chunks && i < n; i++) {
-        smooth_chunk *g = &r->chunks[i];
-        if (!g->indices) continue;
+        if (!r->chunks[i].indices) continue;
         stats->chunks_loaded++;
-        if (!g->gpu) stats->triangles_loaded += g->indices / 3;
-        int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
-        vec3 c = { (float)x * CHUNK_SIZE + CHUNK_SIZE / 2, (float)y * CHUNK_SIZE + CHUNK_SIZE / 2,
-                   (float)z * CHUNK_SIZE + CHUNK_SIZE / 2 };
-        float d = glm_vec3_distance(c, (float *)cam->pos);
-        if (d - radius > s->view_distance) continue;
-        if (!camera_sphere_visible(cam, c, radius)) continue;
-        r->visible[visible++] = (struct smooth_item){ i, d };
+        if (!r->chunks[i].gpu) stats->triangles_loaded += r->chunks[i].indices / 3;
     }
-    stats->chunks_drawn = visible;
-    /* near to far: the depth test then rejects hidden fragments before the
-     * (triplanar) shading, which is most of a software rasterizer's frame */
-    qsort(r->visible, (size_t)visible, sizeof *r->visible, cmp_near_first);
-
+    glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
     vec3 sun = { s->sun[0], s->sun[1], s->sun[2] };
     glm_vec3_normalize(sun);
     for (int pass = 0; pass < 2; pass++) { /* CPU-meshed chunks, then GPU-meshed ones */
         const smooth_prog *p = pass ? &r->gpu : &r->cpu;
         if (!p->prog) continue;
         glUseProgram(p->prog);
-        glUniformMatrix4fv(p->viewproj, 1, GL_FALSE, (const float *)cam->viewproj);
-        glUniform3fv(p->camera, 1, cam->pos);
+        glUniformMatrix4fv(p->viewproj, 1, GL_FALSE, (const float *)v->cam->viewproj);
+        glUniform3fv(p->camera, 1, v->cam->pos);
         glUniform3fv(p->sun, 1, sun);
         glUniform3fv(p->fog_color, 1, s->sky);
         glUniform1f(p->fog_start, s->view_distance * 0.6f);
         glUniform1f(p->fog_end, s->view_distance);
         glUniform3fv(p->tints, 8, &s->tints[0][0]);
         glUniform1i(p->atlas, 0);
-        glBindTextureUnit(0, r->atlas);
+        glBindTextureUnit(0, s->atlas ? s->atlas : r->atlas);
+        light_shading_apply(p->prog, &s->light, 1);
         glBindVertexArray(pass ? r->gpu_vao : r->vao);
-        for (int k = 0; k < visible; k++) {
-            int i = r->visible[k].index;
+        /* the visible set is nearest first: the depth test rejects hidden
+         * fragments before the (triplanar) shading */
+        for (int k = 0; k < v->visible_count; k++) {
+            int i = v->visible[k].index;
+            if (i < 0 || i >= n || !r->chunks) continue;
             smooth_chunk *g = &r->chunks[i];
-            if (g->gpu != (pass == 1)) continue;
+            if (!g->indices || g->gpu != (pass == 1)) continue;
+            stats->chunks_drawn++;
             int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
             float o = pass ? -0.5f : 0.f; /* the passes' grid starts at voxel -1's centre */
             glUniform3f(p->origin, (float)(x * CHUNK_SIZE) + o, (float)(y * CHUNK_SIZE) + o, (float)(z * CHUNK_SIZE) + o);
@@ -245,4 +223,15 @@ void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_se
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     glBindVertexArray(0);
+}
+
+void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_settings *s, render_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    render_frame_begin(s);
+    int n = r->cx * r->cy * r->cz;
+    for (int i = 0; r->chunks && i < n; i++) r->has[i] = r->chunks[i].indices != 0;
+    int count = r->chunks ? render_visible_set(cam, s->view_distance, r->cx, r->cy, r->cz, r->has, r->visible) : 0;
+    render_view v = { cam, s, r->visible, count, r->cx, r->cy, r->cz };
+    smooth_renderer_draw_view(r, &v, stats);
 }

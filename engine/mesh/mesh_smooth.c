@@ -79,6 +79,23 @@ void smooth_density_box(const world *w, int x0, int y0, int z0, int nx, int ny, 
     free(b);
 }
 
+void mesh_smooth_mark_edit(world *w, const int lo[3], const int hi[3])
+{
+    const int r = SMOOTH_EDIT_REACH;
+    for (int cy = (lo[1] - r) >> CHUNK_BITS; cy <= (hi[1] - 1 + r) >> CHUNK_BITS; cy++)
+        for (int cz = (lo[2] - r) >> CHUNK_BITS; cz <= (hi[2] - 1 + r) >> CHUNK_BITS; cz++)
+            for (int cx = (lo[0] - r) >> CHUNK_BITS; cx <= (hi[0] - 1 + r) >> CHUNK_BITS; cx++)
+                world_mark_dirty(w, cx, cy, cz); /* ignores chunks outside the world */
+}
+
+int mesh_smooth_lod_want(int have, float dist, float far)
+{
+    if (far <= 0) return 0;
+    if (dist > far + 8) return 1;
+    if (dist < far - 8) return 0;
+    return have;
+}
+
 void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness, smooth_input *in)
 {
     smooth_density_box(w, cx * CHUNK_SIZE - 1, cy * CHUNK_SIZE - 1, cz * CHUNK_SIZE - 1, SMOOTH_N, SMOOTH_N, SMOOTH_N,

@@ -69,6 +69,16 @@ typedef struct smooth_mesh {
     surfnets_mesh nets; /* the raw nets (scratch, and for tests) */
 } smooth_mesh;
 
+/* An edit changes the nets of every chunk within SMOOTH_EDIT_REACH voxels
+ * of it: the filter reads 2 voxels around a sample, a cell spans one more. */
+#define SMOOTH_EDIT_REACH 3
+/* Marks dirty every chunk within SMOOTH_EDIT_REACH of the box [lo, hi). */
+void mesh_smooth_mark_edit(world *w, const int lo[3], const int hi[3]);
+/* The level of detail a chunk at `dist` voxels should have, given the one
+ * it has: 1 beyond far + 8, 0 within far - 8, unchanged between (so a step
+ * back and forth does not re-mesh it); far <= 0 is always 0. */
+int mesh_smooth_lod_want(int have, float dist, float far);
+
 void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness, smooth_input *in);
 /* The same at a level of detail (0 = every voxel, 1 = every second one). */
 void mesh_smooth_gather_lod(const world *w, int cx, int cy, int cz, float sharpness, int lod, smooth_input *in);

@@ -73,17 +73,8 @@ void world_mark_all_dirty(world *w)
 }
 
 /* A voxel on a chunk face is also drawn (or hidden) by the neighbour's mesh. */
-void world_set_dirty_margin(world *w, int voxels) { w->dirty_margin = voxels < 0 ? 0 : voxels; }
-
 static void mark_voxel_dirty(world *w, int x, int y, int z)
 {
-    if (w->dirty_margin > 0) {
-        int m = w->dirty_margin;
-        for (int cy = (y - m) >> CHUNK_BITS; cy <= (y + m) >> CHUNK_BITS; cy++)
-            for (int cz = (z - m) >> CHUNK_BITS; cz <= (z + m) >> CHUNK_BITS; cz++)
-                for (int cx = (x - m) >> CHUNK_BITS; cx <= (x + m) >> CHUNK_BITS; cx++) world_mark_dirty(w, cx, cy, cz);
-        return;
-    }
     int cx = x >> CHUNK_BITS, cy = y >> CHUNK_BITS, cz = z >> CHUNK_BITS;
     int lx = x & CHUNK_MASK, ly = y & CHUNK_MASK, lz = z & CHUNK_MASK;
     world_mark_dirty(w, cx, cy, cz);

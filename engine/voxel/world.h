@@ -20,7 +20,6 @@ typedef struct world {
     chunk *chunks;   /* index: x fastest, then z, then y (as inside a chunk) */
     uint8_t *dirty;  /* one flag per chunk: its mesh is out of date */
     int dirty_count;
-    int dirty_margin; /* see world_set_dirty_margin; 0 = face neighbours of border voxels */
 } world;
 
 /* Returns NULL (and logs) when the size is not positive or too large. */
@@ -64,11 +63,6 @@ bool world_set(world *w, int x, int y, int z, uint8_t m);
 bool world_set_tint(world *w, int x, int y, int z, uint8_t tint);
 
 void world_mark_dirty(world *w, int cx, int cy, int cz);
-/* A mesher that reads further than the face neighbours (the smooth mode's
- * filtered density reads 3 voxels around each cell) asks for every chunk
- * within `voxels` of a changed voxel, diagonal ones included, to be marked
- * dirty. 0 restores the block mesher's rule. */
-void world_set_dirty_margin(world *w, int voxels);
 void world_mark_all_dirty(world *w);
 /* Moves up to `max` dirty chunk indices into `out` (clearing them) and
  * returns how many; lowest index first, so the order is deterministic. */
