@@ -7,6 +7,7 @@
 in vec3 v_world;
 in vec3 v_normal;
 in float v_dist;
+in vec2 v_light; // sun, sky: from the light volume, per vertex
 flat in uint v_mat;
 in vec4 v_tint;
 
@@ -17,11 +18,8 @@ uniform vec3 u_fog_color;
 uniform float u_fog_start;
 uniform float u_fog_end;
 
-// Snowflake light, as chunk.frag: sun and sky of the voxel in front of the
-// surface (light_shading_apply sets these for every mode)
+// Snowflake light, as chunk.frag (the volume is read in the vertex shader)
 uniform bool u_light_on;
-uniform sampler3D u_light;
-uniform ivec3 u_light_size;
 uniform vec3 u_sun_color;
 uniform vec3 u_sky_color;
 uniform float u_ambient;
@@ -56,9 +54,7 @@ void main()
     }
     vec3 lit;
     if (u_light_on) {
-        ivec3 cell = ivec3(floor(v_world + n * 0.5));
-        vec2 sl = cell.y >= u_light_size.y ? vec2(1.0)
-                : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+        vec2 sl = v_light;
         float facing = 0.35 + 0.65 * max(dot(n, u_sun), 0.0);
         float up = 0.75 + 0.25 * n.y;
         lit = albedo * (u_ambient + sl.x * facing * u_sun_color + sl.y * up * u_sky_color);
