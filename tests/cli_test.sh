@@ -91,6 +91,10 @@ check "light bake and relight" 0 "$strata" --headless --width 200 --height 150 -
 [ "$(grep '^light_elements=' "$tmp/out" | head -1 | cut -d= -f2)" -gt 10000 ] || { echo "FAIL light: the bake lit no elements: $(cat "$tmp/out")"; fail=1; }
 [ "$(grep '^light_last=' "$tmp/out" | tail -1 | cut -d= -f2)" = relight ] && [ "$(grep '^light_relights=' "$tmp/out" | tail -1 | cut -d= -f2)" = 1 ] || { echo "FAIL light: a cut was not relit"; fail=1; }
 ! cmp -s "$tmp/unlit.png" "$tmp/lit.png" || { echo "FAIL light.enable makes no difference to the picture"; fail=1; }
+for b in desert taiga deciduous hills; do
+    check "light: $b lit differs from unlit" 0 "$strata" --headless --width 160 --height 100 --exec "$small; biome $b; tp 64 80 64; look 30 -30; set light.enable 0; screenshot $tmp/u_$b.png; set light.enable 1; screenshot $tmp/l_$b.png"
+    ! cmp -s "$tmp/u_$b.png" "$tmp/l_$b.png" || { echo "FAIL light: $b looks the same lit and unlit"; fail=1; }
+done
 check "light refuses a bake that would take too long" 1 "$strata" --headless --exec "set light.steps 128; set light.sun_particles 256"
 grep -q "would take about" "$tmp/err" || { echo "FAIL light cost message: $(cat "$tmp/err")"; fail=1; }
 
