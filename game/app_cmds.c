@@ -149,7 +149,8 @@ static int c_stats(void *u, int argc, char **argv)
         log_out("render_mode=%s", a->render_mode ? a->render_mode : "none");
     }
     log_out("triangles=%ld", tris);
-    log_out("tinted_voxels=%llu", (unsigned long long)world_count_tinted(w));
+    log_out("tinted_faces=%llu", (unsigned long long)world_count_tinted(w));
+    log_out("tint_bytes=%zu", world_tint_bytes(w));
     log_out("position=%.2f %.2f %.2f", a->pl.pos[0], a->pl.pos[1], a->pl.pos[2]);
     log_out("facing=%.1f %.1f", a->pl.yaw, a->pl.pitch);
     for (int m = 0; m < MAT_COUNT; m++) log_out("material.%s=%llu", material_table[m].name, (unsigned long long)counts[m]);

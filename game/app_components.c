@@ -4,6 +4,7 @@
  * file. */
 #include "app_internal.h"
 #include "app_light.h"
+#include "app_plain.h"
 #include "app_render.h"
 #include "app_smooth.h"
 #include "app_tool.h"
@@ -12,6 +13,7 @@ void app_add_components(app *a)
 {
     static const component *const list[] = {
         &app_render_component, /* first: a new world is meshed before others look at it */
+        &app_plain_component, /* draws before the tool's ghost, which blends over it */
         &app_tool_component,
         &app_light_component,
         &app_smooth_component,

@@ -112,13 +112,13 @@ const octree *tool_terrain(const tool *t);
 bool tool_place(tool *t, const tool_view *v, octree_pose *out);
 
 /* Removes every terrain voxel that intersects the tool at `pose` (bedrock
- * excepted: the world's floor stays) and paints the newly exposed faces.
- * "Newly exposed", precisely: a voxel that is not air after the cut gets the
- * tool's tint iff one of its faces borders a removed voxel, was hidden
- * before (material_face_visible(it, removed material) false) and is visible
- * now (material_face_visible(it, air) true). Tints are per voxel, so the
- * whole voxel takes the colour (its older visible faces too); the removed
- * voxels lose theirs. Returns the number of voxels removed. */
+ * excepted: the world's floor stays) and paints the newly exposed faces,
+ * and only those (seed 003): the tool's colour goes into each carved cell
+ * (world.h), so exactly the faces that look into it take it. Faces visible
+ * before keep their colour, and so do faces an earlier cut exposed that are
+ * still visible. A removed see-through voxel (muskeg) hid nothing but its
+ * own kind, so its cell stays untinted. last_tinted counts the faces
+ * painted. Returns the number of voxels removed. */
 int tool_cut(tool *t, world *w, const octree_pose *pose);
 /* Puts `mat` into every air voxel whose centre lies in the tool (the
  * same voxel test as the cut, so a fill then a cut in the same pose is a

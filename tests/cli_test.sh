@@ -49,10 +49,10 @@ check "screenshot to a bad path exits 1" 1 "$strata" --headless --exec "$small; 
 # seed 003: the cutting tool and the formula world, wired into the game
 kv() { grep "^$1=" "$tmp/out" | head -1 | cut -d= -f2; }
 check "cut from the view" 0 "$strata" --headless --exec "$small; stats; tp 64 63 64; look 0 -89; set tool.reach 64; cut; stats"
-cut=$(kv cut_voxels); tinted=$(grep '^tinted_voxels=' "$tmp/out" | tail -1 | cut -d= -f2)
+cut=$(kv cut_voxels); tinted=$(grep '^tinted_faces=' "$tmp/out" | tail -1 | cut -d= -f2)
 ha=$(grep '^world_hash=' "$tmp/out" | head -1); hb=$(grep '^world_hash=' "$tmp/out" | tail -1)
 [ "${cut:-0}" -gt 100 ] || { echo "FAIL cut from the view removed ${cut:-nothing}"; fail=1; }
-[ "${tinted:-0}" -gt 0 ] || { echo "FAIL a cut tinted no voxels (tinted_voxels=${tinted:-?})"; fail=1; }
+[ "${tinted:-0}" -gt 0 ] || { echo "FAIL a cut tinted no faces (tinted_faces=${tinted:-?})"; fail=1; }
 [ "$ha" != "$hb" ] || { echo "FAIL a cut left world_hash unchanged"; fail=1; }
 check "cut then fill at a point" 0 "$strata" --headless --exec "$small; cut 64 30 64; fill sandstone 64 30 64; stats; tool.info"
 [ "$(kv cut_voxels)" = "$(kv fill_voxels)" ] || { echo "FAIL fill put back $(kv fill_voxels) of $(kv cut_voxels) voxels"; fail=1; }
@@ -67,7 +67,7 @@ down='set world.size_y 4; tp 64 100 64; look 0 -89; set tool.reach 64'
 "$strata" --headless --exec "$small; $down; cut; stats" >"$tmp/one" 2>/dev/null
 check "held +cut tunnels" 0 "$strata" --headless --exec "$small; $down; +cut; frames 20; -cut; stats"
 s1=$(grep '^solid_voxels=' "$tmp/one" | cut -d= -f2); s20=$(kv solid_voxels)
-t1=$(grep '^tinted_voxels=' "$tmp/one" | cut -d= -f2); t20=$(kv tinted_voxels)
+t1=$(grep '^tinted_faces=' "$tmp/one" | cut -d= -f2); t20=$(kv tinted_faces)
 [ "$s20" -lt $((s1 - 500)) ] && [ "$t20" -gt "$t1" ] || { echo "FAIL held cut did not tunnel: solid $s1 -> $s20, tinted $t1 -> $t20"; fail=1; }
 check "held +fill repeats" 0 "$strata" --headless --exec "$small; $down; set tool.material sandstone; +fill; frames 1; stats; frames 30; -fill; frames 30; stats"
 f1=$(grep '^material.sandstone=' "$tmp/out" | head -1 | cut -d= -f2); f2=$(grep '^material.sandstone=' "$tmp/out" | tail -1 | cut -d= -f2)
