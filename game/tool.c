@@ -79,6 +79,31 @@ bool tool_set_shape(tool *t, const char *formula, int size, char *err, size_t er
     t->size = size;
     t->shape_version++;
     snprintf(t->formula, sizeof t->formula, "%s", formula);
+    t->mesh[0] = 0;
+    return true;
+}
+
+bool tool_set_shape_voxels(tool *t, shape *s, const char *label, char *err, size_t errlen)
+{
+    int big = s->sx > s->sy ? (s->sx > s->sz ? s->sx : s->sz) : (s->sy > s->sz ? s->sy : s->sz);
+    if (s->sx < 1 || s->sy < 1 || s->sz < 1 || big > TOOL_MAX_SIZE) {
+        snprintf(err, errlen, "tool shape %dx%dx%d is refused: 1 to %d voxels a side (the limit)", s->sx, s->sy, s->sz,
+                 TOOL_MAX_SIZE);
+        return false;
+    }
+    octree *tree = octree_from_dense(s->vox, s->sx, s->sy, s->sz);
+    if (!tree) {
+        snprintf(err, errlen, "out of memory for the tool's octree");
+        return false;
+    }
+    shape_free(&t->shape);
+    octree_destroy(t->tree);
+    t->shape = *s;
+    memset(s, 0, sizeof *s);
+    t->tree = tree;
+    t->size = big;
+    t->shape_version++;
+    snprintf(t->mesh, sizeof t->mesh, "%s", label);
     return true;
 }
 
@@ -317,7 +342,7 @@ static int cmd_info(void *user, int argc, char **argv)
     expr_to_postfix(&t->shape.prog, post, sizeof post);
     log_out("tool_voxels=%ld", t->shape.count);
     log_out("tool_size=%d", t->size);
-    log_out("tool_shape=%s", t->formula);
+    log_out("tool_shape=%s", t->mesh[0] ? t->mesh : t->formula);
     log_out("tool_syntax=%s", t->shape.prog.syntax == EXPR_POSTFIX ? "postfix" : "infix");
     log_out("tool_postfix=%s", post);
     log_out("tool_color=%d", t->color);

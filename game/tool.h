@@ -66,6 +66,7 @@ typedef struct tool {
     shape shape;
     octree *tree; /* over the shape, in its own grid */
     char formula[TOOL_FORMULA_MAX];
+    char mesh[TOOL_FORMULA_MAX]; /* "": the shape is the formula's; else the mesh file it was voxelized from */
     int size;
     unsigned shape_version; /* bumped whenever the shape changes: redraw caches key on it */
     int color;        /* 1..TOOL_COLORS: the tint id painted on exposed faces */
@@ -91,6 +92,12 @@ void tool_free(tool *t);
 /* Rebuilds the shape; a bad formula or size is refused with the reason
  * (column and what was expected, or the size limit) and the old shape stays. */
 bool tool_set_shape(tool *t, const char *formula, int size, char *err, size_t errlen);
+
+/* Makes `s` (taken over on success; sides 1..TOOL_MAX_SIZE) the tool's
+ * shape, e.g. a voxelized mesh; `label` names it in tool.info. The formula
+ * cvars stay: setting tool.shape or tool.size goes back to a formula.
+ * On failure the old shape stays and s is still the caller's. */
+bool tool_set_shape_voxels(tool *t, shape *s, const char *label, char *err, size_t errlen);
 
 /* Whether formula and size would make a tool shape, without changing one:
  * the same checks and messages as tool_set_shape. */
