@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "app_save.h"
 #include "app_world.h"
 #include "core/log.h"
 #include "gfx/atlas.h"
@@ -130,9 +131,10 @@ static bool init_graphics(app *a)
     return true;
 }
 
-int app_run(const app_desc *d)
+app *app_create(const app_desc *d)
 {
     app *a = calloc(1, sizeof *a);
+    if (!a) return NULL;
     a->desc = *d;
     char err[512];
     a->plat = platform_create(&(platform_desc){ .width = d->width, .height = d->height, .headless = d->headless,
@@ -141,7 +143,7 @@ int app_run(const app_desc *d)
     if (!a->plat) {
         log_error("%s", err);
         free(a);
-        return 1;
+        return NULL;
     }
     a->jobs = job_pool_create(0);
     app_add_components(a);
@@ -155,7 +157,6 @@ int app_run(const app_desc *d)
     hud_register_cvars();
     app_register_commands(a);
     default_binds();
-    if (d->world) log_warn("--world: saved worlds are not implemented yet; generating from the cvars instead");
     if (d->headless) {
         /* scripts stay reproducible: the user's settings apply only when asked for */
         if (d->config && cmd_exec_file(d->config) < 0) log_error("cannot read config '%s'", d->config);
@@ -168,14 +169,32 @@ int app_run(const app_desc *d)
         if (config_sibling("history", hist, sizeof hist)) console_history_load(a->con, hist);
     }
 
-    int rc = 1;
-    if (!init_graphics(a)) goto out;
+    if (!init_graphics(a)) goto fail;
     if (!d->headless) {
         a->text = text_create(&(text_desc){ 0 }, err, sizeof err);
         if (!a->text) log_error("no text rendering (console and HUD hidden): %s", err);
     }
-    if (!app_regenerate(a)) goto out;
+    app_save_start(a); /* a saved world sets the cvars it was made with */
+    if (!app_regenerate(a)) goto fail;
     a->pl.flying = a->cv.fly->b;
+    return a;
+fail:
+    app_destroy(a);
+    return NULL;
+}
+
+void app_destroy(app *a)
+{
+    if (!a) return;
+    shutdown_app(a);
+    free(a);
+}
+
+int app_run(const app_desc *d)
+{
+    app *a = app_create(d);
+    if (!a) return 1;
+    int rc = 1;
     if (d->headless) {
         rc = d->exec ? cmd_exec(d->exec) : 0;
     } else {
@@ -183,8 +202,6 @@ int app_run(const app_desc *d)
         app_loop(a);
         rc = 0;
     }
-out:
-    shutdown_app(a);
-    free(a);
+    app_destroy(a);
     return rc;
 }

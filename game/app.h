@@ -19,6 +19,15 @@ typedef struct app_desc {
 #define APP_DEFAULT_YAW 45.f
 #define APP_DEFAULT_PITCH -12.f
 
+typedef struct app app;
+
+/* The game up to its first world, without running anything (benchmarks and
+ * tests drive it with cmd_exec and app_render); NULL when start-up failed
+ * (logged). app_destroy shuts it down; the cvar and command registries are
+ * emptied with it. */
+app *app_create(const app_desc *d);
+void app_destroy(app *a);
+
 /* Runs until quit. Returns the process exit code: 0 when every --exec
  * command succeeded, 1 when one failed (headless) or start-up failed. */
 int app_run(const app_desc *d);

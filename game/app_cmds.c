@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app_frame.h"
 #include "app_render.h"
 #include "app_world.h"
+#include "app_save.h"
 #include "core/log.h"
 #include "gfx/screenshot.h"
 #include "platform/platform.h"
@@ -56,6 +58,7 @@ static int c_biome(void *u, int argc, char **argv)
         return 1;
     }
     if (!cvar_set_by_name("world.biome", argv[1])) return 1;
+    app_save_restore_kind(a, argv[1]); /* each biome comes back as it was saved */
     /* headless scripts want the world now; the window keeps playing meanwhile */
     if (platform_headless(a->plat)) return app_regenerate(a) ? 0 : 1;
     return app_regenerate_async(a) ? 0 : 1;
@@ -152,6 +155,10 @@ static int c_stats(void *u, int argc, char **argv)
     log_out("tinted_faces=%llu", (unsigned long long)world_count_tinted(w));
     log_out("tint_bytes=%zu", world_tint_bytes(w));
     log_out("position=%.2f %.2f %.2f", a->pl.pos[0], a->pl.pos[1], a->pl.pos[2]);
+    long pages = 0, resident = 0; /* soak tests watch memory stay flat */
+    FILE *statm = fopen("/proc/self/statm", "r");
+    if (statm && fscanf(statm, "%ld %ld", &pages, &resident) == 2) log_out("rss_kb=%ld", resident * (sysconf(_SC_PAGESIZE) / 1024));
+    if (statm) fclose(statm);
     log_out("facing=%.1f %.1f", a->pl.yaw, a->pl.pitch);
     for (int m = 0; m < MAT_COUNT; m++) log_out("material.%s=%llu", material_table[m].name, (unsigned long long)counts[m]);
     return 0;

@@ -7,6 +7,7 @@
 #include "app_light.h"
 #include "app_plain.h"
 #include "app_render.h"
+#include "app_save.h"
 #include "app_smooth.h"
 #include "app_tool.h"
 #include "app_voxelize.h"
@@ -14,7 +15,8 @@
 void app_add_components(app *a)
 {
     static const component *const list[] = {
-        &app_render_component, /* first: a new world is meshed before others look at it */
+        &app_save_component,   /* first: a saved world's edits are in before anyone meshes or lights it */
+        &app_render_component, /* a new world is meshed before others look at it */
         &app_plain_component, /* draws before the tool's ghost, which blends over it */
         &app_tool_component,
         &app_light_component,

@@ -1,5 +1,6 @@
 #include "app_frame.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,7 +30,10 @@ void app_render(app *a)
     c->fov = a->cv.fov->f;
     c->aspect = h > 0 ? (float)w / (float)h : 1.f;
     c->znear = 0.05f;
-    c->zfar = a->cv.distance->f + 64.f;
+    /* the farthest point in view: view.distance away on the map, and as far
+     * down as the eye is high (fog and culling are horizontal) */
+    float above = a->w ? fmaxf(c->pos[1], (float)a->w->sy) : c->pos[1];
+    c->zfar = a->cv.distance->f + 64.f + fmaxf(above, 0.f);
     camera_update(c);
     render_settings s = {
         .width = w, .height = h, .framebuffer = platform_framebuffer(a->plat),

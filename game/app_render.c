@@ -1,5 +1,6 @@
 #include "app_render.h"
 
+#include <glad/gl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +96,13 @@ static void *render_init(app *a)
     cvar_desc d = { "render.mode", "how the world is drawn: blocks (more modes register themselves; F8 cycles)",
                     CVAR_STRING, CVAR_ARCHIVE, "blocks", 0, 0, NULL, on_mode, r, check_mode };
     r->mode_cv = cvar_register(&d);
+    const cvar_desc more[] = {
+        { "render.lod_distance", "chunks farther than this (voxels) are drawn with their 2x coarser mesh; 0 = never",
+          CVAR_FLOAT, CVAR_ARCHIVE, "64", 0, 4096 },
+        { "render.face_ranges", "leave out chunk faces that point away from the eye (same picture, fewer triangles)",
+          CVAR_BOOL, 0, "1" },
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) cvar_register(&more[i]);
     const cmd_desc table[] = {
         { "render.cycle", "", "switch to the next render mode (render.mode); the world stays", c_cycle, r },
     };
@@ -163,6 +171,9 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
     int n = render_visible_set(cam, s->view_distance, a->w->cx, a->w->cy, a->w->cz, NULL, r->visible);
     render_view v = { cam, s, r->visible, n, a->w->cx, a->w->cy, a->w->cz };
     r->mode->draw(r->inst, &v, &a->stats);
+    /* a mode that misuses GL says so (scripts and tests grep for it) */
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR) log_warn("GL error 0x%04x while drawing (render.mode %s)", e, r->mode->name);
     return true;
 }
 

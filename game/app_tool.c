@@ -86,12 +86,12 @@ static void tool_frame(void *self, app *a, double now, float dt)
     }
 }
 
-/* How opaque the ghost's near side is: enough to read the shape, little
- * enough to see the terrain it is about to cut through it. Floating in the
- * air (the view ray met nothing within reach) it is fainter: it would cut
- * nothing there, and it should not hide the view. */
-#define APP_GHOST_ALPHA 0.3f
-#define APP_GHOST_ALPHA_FLOATING 0.15f
+/* The ghost is drawn as its outline (GHOST_WIRE: a solid ghost cost ~10 ms a
+ * frame on a software rasterizer, issue 9): clear where the view ray meets
+ * terrain within reach (a cut would take something), faint when it floats
+ * in the air (it would cut nothing there and should not distract). */
+#define APP_GHOST_ALPHA 0.9f
+#define APP_GHOST_ALPHA_FLOATING 0.3f
 
 static void tool_draw(void *self, app *a, const frame_draw *f)
 {
@@ -107,7 +107,7 @@ static void tool_draw(void *self, app *a, const frame_draw *f)
     bool touching = tool_place(&t->tool, &v, &t->pose);
     const float *c = app_tint_palette[t->tool.color];
     const float rgba[4] = { c[0], c[1], c[2], touching ? APP_GHOST_ALPHA : APP_GHOST_ALPHA_FLOATING };
-    ghost_draw(t->ghost, f->cam, &t->pose, rgba, f->s->framebuffer, f->s->width, f->s->height);
+    ghost_draw_style(t->ghost, f->cam, &t->pose, rgba, f->s->framebuffer, f->s->width, f->s->height, GHOST_WIRE);
 }
 
 static void tool_new_world(void *self, app *a, world *w)

@@ -11,20 +11,22 @@ const worldgen_kind *app_kind(app *a)
     return k ? k : &terrain_hills;
 }
 
-/* Installs a freshly generated world: every component hears of it, then
- * the player spawns. */
+/* Installs a freshly generated world: the components let go of the old
+ * one (saves write its edits), the player spawns, then every component
+ * hears of the new world (a saved one puts its edits and player back). */
 static void install_world(app *a, world *w)
 {
+    if (a->w) component_world_leaving_all(&a->comps, a, a->w);
     world_destroy(a->w);
     a->w = w;
-    component_new_world_all(&a->comps, a, w);
+    a->world_seed = a->cv.seed->i;
+    a->world_kind = app_kind(a);
     /* on the ground near the centre, in a clearing if there is one (never on the leaf roof) */
     if (!player_spawn_ground(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f))
         player_spawn(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f);
     a->pl.yaw = 0, a->pl.pitch = 0;
     player_look(&a->pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
-    a->world_seed = a->cv.seed->i;
-    a->world_kind = app_kind(a);
+    component_new_world_all(&a->comps, a, w);
 }
 
 bool app_regenerate(app *a)

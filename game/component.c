@@ -42,6 +42,12 @@ void component_gfx_init_all(component_table *t, app *a)
         t->drawable[i] = !t->c[i]->gfx_init || t->c[i]->gfx_init(t->self[i], a);
 }
 
+void component_world_leaving_all(component_table *t, app *a, world *old)
+{
+    for (int i = 0; i < t->count; i++)
+        if (t->c[i]->on_world_leaving) t->c[i]->on_world_leaving(t->self[i], a, old);
+}
+
 void component_new_world_all(component_table *t, app *a, world *w)
 {
     for (int i = 0; i < t->count; i++)

@@ -35,8 +35,10 @@ typedef struct frame_draw {
  *                 has none). Runs before any GL exists.
  *   gfx_init      the GL context exists (main thread): shaders, buffers.
  *                 Return false with a warning logged to be left out of draw.
+ *   on_world_leaving  the world is about to be replaced or destroyed: let
+ *                 go of references into it (saves write its edits first)
  *   on_new_world  a world was installed (generated, loaded); the old one
- *                 is gone
+ *                 is gone and the player stands in the new one
  *   on_edit       voxels in e->lo..e->hi changed (cut, fill, grammar, load)
  *   on_frame      once per simulated frame, after the player moved
  *   draw          after the world is drawn, before the crosshair and HUD
@@ -50,6 +52,7 @@ typedef struct component {
     void (*on_frame)(void *self, app *a, double now, float dt);
     void (*draw)(void *self, app *a, const frame_draw *f);
     void (*shutdown)(void *self, app *a);
+    void (*on_world_leaving)(void *self, app *a, world *old);
 } component;
 
 #define COMPONENT_MAX 32
@@ -70,6 +73,7 @@ void *component_state(const component_table *t, const char *name);
 /* The walks, in table order (shutdown in reverse order). */
 void component_init_all(component_table *t, app *a);
 void component_gfx_init_all(component_table *t, app *a);
+void component_world_leaving_all(component_table *t, app *a, world *old);
 void component_new_world_all(component_table *t, app *a, world *w);
 void component_edit_all(component_table *t, app *a, const world_edit *e);
 void component_frame_all(component_table *t, app *a, double now, float dt);

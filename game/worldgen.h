@@ -14,6 +14,12 @@
 #include "core/jobs.h"
 #include "voxel/world.h"
 
+/* Bump whenever any kind generates different voxels from the same inputs:
+ * a saved world records it, and one made by another version is refused
+ * (its edits would land on different terrain). Saves also keep the hash of
+ * the generated world, which catches a forgotten bump. */
+#define WORLDGEN_VERSION 1
+
 typedef struct worldgen_kind {
     const char *name; /* "hills", "desert", ... (the `biome NAME` argument) */
     const char *help;

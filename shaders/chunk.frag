@@ -1,5 +1,5 @@
 #version 450 core
-// Directional sun + sky ambient, cut-out and translucent passes, distance
+// Directional sun + sky ambient, solid foliage and translucent passes, distance
 // fog that hides the world edge, and the cutting tool's tints.
 in vec3 v_uvw;
 in vec3 v_normal;
@@ -8,7 +8,8 @@ in float v_dist;
 flat in uint v_tint;
 
 uniform sampler2DArray u_atlas;
-uniform int u_pass;          // 0 opaque, 1 cut-out, 2 translucent
+uniform int u_pass;
+uniform int u_coarse;        // 1: the chunk's coarse level (engine/mesh/mesh_lod.h)          // 0 opaque, 1 cut-out, 2 translucent
 uniform vec3 u_sun;          // normalised direction towards the sun
 uniform vec3 u_fog_color;
 uniform float u_fog_start;
@@ -28,7 +29,10 @@ out vec4 o_color;
 void main()
 {
     vec4 albedo = texture(u_atlas, v_uvw);
-    if (u_pass == 1 && albedo.a < 0.5) discard;
+    // Foliage is drawn solid: a hole in a leaf tile shows the dark inside of
+    // the crown (its transparent texels keep a leaf colour), never the sky
+    // through a shell, and nothing is discarded, so early depth works.
+    if (u_pass != 2) albedo.rgb *= mix(0.4, 1.0, albedo.a); // mip levels: partly holes, partly dark
     if (v_tint > 0u) {
         // keep the tile's detail, take the tool's colour (paper: coloured tunnels)
         float lum = dot(albedo.rgb, vec3(0.299, 0.587, 0.114));
@@ -39,8 +43,18 @@ void main()
         // the voxel in front of the face; a tiny pull inwards keeps merged
         // quads' edges in the voxel they belong to
         ivec3 cell = ivec3(floor(v_wpos + v_normal * 0.5));
-        vec2 sl = cell.y >= u_light_size.y ? vec2(1.0)
-                : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+        // above the world and beyond its sides is open air (the faces of
+        // the world's edge look out there)
+        bool open_air = cell.y >= u_light_size.y || any(lessThan(cell.xz, ivec2(0)))
+                     || any(greaterThanEqual(cell.xz, u_light_size.xz));
+        vec2 sl = open_air ? vec2(1.0) : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+        // A coarse chunk's face may stand a voxel above the real surface,
+        // in air the particles never reached: the voxel just behind it is
+        // then the lit one (and is dark solid when the surface is here).
+        if (u_coarse != 0) {
+            ivec3 behind = ivec3(floor(v_wpos - v_normal * 0.5));
+            sl = max(sl, texelFetch(u_light, clamp(behind, ivec3(0), u_light_size - 1), 0).rg);
+        }
         // the particles give shadow and openness; the normal still says
         // which way a face turns, or every lit face would look the same
         float facing = 0.35 + 0.65 * max(dot(v_normal, u_sun), 0.0);

@@ -30,7 +30,9 @@ void main()
     v_uvw = vec3(uv, float(a_mat & 255u));
     v_tint = (a_mat >> 8) & 255u;
     v_normal = k_normals[min(face, 5u)];
-    v_dist = distance(wp, u_camera);
+    // fog by horizontal distance: flying high still shows the ground below
+    // (the view distance is a radius on the map, not a sphere round the eye)
+    v_dist = distance(wp.xz, u_camera.xz);
     v_wpos = wp;
     gl_Position = u_viewproj * vec4(wp, 1.0);
 }

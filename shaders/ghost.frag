@@ -9,6 +9,7 @@ flat in uint v_face;
 
 uniform vec4 u_color;
 uniform float u_alpha;
+uniform int u_lines;     // 1: drawing the outline (lines): flat lit colour
 
 out vec4 o_color;
 
@@ -29,6 +30,10 @@ void main()
     // half-Lambert: faces turned away from the light still differ from each other
     float l = 0.5 + 0.5 * dot(normalize(v_normal), k_light);
     vec3 rgb = u_color.rgb * (0.45 + 0.55 * l);
+    if (u_lines != 0) {
+        o_color = vec4(mix(rgb, vec3(1.0), 0.25), clamp(u_color.a * u_alpha, 0.0, 1.0));
+        return;
+    }
     uint axis = v_face / 2u;
     vec2 inplane = axis == 0u ? v_grid.yz : axis == 1u ? v_grid.zx : v_grid.xy;
     float line = max(grid_line(inplane.x), grid_line(inplane.y));

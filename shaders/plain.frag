@@ -20,6 +20,7 @@ void main()
     if (v_world.x > 0.0 && v_world.z > 0.0 && v_world.x < u_world_size.x && v_world.z < u_world_size.y) discard;
     vec4 albedo = texture(u_atlas, vec3(v_world.x, v_world.z, u_layer));
     vec3 lit = albedo.rgb * (0.8 + 0.5 * max(u_sun.y, 0.0));
-    float fog = smoothstep(u_fog_start, u_fog_end, distance(v_world, u_camera));
+    // on the map, as the chunks are (flying high still shows the ground)
+    float fog = smoothstep(u_fog_start, u_fog_end, distance(v_world.xz, u_camera.xz));
     o_color = vec4(mix(lit, u_fog_color, fog), 1.0);
 }

@@ -97,6 +97,11 @@ for b in desert taiga deciduous hills; do
 done
 check "light refuses a bake that would take too long" 1 "$strata" --headless --exec "set light.steps 128; set light.sun_particles 256"
 grep -q "would take about" "$tmp/err" || { echo "FAIL light cost message: $(cat "$tmp/err")"; fail=1; }
+# bad input: the largest view distance and the largest worlds still render, with no GL error
+check "max view.distance and a 64x1x64 world render" 0 "$strata" --headless --width 160 --height 90 --exec "set world.size_y 1; set world.size_x 64; set world.size_z 64; set view.distance 2048; look 45 -20; screenshot $tmp/wide.png; stats"
+[ -s "$tmp/wide.png" ] && [ "$(kv chunks_visible)" -gt 500 ] && ! grep -q "GL error" "$tmp/err" || { echo "FAIL the widest world at max view.distance: $(kv chunks_visible) chunks, $(cat "$tmp/err")"; fail=1; }
+check "a 16x16x16 world from above at max view.distance" 0 "$strata" --headless --width 160 --height 90 --exec "set world.size_y 16; set world.size_x 16; set world.size_z 16; set view.distance 2048; set player.fly 1; tp 256 700 256; look 45 -60; screenshot $tmp/tall.png; stats"
+[ -s "$tmp/tall.png" ] && [ "$(kv triangles_visible)" -gt 0 ] && ! grep -q "GL error" "$tmp/err" || { echo "FAIL the tallest world: $(kv triangles_visible) triangles, $(cat "$tmp/err")"; fail=1; }
 
 # seed 004: surface nets on a field from a file, and the smooth render mode
 perl -e 'for $z (0..16) { for $y (0..16) { for $x (0..16) { print pack("f<", sqrt(($x-8.2)**2+($y-7.9)**2+($z-8.1)**2) - 5.5) } } }' >"$tmp/sphere.f32"

@@ -179,7 +179,9 @@ static void test_execution_stops_at_first_failure(void **state)
 
 static void test_quote_round_trip(void **state)
 {
-    const char *samples[] = { "plain", "two words", "q\"uote", "back\\slash", "new\nline", "", "semi;colon // x" };
+    /* control bytes included (found by tests/fuzz/fuzz_cmd): they came back as spaces */
+    const char *samples[] = { "plain", "two words", "q\"uote", "back\\slash", "new\nline", "", "semi;colon // x",
+                              "echo a\x01" "b", "tab\there\r\x1f\x7f", "not \\x41 an escape" };
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
         char line[256] = "echo ", err[128];
         assert_true(cmd_quote(samples[i], line, sizeof line));
@@ -188,6 +190,11 @@ static void test_quote_round_trip(void **state)
         snprintf(expect, sizeof expect, "echo|%s;", samples[i]);
         assert_string_equal(g_seen, expect);
     }
+    char err[128];
+    assert_int_equal(parse("echo \"\\x41\\x0a\"", err, sizeof err), 0); /* \xNN reads as its byte */
+    assert_string_equal(g_seen, "echo|A\n;");
+    assert_int_equal(parse("echo \"a\\x00b\"", err, sizeof err), -1); /* a NUL would cut the argument */
+    assert_non_null(strstr(err, "x00"));
     char small[8] = "";
     assert_false(cmd_quote("far too long for this", small, sizeof small));
     assert_string_equal(small, ""); /* untouched on failure */

@@ -79,6 +79,8 @@ static void set_shape(scene *s, const char *formula, int sx, int sy, int sz)
 /* Clears to the background (depth 1 everywhere, or `wall_depth` left of
  * column wall_x: an opaque wall of the background colour in front of the
  * tool there), draws the ghost, reads the image back. */
+static ghost_style g_style = GHOST_SOLID; /* what draw() draws with */
+
 static uint8_t *draw(scene *s, const camera *cam, const octree_pose *pose, int wall_x, double wall_depth)
 {
     unsigned fb = platform_framebuffer(s->plat);
@@ -95,7 +97,8 @@ static uint8_t *draw(scene *s, const camera *cam, const octree_pose *pose, int w
         glClearDepth(1.0);
         glDisable(GL_SCISSOR_TEST);
     }
-    ghost_draw(s->ghost, cam, pose, k_tool, fb, W, H);
+    if (g_style == GHOST_SOLID) ghost_draw(s->ghost, cam, pose, k_tool, fb, W, H);
+    else ghost_draw_style(s->ghost, cam, pose, k_tool, fb, W, H, g_style);
     uint8_t *px = screenshot_read(fb, W, H);
     assert_non_null(px);
     return px;
@@ -456,6 +459,49 @@ static void test_in_world(void **state)
     atlas_texture_destroy(atlas);
 }
 
+/* The wire style (what the game draws every frame; issue 9: the solid
+ * ghost cost ~10 ms on llvmpipe): the outline inside the silhouette only,
+ * a small fraction of the solid's pixels, the faces' insides untouched;
+ * edges behind the terrain fainter than edges in front. */
+static void test_wire(void **state)
+{
+    scene *s = *state;
+    set_shape(s, "1", 5, 5, 5);
+    camera cam = make_camera(0, 0, 12, 0, 0);
+    octree_pose pose;
+    octree_pose_identity(&pose, (float[3]){ 0, 0, 0 });
+    g_style = GHOST_SOLID;
+    uint8_t *solid = draw(s, &cam, &pose, 0, 1);
+    g_style = GHOST_WIRE;
+    uint8_t *wire = draw(s, &cam, &pose, 0, 1);
+    float pivot[3] = { 2.5f, 2.5f, 2.5f }, lo[3] = { 0, 0, 0 }, hi[3] = { 5, 5, 5 };
+    hull h = box_hull(&cam, &pose, pivot, lo, hi);
+    int n_solid = 0, n_wire = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            n_solid += !is_background(pixel(solid, x, y));
+            if (is_background(pixel(wire, x, y))) continue;
+            n_wire++;
+            assert_true(hull_depth(&h, (float)x + 0.5f, (float)y + 0.5f) > -1.5f); /* never outside the shape */
+        }
+    assert_true(n_wire > 40);
+    assert_true(n_wire * 4 < n_solid);
+    assert_true(is_background(pixel(wire, W / 2, H / 2))); /* the front face's inside is left alone */
+
+    /* a wall nearer than the tool over the left half: edges there are buried */
+    uint8_t *half = draw(s, &cam, &pose, W / 2, 0.0);
+    float left = 0, right = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            float d = diff(pixel(half, x, y), k_bg);
+            if (x < W / 2 - 2 && d > left) left = d;
+            if (x > W / 2 + 2 && d > right) right = d;
+        }
+    assert_true(left > 0.02f && left < right);
+    g_style = GHOST_SOLID;
+    free(solid), free(wire), free(half);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -466,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_eye_inside),
         cmocka_unit_test(test_state),
         cmocka_unit_test(test_in_world),
+        cmocka_unit_test(test_wire),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -2,13 +2,15 @@
 # dev.sh: the two commands of the README quick start.
 #   tools/dev.sh play [strata args...]  install what is missing, build, launch the game
 #   tools/dev.sh test                   install what is missing, build, run every test
-#                                       (a -Werror build, then again under ASan+UBSan)
+#                                       (a -Werror build, then again under ASan+UBSan,
+#                                       then every libFuzzer harness briefly)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 packages=(build-essential cmake pkg-config libglfw3-dev libcglm-dev libstb-dev python3-glad libegl-dev
-          libgl1-mesa-dri libegl-mesa0 glslang-tools libsqlite3-dev libcmocka-dev fonts-dejavu-core xvfb xauth)
+          libgl1-mesa-dri libegl-mesa0 glslang-tools libsqlite3-dev libzstd-dev libcmocka-dev fonts-dejavu-core xvfb xauth
+          clang libclang-rt-dev)
 
 install_deps() {
     local missing=()
@@ -43,6 +45,8 @@ test)
     echo "dev.sh: again under AddressSanitizer + UBSan"
     build build-asan -DSTRATA_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
     (cd "$root/build-asan" && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$jobs")
+    echo "dev.sh: each fuzz harness briefly (tools/fuzz.sh SECONDS for longer runs)"
+    "$root/tools/fuzz.sh" "${STRATA_FUZZ_SECONDS:-10}"
     ;;
 *)
     echo "usage: tools/dev.sh play [strata args...] | tools/dev.sh test" >&2

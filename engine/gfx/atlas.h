@@ -74,7 +74,8 @@ float atlas_mips_coverage(const atlas_mips *m, int level, int layer);
 /* Uploads img as a GL_TEXTURE_2D_ARRAY, RGBA8, one layer per tile, with the
  * CPU mip chain above. Filtering: NEAREST magnification (crisp pixel art up
  * close), LINEAR_MIPMAP_LINEAR minification (no shimmer or mip seams far
- * away), REPEAT on S and T, and up to 8x anisotropy where the driver has it
+ * away; NEAREST_MIPMAP_NEAREST on Mesa's software rasterizers, where it is
+ * paid per pixel on the CPU), REPEAT on S and T, and up to 8x anisotropy where the driver has it
  * (grazing floors stay sharp). Sample with vec3(u, v, tile). Returns the
  * texture name, or 0 when out of memory. */
 unsigned atlas_texture_create(const atlas_image *img);

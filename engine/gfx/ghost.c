@@ -1,6 +1,7 @@
 #include "gfx/ghost.h"
 
 #include <glad/gl.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "gfx/quad_index.h"
@@ -9,12 +10,13 @@
 /* ---- drawing (GL, main thread) --------------------------------------------- */
 
 struct ghost_renderer {
-    GLuint prog, vao, vbo, ibo;
+    GLuint prog, vao, vbo, ibo, line_ibo;
     int quads;
+    int lines; /* edges of the quads, as line indices / 2 */
     float pivot[3]; /* the shape's size / 2: the octree's pivot */
     shape_mesh scratch; /* kept so a new shape of similar size allocates nothing */
     struct {
-        GLint mvp, rot, color, alpha;
+        GLint mvp, rot, color, alpha, lines;
     } u;
 };
 
@@ -31,10 +33,12 @@ ghost_renderer *ghost_create(char *err, size_t errlen)
     g->u.rot = glGetUniformLocation(g->prog, "u_rot");
     g->u.color = glGetUniformLocation(g->prog, "u_color");
     g->u.alpha = glGetUniformLocation(g->prog, "u_alpha");
+    g->u.lines = glGetUniformLocation(g->prog, "u_lines");
 
     glCreateVertexArrays(1, &g->vao);
     glCreateBuffers(1, &g->vbo);
     glCreateBuffers(1, &g->ibo);
+    glCreateBuffers(1, &g->line_ibo);
     glEnableVertexArrayAttrib(g->vao, 0);
     glEnableVertexArrayAttrib(g->vao, 1);
     glVertexArrayAttribFormat(g->vao, 0, 3, GL_FLOAT, GL_FALSE, (GLuint)offsetof(shape_mesh_vertex, pos));
@@ -53,18 +57,35 @@ void ghost_destroy(ghost_renderer *g)
     if (g->vao) glDeleteVertexArrays(1, &g->vao);
     if (g->vbo) glDeleteBuffers(1, &g->vbo);
     if (g->ibo) glDeleteBuffers(1, &g->ibo);
+    if (g->line_ibo) glDeleteBuffers(1, &g->line_ibo);
     shape_mesh_free(&g->scratch);
     free(g);
+}
+
+/* The outline: each quad's four edges as lines (a few KB even for 64^3). */
+static bool upload_lines(ghost_renderer *g, int quads)
+{
+    uint32_t *idx = malloc(sizeof *idx * 8 * (size_t)quads);
+    if (!idx) return false;
+    for (int q = 0; q < quads; q++) {
+        uint32_t b = 4u * (uint32_t)q, *e = idx + 8 * q;
+        e[0] = b, e[1] = b + 1, e[2] = b + 1, e[3] = b + 2, e[4] = b + 2, e[5] = b + 3, e[6] = b + 3, e[7] = b;
+    }
+    glNamedBufferData(g->line_ibo, (GLsizeiptr)(sizeof *idx * 8 * (size_t)quads), idx, GL_STATIC_DRAW);
+    free(idx);
+    g->lines = 4 * quads;
+    return true;
 }
 
 bool ghost_set_shape(ghost_renderer *g, const shape *s)
 {
     g->quads = 0;
+    g->lines = 0;
     if (!s || !s->vox) return true;
     if (!shape_mesh_build(s, &g->scratch)) return false;
     int n = g->scratch.quads;
     if (n == 0) return true;
-    if (!quad_index_upload(g->ibo, n)) return false;
+    if (!quad_index_upload(g->ibo, n) || !upload_lines(g, n)) return false;
     glNamedBufferData(g->vbo, (GLsizeiptr)(sizeof(shape_mesh_vertex) * 4 * (size_t)n), g->scratch.v, GL_STATIC_DRAW);
     g->pivot[0] = (float)s->sx * 0.5f, g->pivot[1] = (float)s->sy * 0.5f, g->pivot[2] = (float)s->sz * 0.5f;
     g->quads = n;
@@ -96,8 +117,21 @@ static void draw_pass(ghost_renderer *g, GLenum depth_func, GLenum cull, float a
     glDrawElements(GL_TRIANGLES, g->quads * 6, GL_UNSIGNED_INT, NULL);
 }
 
+static void draw_lines(ghost_renderer *g, GLenum depth_func, float alpha)
+{
+    glDepthFunc(depth_func);
+    glUniform1f(g->u.alpha, alpha);
+    glDrawElements(GL_LINES, g->lines * 2, GL_UNSIGNED_INT, NULL);
+}
+
 void ghost_draw(ghost_renderer *g, const camera *cam, const octree_pose *pose, const float rgba[4],
                 unsigned framebuffer, int width, int height)
+{
+    ghost_draw_style(g, cam, pose, rgba, framebuffer, width, height, GHOST_SOLID);
+}
+
+void ghost_draw_style(ghost_renderer *g, const camera *cam, const octree_pose *pose, const float rgba[4],
+                      unsigned framebuffer, int width, int height, ghost_style style)
 {
     if (g->quads == 0) return;
     mat4 model, mvp;
@@ -130,9 +164,24 @@ void ghost_draw(ghost_renderer *g, const camera *cam, const octree_pose *pose, c
      * the far side, then the near side: back to front for a convex shape.
      * GL_GREATER against the world's depth keeps exactly the fragments that
      * terrain hides, so a tool half inside a hill still shows all of itself. */
-    draw_pass(g, GL_GREATER, GL_BACK, GHOST_HIDDEN_ALPHA);
-    draw_pass(g, GL_LESS, GL_FRONT, GHOST_BACK_ALPHA);
-    draw_pass(g, GL_LESS, GL_BACK, 1.f);
+    if (style == GHOST_SOLID) {
+        glUniform1i(g->u.lines, 0);
+        draw_pass(g, GL_GREATER, GL_BACK, GHOST_HIDDEN_ALPHA);
+        draw_pass(g, GL_LESS, GL_FRONT, GHOST_BACK_ALPHA);
+        draw_pass(g, GL_LESS, GL_BACK, 1.f);
+    } else {
+        /* Edges only: a few thousand pixels instead of a quarter of the
+         * screen three times over. In front of the terrain they are drawn
+         * strongly, inside it (where the tool touches, what a cut takes)
+         * faintly; front and back edges alike, so the shape reads as wire. */
+        glUniform1i(g->u.lines, 1);
+        glDisable(GL_CULL_FACE);
+        glVertexArrayElementBuffer(g->vao, g->line_ibo);
+        draw_lines(g, GL_GREATER, GHOST_HIDDEN_ALPHA);
+        draw_lines(g, GL_LESS, 1.f);
+        glVertexArrayElementBuffer(g->vao, g->ibo);
+        glEnable(GL_CULL_FACE);
+    }
 
     glDisable(GL_POLYGON_OFFSET_FILL);
     glDisable(GL_BLEND);

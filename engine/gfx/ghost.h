@@ -27,6 +27,13 @@
 
 typedef struct ghost_renderer ghost_renderer;
 
+/* How the ghost is drawn. SOLID: the three blended passes above (the
+ * shape as a tinted solid; on a software rasterizer about 1 ms per 3% of the
+ * screen it covers). WIRE: the edges of its quads only, strongly where they
+ * are in front of the terrain and at GHOST_HIDDEN_ALPHA where buried —
+ * what the game draws every frame (issue 9: the solid ghost cost ~10 ms). */
+typedef enum ghost_style { GHOST_SOLID, GHOST_WIRE } ghost_style;
+
 /* Loads shaders/ghost.vert and shaders/ghost.frag. NULL with err set. */
 ghost_renderer *ghost_create(char *err, size_t errlen);
 void ghost_destroy(ghost_renderer *g);
@@ -50,5 +57,8 @@ int ghost_quads(const ghost_renderer *g);
  * back faces culled (CCW front), blending and polygon offset off. */
 void ghost_draw(ghost_renderer *g, const camera *cam, const octree_pose *pose, const float rgba[4],
                 unsigned framebuffer, int width, int height);
+/* The same in a chosen style (ghost_draw is GHOST_SOLID). */
+void ghost_draw_style(ghost_renderer *g, const camera *cam, const octree_pose *pose, const float rgba[4],
+                      unsigned framebuffer, int width, int height, ghost_style style);
 
 #endif

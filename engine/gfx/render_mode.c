@@ -1,6 +1,7 @@
 #include "gfx/render_mode.h"
 
 #include <glad/gl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,7 +69,10 @@ int render_visible_set(const camera *cam, float view_distance, int cx, int cy, i
         vec3 c;
         float radius = render_chunk_sphere(x, y, z, c);
         float d = glm_vec3_distance(c, (float *)cam->pos);
-        if (d - radius > view_distance) continue;
+        /* the view distance is measured on the map, as the fog is: from
+         * high above, the ground under the eye stays in view */
+        float h = hypotf(c[0] - cam->pos[0], c[2] - cam->pos[2]);
+        if (h - radius > view_distance) continue;
         if (!camera_sphere_visible(cam, c, radius)) continue;
         out[count++] = (render_item){ i, d };
     }

@@ -21,7 +21,7 @@
 typedef struct render_settings {
     int width, height;     /* framebuffer size */
     unsigned framebuffer;  /* 0 = window */
-    float view_distance;   /* chunks beyond are not drawn; fog ends here */
+    float view_distance;   /* horizontal: chunks beyond are not drawn; fog ends here */
     float sky[3];
     float sun[3];          /* direction towards the sun (need not be normalised) */
     float tints[8][3];     /* tint id -> colour; 0 unused */
@@ -95,7 +95,8 @@ const render_mode *render_mode_next(const render_mode *m);
 /* Bounding sphere of a chunk (centre and radius), the one culling rule. */
 float render_chunk_sphere(int cx, int cy, int cz, float centre[3]);
 /* Fills out[0..) with the chunks of a cx*cy*cz grid inside the frustum and
- * within view_distance of the eye, nearest first; returns how many. out
+ * within view_distance of the eye measured horizontally (as the fog is),
+ * nearest first (3D distance); returns how many. out
  * holds cx*cy*cz items. `has` (NULL: all) skips chunks with has[i] == 0. */
 int render_visible_set(const camera *cam, float view_distance, int cx, int cy, int cz, const unsigned char *has,
                        render_item *out);

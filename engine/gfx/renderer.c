@@ -6,18 +6,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "gfx/light_tex.h"
 #include "gfx/quad_index.h"
-#include "core/log.h"
 #include "gfx/shader.h"
 #include "mesh/mesh_world.h"
 #include "ui/cvar.h"
 #include "voxel/chunk.h"
 
-typedef struct gpu_chunk {
+/* One level of detail of one chunk: its passes back to back in one VBO,
+ * each pass's quads grouped by face direction (the mesher emits them face
+ * by face), so the directions facing away from the eye can be left out. */
+typedef struct gpu_mesh {
     GLuint vbo;
     int first[PASS_COUNT]; /* first vertex of each pass inside the VBO */
     int count[PASS_COUNT]; /* vertices of each pass */
+    int face[PASS_COUNT][FACE_COUNT + 1]; /* vertex where face f starts, from first[p]; [FACE_COUNT] = count */
+    bool sorted[PASS_COUNT]; /* the pass is grouped by face (else drawn whole) */
+    size_t bytes;            /* the VBO's size */
+} gpu_mesh;
+
+typedef struct gpu_chunk {
+    gpu_mesh lod[RENDERER_LODS];
 } gpu_chunk;
 
 struct renderer {
@@ -28,11 +38,13 @@ struct renderer {
     gpu_chunk *chunks;
     unsigned char *has;   /* per chunk: any geometry (the visible set skips the rest) */
     render_item *order;   /* scratch: the visible set */
+    renderer_options opt;
+    size_t bytes;         /* every chunk VBO together */
     /* the mode's build output, kept for upload */
-    chunk_mesh *meshes;
+    chunk_mesh *meshes, *lod_meshes;
     int mesh_cap, mesh_count;
     struct {
-        GLint viewproj, origin, camera, atlas, pass, sun, fog_color, fog_start, fog_end, tints;
+        GLint viewproj, origin, camera, atlas, pass, sun, fog_color, fog_start, fog_end, tints, coarse;
     } u;
 };
 
@@ -45,7 +57,7 @@ renderer *renderer_create(char *err, size_t errlen)
 #define U(name) glGetUniformLocation(r->prog, "u_" #name)
     r->u.viewproj = U(viewproj), r->u.origin = U(origin), r->u.camera = U(camera), r->u.atlas = U(atlas);
     r->u.pass = U(pass), r->u.sun = U(sun), r->u.fog_color = U(fog_color), r->u.fog_start = U(fog_start);
-    r->u.fog_end = U(fog_end), r->u.tints = U(tints);
+    r->u.fog_end = U(fog_end), r->u.tints = U(tints), r->u.coarse = U(coarse);
 #undef U
 
     /* One VAO for every chunk: only the vertex buffer binding changes per draw. */
@@ -57,6 +69,7 @@ renderer *renderer_create(char *err, size_t errlen)
     glVertexArrayAttribBinding(r->vao, 0, 0);
     glVertexArrayAttribBinding(r->vao, 1, 0);
     glCreateBuffers(1, &r->ibo);
+    r->opt = renderer_default_options();
     return r;
 fail:
     renderer_destroy(r);
@@ -67,10 +80,12 @@ static void free_chunks(renderer *r)
 {
     int n = r->cx * r->cy * r->cz;
     for (int i = 0; i < n && r->chunks; i++)
-        if (r->chunks[i].vbo) glDeleteBuffers(1, &r->chunks[i].vbo);
+        for (int l = 0; l < RENDERER_LODS; l++)
+            if (r->chunks[i].lod[l].vbo) glDeleteBuffers(1, &r->chunks[i].lod[l].vbo);
     free(r->chunks);
     free(r->order);
     free(r->has);
+    r->bytes = 0;
     r->chunks = NULL;
     r->order = NULL;
     r->has = NULL;
@@ -83,12 +98,20 @@ void renderer_destroy(renderer *r)
     if (r->prog) glDeleteProgram(r->prog);
     if (r->vao) glDeleteVertexArrays(1, &r->vao);
     if (r->ibo) glDeleteBuffers(1, &r->ibo);
-    for (int i = 0; i < r->mesh_cap; i++) mesh_free(&r->meshes[i]);
+    for (int i = 0; i < r->mesh_cap; i++) mesh_free(&r->meshes[i]), mesh_free(&r->lod_meshes[i]);
     free(r->meshes);
+    free(r->lod_meshes);
     free(r);
 }
 
 void renderer_set_atlas(renderer *r, unsigned texture) { r->atlas = texture; }
+
+renderer_options renderer_default_options(void)
+{
+    return (renderer_options){ .face_ranges = true, .lod_distance = RENDERER_LOD_DISTANCE };
+}
+
+void renderer_set_options(renderer *r, const renderer_options *o) { r->opt = *o; }
 
 void renderer_reset(renderer *r, int cx, int cy, int cz)
 {
@@ -109,48 +132,103 @@ static void ensure_indices(renderer *r, int quads)
     if (quad_index_upload(r->ibo, n)) r->ibo_quads = n;
 }
 
-/* Frees chunk i's buffer (an empty chunk, or one GL could not hold). */
-static void drop_chunk(renderer *r, int i)
+/* Frees one level of chunk i (an empty chunk, or one GL could not hold). */
+static void drop_mesh(renderer *r, int i, int level)
 {
-    gpu_chunk *g = &r->chunks[i];
+    gpu_mesh *g = &r->chunks[i].lod[level];
     if (g->vbo) glDeleteBuffers(1, &g->vbo);
+    r->bytes -= g->bytes;
     memset(g, 0, sizeof *g);
-    r->has[i] = 0;
+    if (level == 0) r->has[i] = 0;
 }
 
-bool renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m)
+/* Where each face direction starts inside a pass; false when the pass is
+ * not grouped by face (then it is drawn whole). */
+static bool face_ranges(const mesh_buffer *b, int face[FACE_COUNT + 1])
 {
-    if (cx < 0 || cy < 0 || cz < 0 || cx >= r->cx || cy >= r->cy || cz >= r->cz) return false;
+    int f = 0;
+    face[0] = 0;
+    for (int q = 0; q < b->count; q += 4) {
+        int qf = (int)((b->v[q].a >> 18) & 7u);
+        if (qf < f || qf >= FACE_COUNT) return false;
+        while (f < qf) face[++f] = q;
+    }
+    while (f < FACE_COUNT) face[++f] = b->count;
+    return true;
+}
+
+bool renderer_upload_lod(renderer *r, int cx, int cy, int cz, int level, const chunk_mesh *m)
+{
+    if (cx < 0 || cy < 0 || cz < 0 || cx >= r->cx || cy >= r->cy || cz >= r->cz || level < 0 ||
+        level >= RENDERER_LODS)
+        return false;
     int i = cx + cz * r->cx + cy * r->cx * r->cz;
-    gpu_chunk *g = &r->chunks[i];
+    gpu_mesh *g = &r->chunks[i].lod[level];
     int total = 0, maxq = 0;
     for (int p = 0; p < PASS_COUNT; p++) {
         g->first[p] = total;
         g->count[p] = m->pass[p].count;
+        g->sorted[p] = face_ranges(&m->pass[p], g->face[p]);
         total += m->pass[p].count;
         if (m->pass[p].count / 4 > maxq) maxq = m->pass[p].count / 4;
     }
     if (total == 0) {
-        drop_chunk(r, i);
+        drop_mesh(r, i, level);
         return true;
     }
     ensure_indices(r, maxq);
     if (!g->vbo) glCreateBuffers(1, &g->vbo);
+    size_t bytes = sizeof(mesh_vertex) * (size_t)total;
+    if (r->opt.budget_bytes && r->bytes - g->bytes + bytes > r->opt.budget_bytes) {
+        log_warn("chunk %d %d %d: %zu bytes would pass the GPU memory budget (%zu); the chunk is not drawn", cx, cy,
+                 cz, bytes, r->opt.budget_bytes);
+        drop_mesh(r, i, level);
+        return false;
+    }
     while (glGetError() != GL_NO_ERROR) {} /* only this upload's errors count below */
     /* Re-specifying the whole (small) store lets the driver orphan the old
      * one instead of stalling on it: the paper's conclusion, done cheaply. */
-    glNamedBufferData(g->vbo, (GLsizeiptr)(sizeof(mesh_vertex) * (size_t)total), NULL, GL_STATIC_DRAW);
+    glNamedBufferData(g->vbo, (GLsizeiptr)bytes, NULL, GL_STATIC_DRAW);
+    r->bytes += bytes - g->bytes;
+    g->bytes = bytes;
     if (glGetError() == GL_OUT_OF_MEMORY || r->ibo_quads < maxq) {
         log_warn("chunk %d %d %d: no GPU memory for %d vertices; the chunk is not drawn", cx, cy, cz, total);
-        drop_chunk(r, i);
+        drop_mesh(r, i, level);
         return false;
     }
     for (int p = 0; p < PASS_COUNT; p++)
         if (m->pass[p].count)
             glNamedBufferSubData(g->vbo, (GLintptr)(sizeof(mesh_vertex) * (size_t)g->first[p]),
                                  (GLsizeiptr)(sizeof(mesh_vertex) * (size_t)m->pass[p].count), m->pass[p].v);
-    r->has[i] = 1;
+    if (level == 0) r->has[i] = 1;
     return true;
+}
+
+bool renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m)
+{
+    /* without a coarse level the chunk is drawn fine at every distance */
+    bool ok = renderer_upload_lod(r, cx, cy, cz, 0, m);
+    static const chunk_mesh none;
+    for (int l = 1; l < RENDERER_LODS; l++) renderer_upload_lod(r, cx, cy, cz, l, &none);
+    return ok;
+}
+
+/* Face directions of chunk (x, y, z) that can face the eye: a face of
+ * direction +x lies on a plane x = p with p > the chunk's low x and is front
+ * facing only when eye.x > p, and so on. Faces left out are exactly those
+ * back-face culling would drop: the picture is the same. */
+static unsigned facing_mask(const float eye[3], int x, int y, int z)
+{
+    const float lo[3] = { (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE) };
+    unsigned m = 0;
+    for (int f = 0; f < FACE_COUNT; f++) {
+        for (int a = 0; a < 3; a++) {
+            int n = face_normal[f][a];
+            if (n > 0 && eye[a] > lo[a]) m |= 1u << f;
+            if (n < 0 && eye[a] < lo[a] + CHUNK_SIZE) m |= 1u << f;
+        }
+    }
+    return m;
 }
 
 void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
@@ -161,7 +239,7 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     int n = r->cx * r->cy * r->cz;
     for (int i = 0; i < n; i++) {
         if (!r->has[i]) continue;
-        const gpu_chunk *g = &r->chunks[i];
+        const gpu_mesh *g = &r->chunks[i].lod[0];
         stats->chunks_loaded++;
         stats->triangles_loaded += (g->count[0] + g->count[1] + g->count[2]) / 2;
     }
@@ -182,28 +260,69 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     glBindVertexArray(r->vao);
     glVertexArrayElementBuffer(r->vao, r->ibo);
 
-    for (int pass = 0; pass < PASS_COUNT; pass++) {
-        bool translucent = pass == PASS_TRANSLUCENT;
-        if (translucent) {
-            /* far to near so overlapping bog surfaces blend in order */
-            glEnable(GL_BLEND);
-            glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-            glDepthMask(GL_FALSE);
-            glDisable(GL_CULL_FACE); /* a bog surface is seen from above and below */
-        }
-        glUniform1i(r->u.pass, pass);
-        for (int k = 0; k < v->visible_count; k++) {
-            int i = v->visible[translucent ? v->visible_count - 1 - k : k].index;
-            if (i < 0 || i >= n || !r->has[i]) continue;
-            gpu_chunk *g = &r->chunks[i];
-            if (pass == 0) stats->chunks_drawn++;
+    /* Opaque and cut-out together, nearest chunk first: foliage is drawn
+     * solid (its holes dark, see chunk.frag), so early depth rejects what
+     * lies behind it, and one multi-draw per chunk covers both passes. */
+    GLsizei counts[2 * FACE_COUNT];
+    const void *offsets[2 * FACE_COUNT];
+    GLint bases[2 * FACE_COUNT];
+    memset(offsets, 0, sizeof offsets); /* every range starts at the pattern's first index */
+    glUniform1i(r->u.pass, PASS_OPAQUE);
+    int drawn_level = 0;
+    glUniform1i(r->u.coarse, 0);
+    for (int k = 0; k < v->visible_count; k++) {
+        int i = v->visible[k].index;
+        if (i < 0 || i >= n || !r->has[i]) continue;
+        stats->chunks_drawn++;
+        int level = r->opt.lod_distance > 0 && v->visible[k].dist > r->opt.lod_distance ? 1 : 0;
+        const gpu_mesh *g = &r->chunks[i].lod[level];
+        if (!g->vbo) g = &r->chunks[i].lod[0], level = 0; /* no coarse level (yet): fine */
+        if (level != drawn_level) glUniform1i(r->u.coarse, drawn_level = level);
+        int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
+        unsigned mask = r->opt.face_ranges && !s->wireframe ? facing_mask(cam->pos, x, y, z) : 0x3fu;
+        int ranges = 0;
+        for (int pass = PASS_OPAQUE; pass <= PASS_CUTOUT; pass++) {
             if (!g->count[pass]) continue;
-            int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
-            glUniform3f(r->u.origin, (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE));
-            glVertexArrayVertexBuffer(r->vao, 0, g->vbo, 0, sizeof(mesh_vertex));
-            glDrawElementsBaseVertex(GL_TRIANGLES, g->count[pass] / 4 * 6, GL_UNSIGNED_INT, NULL, g->first[pass]);
-            stats->triangles += g->count[pass] / 2;
+            if (!g->sorted[pass] || mask == 0x3fu) {
+                counts[ranges] = g->count[pass] / 4 * 6, bases[ranges++] = g->first[pass];
+                continue;
+            }
+            for (int f = 0; f < FACE_COUNT; f++) {
+                int from = g->face[pass][f], to = g->face[pass][f + 1];
+                if (!(mask >> f & 1u) || from == to) continue;
+                /* a run of directions next to each other is one range */
+                if (ranges && bases[ranges - 1] + counts[ranges - 1] / 6 * 4 == g->first[pass] + from)
+                    counts[ranges - 1] += (to - from) / 4 * 6;
+                else
+                    counts[ranges] = (to - from) / 4 * 6, bases[ranges++] = g->first[pass] + from;
+            }
         }
+        if (!ranges) continue;
+        glUniform3f(r->u.origin, (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE));
+        glVertexArrayVertexBuffer(r->vao, 0, g->vbo, 0, sizeof(mesh_vertex));
+        glMultiDrawElementsBaseVertex(GL_TRIANGLES, counts, GL_UNSIGNED_INT, offsets, ranges, bases);
+        for (int q = 0; q < ranges; q++) stats->triangles += counts[q] / 3;
+    }
+
+    /* translucent, far to near so overlapping bog surfaces blend in order;
+     * always the fine level (bogs are flat: nothing to gain) */
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    glDisable(GL_CULL_FACE); /* a bog surface is seen from above and below */
+    glUniform1i(r->u.pass, PASS_TRANSLUCENT);
+    glUniform1i(r->u.coarse, 0);
+    for (int k = v->visible_count - 1; k >= 0; k--) {
+        int i = v->visible[k].index;
+        if (i < 0 || i >= n || !r->has[i]) continue;
+        const gpu_mesh *g = &r->chunks[i].lod[0];
+        if (!g->count[PASS_TRANSLUCENT]) continue;
+        int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
+        glUniform3f(r->u.origin, (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE));
+        glVertexArrayVertexBuffer(r->vao, 0, g->vbo, 0, sizeof(mesh_vertex));
+        glDrawElementsBaseVertex(GL_TRIANGLES, g->count[PASS_TRANSLUCENT] / 4 * 6, GL_UNSIGNED_INT, NULL,
+                                 g->first[PASS_TRANSLUCENT]);
+        stats->triangles += g->count[PASS_TRANSLUCENT] / 2;
     }
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
@@ -231,16 +350,20 @@ static void blocks_build(void *self, const world *w, job_pool *jobs, const int *
     renderer *r = self;
     if (n > r->mesh_cap) {
         chunk_mesh *m = realloc(r->meshes, sizeof *m * (size_t)n);
-        if (!m) {
+        if (m) r->meshes = m;
+        chunk_mesh *l = realloc(r->lod_meshes, sizeof *l * (size_t)n);
+        if (l) r->lod_meshes = l;
+        if (!m || !l) {
             log_warn("no memory to mesh %d chunks; they stay as they were", n);
             r->mesh_count = 0;
             return;
         }
         memset(m + r->mesh_cap, 0, sizeof *m * (size_t)(n - r->mesh_cap));
-        r->meshes = m, r->mesh_cap = n;
+        memset(l + r->mesh_cap, 0, sizeof *l * (size_t)(n - r->mesh_cap));
+        r->mesh_cap = n;
     }
     const cvar *greedy = cvar_find("render.greedy");
-    mesh_world_chunks(w, jobs, idx, n, greedy ? greedy->b : true, r->meshes);
+    mesh_world_chunks_lod(w, jobs, idx, n, greedy ? greedy->b : true, r->meshes, r->lod_meshes);
     r->mesh_count = n;
 }
 
@@ -250,11 +373,20 @@ static void blocks_upload(void *self, const world *w, const int *idx, int n)
     for (int i = 0; i < n && i < r->mesh_count; i++) {
         int cx, cy, cz;
         world_chunk_coords(w, idx[i], &cx, &cy, &cz);
-        renderer_upload(r, cx, cy, cz, &r->meshes[i]);
+        if (renderer_upload_lod(r, cx, cy, cz, 0, &r->meshes[i]))
+            renderer_upload_lod(r, cx, cy, cz, 1, &r->lod_meshes[i]);
     }
 }
 
-static void blocks_draw(void *self, const render_view *v, render_stats *stats) { renderer_draw_view(self, v, stats); }
+static void blocks_draw(void *self, const render_view *v, render_stats *stats)
+{
+    renderer *r = self;
+    /* the settings a player can change; tests set options directly */
+    const cvar *lod = cvar_find("render.lod_distance"), *ranges = cvar_find("render.face_ranges");
+    if (lod) r->opt.lod_distance = lod->f;
+    if (ranges) r->opt.face_ranges = ranges->b;
+    renderer_draw_view(r, v, stats);
+}
 
 const render_mode renderer_blocks_mode = {
     .name = "blocks",

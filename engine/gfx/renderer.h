@@ -16,6 +16,22 @@
 
 typedef struct renderer renderer;
 
+/* Levels of detail per chunk: 0 fine, 1 coarse (mesh/mesh_lod.h). */
+#define RENDERER_LODS 2
+/* Chunks whose centre is farther than this (voxels) draw their coarse
+ * level: beyond two chunks, where a voxel covers a few pixels at 720p. */
+#define RENDERER_LOD_DISTANCE 64.f
+
+typedef struct renderer_options {
+    bool face_ranges;   /* leave out face directions that point away from the eye */
+    float lod_distance; /* coarse level beyond (voxels); 0 = always fine */
+    size_t budget_bytes; /* chunk buffers together at most this (0 = as much as GL gives); an
+                            upload past it is refused like GL_OUT_OF_MEMORY: reported, skipped */
+} renderer_options;
+
+renderer_options renderer_default_options(void);
+void renderer_set_options(renderer *r, const renderer_options *o);
+
 /* The table entry of this mode (render.mode blocks). Its build meshes on
  * the job pool with greedy merging unless the cvar render.greedy is 0. */
 extern const render_mode renderer_blocks_mode;
@@ -31,6 +47,8 @@ void renderer_reset(renderer *r, int cx, int cy, int cz);
  * buffer GL cannot allocate is reported, the chunk left empty; returns
  * false then. */
 bool renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m);
+/* Uploads one level of detail (0 fine, 1 coarse) of a chunk; the same rules. */
+bool renderer_upload_lod(renderer *r, int cx, int cy, int cz, int level, const chunk_mesh *m);
 /* A whole frame: clear, visible set, draw (tests, benchmarks). */
 void renderer_draw(renderer *r, const camera *cam, const render_settings *s, render_stats *stats);
 /* Draws the chunks of a visible set (the frame is begun by the caller). */

@@ -2,10 +2,12 @@
 
 #include <stdlib.h>
 
+#include "mesh/mesh_lod.h"
+
 typedef struct mesh_world_job {
     const world *w;
     const int *indices;
-    chunk_mesh *out;
+    chunk_mesh *out, *out_lod;
     bool greedy;
 } mesh_world_job;
 
@@ -19,15 +21,27 @@ static void mesh_one(void *arg, int k)
     mesh_input *in = malloc(sizeof *in);
     if (!in) {
         mesh_clear(&j->out[k]);
+        if (j->out_lod) mesh_clear(&j->out_lod[k]);
         return;
     }
     mesh_gather(j->w, cx, cy, cz, in);
     mesh_build(in, j->greedy, &j->out[k]);
+    if (j->out_lod) {
+        mesh_lod_coarsen(in);
+        mesh_build(in, j->greedy, &j->out_lod[k]);
+    }
     free(in);
 }
 
 void mesh_world_chunks(const world *w, job_pool *jobs, const int *indices, int n, bool greedy, chunk_mesh *out)
 {
-    mesh_world_job j = { w, indices, out, greedy };
+    mesh_world_job j = { w, indices, out, NULL, greedy };
+    job_parallel_for(jobs, n, mesh_one, &j);
+}
+
+void mesh_world_chunks_lod(const world *w, job_pool *jobs, const int *indices, int n, bool greedy, chunk_mesh *out,
+                           chunk_mesh *out_lod)
+{
+    mesh_world_job j = { w, indices, out, out_lod, greedy };
     job_parallel_for(jobs, n, mesh_one, &j);
 }

@@ -61,6 +61,11 @@ void cmd_shutdown(void)
 
 /* ---- parsing ----------------------------------------------------------- */
 
+static int hex_value(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
 int cmd_parse(const char *text, cmd_visit_fn fn, void *user, char *err, size_t errlen)
 {
     char dummy[8];
@@ -105,6 +110,15 @@ int cmd_parse(const char *text, cmd_visit_fn fn, void *user, char *err, size_t e
                         if (ch == '\\' && (*p == '"' || *p == '\\' || *p == 'n')) {
                             ch = *p == 'n' ? '\n' : *p;
                             p++;
+                        } else if (ch == '\\' && *p == 'x' && hex_value(p[1]) >= 0 && hex_value(p[2]) >= 0) {
+                            /* \xNN: how cmd_quote writes control bytes, so they read back unchanged */
+                            int v = hex_value(p[1]) * 16 + hex_value(p[2]);
+                            if (v == 0) {
+                                snprintf(err, errlen, "column %d: \\x00 (a NUL byte) is not allowed", (int)(p - text));
+                                return -1;
+                            }
+                            ch = (char)v;
+                            p += 3;
                         }
                         if (out + 2 >= sizeof a.buf) goto toolong;
                         a.buf[out++] = ch;
@@ -477,11 +491,14 @@ bool cmd_quote(const char *s, char *out, size_t len)
     if (n + 3 > len) return false;
     out[n++] = '"';
     for (; *s; s++) {
-        const char *esc = *s == '"' ? "\\\"" : *s == '\\' ? "\\\\" : *s == '\n' ? "\\n" : NULL;
-        size_t k = esc ? 2 : 1;
+        unsigned char c = (unsigned char)*s;
+        const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : NULL;
+        /* other control bytes as \xNN: a raw one would be refused (or lost) on the way back */
+        bool hex = !esc && ((c < 0x20 && c != '\t') || c == 0x7f);
+        size_t k = esc ? 2 : hex ? 4 : 1;
         if (n + k + 2 > len) { out[n0] = 0; return false; }
         if (esc) { out[n++] = esc[0]; out[n++] = esc[1]; }
-        else if ((unsigned char)*s < 0x20 && *s != '\t') out[n++] = ' '; /* the parser refuses control bytes */
+        else if (hex) n += (size_t)snprintf(out + n, 5, "\\x%02x", c);
         else out[n++] = *s;
     }
     out[n++] = '"';

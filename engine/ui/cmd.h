@@ -1,7 +1,7 @@
 /* cmd: the command registry and the command-line language.
  * Like Quake III's cmd.c: commands are declared as a table entry with help
  * text; a line holds several commands separated by ';', arguments may be
- * "quoted" (with \" \\ \n escapes), and '//' starts a comment. The same
+ * "quoted" (with \" \\ \n \xNN escapes), and '//' starts a comment. The same
  * language drives the console, config files and --exec. */
 #ifndef STRATA_CMD_H
 #define STRATA_CMD_H
@@ -78,7 +78,8 @@ void cmd_complete_names(const char *prefix, bool commands, bool cvars, cmd_compl
 void cmd_complete_cvar_values(const char *cvar_name, const char *prefix, cmd_complete_add_fn add, void *ctx);
 
 /* Appends `s` to out as one argument the parser reads back unchanged:
- * quoted, with " \ and newlines escaped. Returns false if it did not fit. */
+ * quoted, with " \ and newlines escaped and other control bytes as \xNN.
+ * Returns false if it did not fit. */
 bool cmd_quote(const char *s, char *out, size_t len);
 void cmd_shutdown(void);
 

@@ -1,5 +1,6 @@
 #include "voxel/world.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,8 @@ world *world_create(int cx, int cy, int cz)
     w->chunk_count = cx * cy * cz;
     w->chunks = calloc((size_t)w->chunk_count, sizeof *w->chunks);
     w->dirty = calloc((size_t)w->chunk_count, 1);
-    if (!w->chunks || !w->dirty) {
+    w->edit = calloc((size_t)w->chunk_count, 1);
+    if (!w->chunks || !w->dirty || !w->edit) {
         log_error("out of memory for a %dx%dx%d chunk world", cx, cy, cz);
         world_destroy(w);
         return NULL;
@@ -39,6 +41,7 @@ void world_destroy(world *w)
         for (int i = 0; i < w->chunk_count; i++) free(w->chunks[i].tint);
     free(w->chunks);
     free(w->dirty);
+    free(w->edit);
     free(w);
 }
 
@@ -86,14 +89,32 @@ static void mark_voxel_dirty(world *w, int x, int y, int z)
     if (lz == CHUNK_MASK) world_mark_dirty(w, cx, cy, cz + 1);
 }
 
+static void mark_edited(world *w, int index)
+{
+    if (!(w->edit[index] & WORLD_UNSAVED)) w->unsaved_count++;
+    w->edit[index] = WORLD_EDITED | WORLD_UNSAVED;
+}
+
+static void guard_lock(world *w)
+{
+    if (w->guard) pthread_mutex_lock(w->guard);
+}
+static void guard_unlock(world *w)
+{
+    if (w->guard) pthread_mutex_unlock(w->guard);
+}
+
 bool world_set(world *w, int x, int y, int z, uint8_t m)
 {
     if (!world_in_bounds(w, x, y, z) || m >= MAT_COUNT) return false;
     chunk *c = &w->chunks[world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS)];
     uint8_t *v = &c->vox[CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK)];
     if (*v == m) return true;
+    guard_lock(w);
     *v = m;
     if (c->tint) c->tint[CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK)] = 0;
+    guard_unlock(w);
+    mark_edited(w, world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS));
     mark_voxel_dirty(w, x, y, z);
     return true;
 }
@@ -105,11 +126,17 @@ bool world_set_tint(world *w, int x, int y, int z, uint8_t tint)
     int i = CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK);
     if (!c->tint) {
         if (tint == 0) return true;
-        c->tint = calloc(CHUNK_VOLUME, 1);
-        if (!c->tint) return false;
+        uint8_t *t = calloc(CHUNK_VOLUME, 1);
+        if (!t) return false;
+        guard_lock(w);
+        c->tint = t;
+        guard_unlock(w);
     }
     if (c->tint[i] == tint) return true;
+    guard_lock(w);
     c->tint[i] = tint;
+    guard_unlock(w);
+    mark_edited(w, world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS));
     mark_voxel_dirty(w, x, y, z);
     return true;
 }
@@ -127,14 +154,74 @@ int world_take_dirty(world *w, int *out, int max)
     return n;
 }
 
+int world_take_unsaved(world *w, int *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < w->chunk_count && n < max && w->unsaved_count > 0; i++) {
+        if (w->edit[i] & WORLD_UNSAVED) {
+            w->edit[i] &= (uint8_t)~WORLD_UNSAVED;
+            w->unsaved_count--;
+            out[n++] = i;
+        }
+    }
+    return n;
+}
+
+void world_mark_edited_unsaved(world *w)
+{
+    for (int i = 0; i < w->chunk_count; i++)
+        if ((w->edit[i] & (WORLD_EDITED | WORLD_UNSAVED)) == WORLD_EDITED) {
+            w->edit[i] |= WORLD_UNSAVED;
+            w->unsaved_count++;
+        }
+}
+
+void world_mark_unsaved(world *w, int index)
+{
+    if (index < 0 || index >= w->chunk_count || (w->edit[index] & WORLD_UNSAVED)) return;
+    w->edit[index] |= WORLD_UNSAVED;
+    w->unsaved_count++;
+}
+
+void world_mark_loaded(world *w, int index)
+{
+    if (index < 0 || index >= w->chunk_count) return;
+    if (w->edit[index] & WORLD_UNSAVED) w->unsaved_count--;
+    w->edit[index] = WORLD_EDITED;
+    int cx, cy, cz;
+    world_chunk_coords(w, index, &cx, &cy, &cz);
+    /* its border voxels show in the neighbours' meshes too */
+    world_mark_dirty(w, cx, cy, cz);
+    world_mark_dirty(w, cx - 1, cy, cz), world_mark_dirty(w, cx + 1, cy, cz);
+    world_mark_dirty(w, cx, cy - 1, cz), world_mark_dirty(w, cx, cy + 1, cz);
+    world_mark_dirty(w, cx, cy, cz - 1), world_mark_dirty(w, cx, cy, cz + 1);
+}
+
+void world_forget_edits(world *w)
+{
+    memset(w->edit, 0, (size_t)w->chunk_count);
+    w->unsaved_count = 0;
+}
+
+int world_count_edited(const world *w)
+{
+    int n = 0;
+    for (int i = 0; i < w->chunk_count; i++) n += (w->edit[i] & WORLD_EDITED) != 0;
+    return n;
+}
+
 void world_clear(world *w)
 {
+    guard_lock(w); /* tints are freed: a save reading this world waits */
+    memset(w->edit, 0, (size_t)w->chunk_count);
+    w->unsaved_count = 0;
     for (int i = 0; i < w->chunk_count; i++) {
         memset(w->chunks[i].vox, MAT_AIR, CHUNK_VOLUME);
         free(w->chunks[i].tint);
         w->chunks[i].tint = NULL;
     }
     world_mark_all_dirty(w);
+    guard_unlock(w);
 }
 
 uint64_t world_hash(const world *w)

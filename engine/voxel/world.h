@@ -20,7 +20,18 @@ typedef struct world {
     chunk *chunks;   /* index: x fastest, then z, then y (as inside a chunk) */
     uint8_t *dirty;  /* one flag per chunk: its mesh is out of date */
     int dirty_count;
+    /* Per chunk, for saves: WORLD_EDITED once a world_set/world_set_tint
+     * changed it after generation (generation writes voxels directly),
+     * WORLD_UNSAVED while that change has not been handed to a save. */
+    uint8_t *edit;
+    int unsaved_count;
+    /* A pthread_mutex_t world_set/world_set_tint hold while they write,
+     * when another thread reads chunks of this world (the save writer, see
+     * io/save.h); NULL otherwise. */
+    void *guard;
 } world;
+
+enum { WORLD_EDITED = 1, WORLD_UNSAVED = 2 };
 
 /* Returns NULL (and logs) when the size is not positive or too large. */
 world *world_create(int cx, int cy, int cz);
@@ -80,6 +91,21 @@ void world_mark_all_dirty(world *w);
 /* Moves up to `max` dirty chunk indices into `out` (clearing them) and
  * returns how many; lowest index first, so the order is deterministic. */
 int world_take_dirty(world *w, int *out, int max);
+
+/* Moves up to `max` indices of chunks changed since they were last taken
+ * into `out` (lowest first) and returns how many. */
+int world_take_unsaved(world *w, int *out, int max);
+/* Marks every edited chunk unsaved again (a save failed: write them all). */
+void world_mark_edited_unsaved(world *w);
+/* Chunk `index` goes back to unsaved (a save could not take it). */
+void world_mark_unsaved(world *w, int index);
+/* Chunk `index` now holds saved edits (loaded from a file): edited, saved,
+ * and its mesh (and its neighbours') out of date. */
+void world_mark_loaded(world *w, int index);
+int world_count_edited(const world *w);
+/* Generation's own world_set calls (a carving pass) are not edits: the new
+ * world starts with none. */
+void world_forget_edits(world *w);
 
 /* Fills everything with air and clears tints (before regeneration). */
 void world_clear(world *w);

@@ -1,6 +1,13 @@
 #include "test_support.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "core/jobs.h"
+#include "gfx/atlas.h"
+#include "gfx/renderer.h"
+#include "mesh/mesh_world.h"
+#include "platform/platform.h"
 
 const char *test_source_path(const char *rel)
 {
@@ -18,4 +25,62 @@ const char *test_binary_path(const char *rel)
     k = (k + 1) & 3;
     snprintf(buf[k], sizeof buf[k], "%s/%s", STRATA_BINARY_DIR, rel);
     return buf[k];
+}
+
+int test_gl_open(test_gl *g, int width, int height)
+{
+    char err[1024];
+    *g = (test_gl){ 0 };
+    g->plat = platform_create(&(platform_desc){ .width = width, .height = height, .headless = true }, err, sizeof err);
+    if (!g->plat) {
+        print_error("headless context: %s\n", err);
+        return 0;
+    }
+    atlas_image img;
+    const char *path = platform_find_asset("assets/atlas.png");
+    if (!path || !atlas_load(path, &img, err, sizeof err)) {
+        print_error("atlas: %s\n", path ? err : "assets/atlas.png not found");
+        return 0;
+    }
+    g->atlas = atlas_texture_create(&img);
+    atlas_free(&img);
+    g->rend = renderer_create(err, sizeof err);
+    if (!g->rend) {
+        print_error("%s\n", err);
+        return 0;
+    }
+    renderer_set_atlas(g->rend, g->atlas);
+    g->jobs = job_pool_create(2);
+    return 1;
+}
+
+void test_gl_close(test_gl *g)
+{
+    renderer_destroy(g->rend);
+    if (g->atlas) atlas_texture_destroy(g->atlas);
+    job_pool_destroy(g->jobs);
+    platform_destroy(g->plat);
+    *g = (test_gl){ 0 };
+}
+
+void test_gl_upload_world(test_gl *g, const world *w)
+{
+    int n = w->chunk_count;
+    int *idx = malloc(sizeof *idx * (size_t)n);
+    chunk_mesh *m = calloc((size_t)n, sizeof *m), *l = calloc((size_t)n, sizeof *l);
+    assert_true(idx && m && l);
+    for (int i = 0; i < n; i++) idx[i] = i;
+    mesh_world_chunks_lod(w, g->jobs, idx, n, true, m, l);
+    renderer_reset(g->rend, w->cx, w->cy, w->cz);
+    for (int i = 0; i < n; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, i, &cx, &cy, &cz);
+        assert_true(renderer_upload_lod(g->rend, cx, cy, cz, 0, &m[i]));
+        assert_true(renderer_upload_lod(g->rend, cx, cy, cz, 1, &l[i]));
+        mesh_free(&m[i]);
+        mesh_free(&l[i]);
+    }
+    free(m);
+    free(l);
+    free(idx);
 }

@@ -12,4 +12,22 @@
 const char *test_source_path(const char *rel);
 const char *test_binary_path(const char *rel);
 
+/* A headless GL context with the block atlas and a blocks renderer, for
+ * render tests (the context is current until test_gl_close). */
+struct platform;
+struct renderer;
+struct job_pool;
+struct world;
+typedef struct test_gl {
+    struct platform *plat;
+    struct renderer *rend;
+    unsigned atlas;
+    struct job_pool *jobs; /* two workers */
+} test_gl;
+/* False (with the reason printed) when no context or asset is available. */
+int test_gl_open(test_gl *g, int width, int height);
+void test_gl_close(test_gl *g);
+/* Meshes every chunk of w, fine and coarse levels, and uploads them. */
+void test_gl_upload_world(test_gl *g, const struct world *w);
+
 #endif

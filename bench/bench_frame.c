@@ -1,0 +1,125 @@
+/* render.frame.<view>: one headless 1280x720 frame as the player sees it —
+ * the real app (app_create), its render mode, the tool's ghost and the
+ * crosshair — for each biome's spawn view, inside the taiga canopy and
+ * flying high over the desert; .noghost views without the tool measure the
+ * ghost's cost. Triangles and chunks drawn are noted. */
+#include <glad/gl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "app_frame.h"
+#include "app_internal.h"
+#include "bench.h"
+#include "ui/cmd.h"
+
+typedef struct frame_bench {
+    app *a;
+} frame_bench;
+
+/* A spot inside the forest: the ground column near the centre with the
+ * most leaves around it at eye height (deterministic for the seed). */
+static void canopy_spot(const world *w, int *bx, int *bz, int *by)
+{
+    int best = -1;
+    *bx = w->sx / 2, *bz = w->sz / 2, *by = world_surface_y(w, *bx, *bz);
+    for (int z = w->sz / 2 - 48; z <= w->sz / 2 + 48; z += 4)
+        for (int x = w->sx / 2 - 48; x <= w->sx / 2 + 48; x += 4) {
+            int y = world_surface_y(w, x, z);
+            uint8_t top = world_get(w, x, y, z);
+            if (top == MAT_FIR_LEAVES || top == MAT_OAK_LEAVES || top == MAT_FIR_LOG || top == MAT_OAK_LOG) continue;
+            int leaves = 0;
+            for (int dz = -12; dz <= 12; dz += 2)
+                for (int dx = -12; dx <= 12; dx += 2)
+                    for (int dy = 1; dy <= 8; dy++) {
+                        uint8_t m = world_get(w, x + dx, y + dy, z + dz);
+                        leaves += m == MAT_FIR_LEAVES || m == MAT_OAK_LEAVES;
+                    }
+            if (leaves > best) best = leaves, *bx = x, *bz = z, *by = y;
+        }
+}
+
+static void *setup_view(const char *script, bool canopy)
+{
+    app_desc d = { .headless = true, .width = 1280, .height = 720 };
+    frame_bench *f = calloc(1, sizeof *f);
+    f->a = app_create(&d);
+    if (!f->a) {
+        bench_skip("no app (GL context or assets missing)");
+        free(f);
+        return NULL;
+    }
+    /* STRATA_BENCH_EXEC: more commands after the view's own, to compare
+     * settings on the same views ("set render.depth_prepass 0") */
+    const char *extra = getenv("STRATA_BENCH_EXEC");
+    if (cmd_exec(script) != 0 || (extra && cmd_exec(extra) != 0)) {
+        bench_skip("view script failed");
+        app_destroy(f->a);
+        free(f);
+        return NULL;
+    }
+    if (canopy) {
+        int x, y, z;
+        canopy_spot(f->a->w, &x, &z, &y);
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "tp %d.5 %d %d.5; look 45 0", x, y + 1, z);
+        cmd_exec(cmd);
+    }
+    app_render(f->a); /* meshes everything: the timed frames draw only */
+    glFinish();
+    return f;
+}
+
+/* CPU time of the whole process (llvmpipe's threads included): steadier
+ * than wall time while other programs load the machine. */
+static double cpu_ms(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 +
+           (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-3;
+}
+
+static void frame_run(void *s)
+{
+    frame_bench *f = s;
+    double c0 = cpu_ms();
+    app_render(f->a);
+    glFinish(); /* the frame is done when the rasterizer is */
+    bench_note("cpu_ms", cpu_ms() - c0);
+    bench_note("triangles", (double)f->a->stats.triangles);
+    bench_note("chunks_drawn", f->a->stats.chunks_drawn);
+}
+
+static void frame_teardown(void *s)
+{
+    frame_bench *f = s;
+    if (!f) return;
+    app_destroy(f->a);
+    free(f);
+}
+
+static void *s_hills(void) { return setup_view("biome hills", false); }
+static void *s_desert(void) { return setup_view("biome desert", false); }
+static void *s_taiga(void) { return setup_view("biome taiga", false); }
+static void *s_deciduous(void) { return setup_view("biome deciduous", false); }
+static void *s_formula(void) { return setup_view("biome formula", false); }
+static void *s_canopy(void) { return setup_view("biome taiga", true); }
+/* the same views without the tool: the difference is the ghost's cost */
+static void *s_hills_ng(void) { return setup_view("biome hills; set tool.visible 0", false); }
+static void *s_taiga_ng(void) { return setup_view("biome taiga; set tool.visible 0", false); }
+static void *s_high(void) { return setup_view("biome desert; set player.fly 1; tp 256 200 256; look 45 -45", false); }
+
+static const bench_case frame_cases[] = {
+    { "render.frame.hills", s_hills, frame_run, frame_teardown, 10 },
+    { "render.frame.desert", s_desert, frame_run, frame_teardown, 10 },
+    { "render.frame.taiga", s_taiga, frame_run, frame_teardown, 10 },
+    { "render.frame.deciduous", s_deciduous, frame_run, frame_teardown, 10 },
+    { "render.frame.formula", s_formula, frame_run, frame_teardown, 10 },
+    { "render.frame.taiga.canopy", s_canopy, frame_run, frame_teardown, 10 },
+    { "render.frame.desert.high", s_high, frame_run, frame_teardown, 10 },
+    { "render.frame.hills.noghost", s_hills_ng, frame_run, frame_teardown, 10 },
+    { "render.frame.taiga.noghost", s_taiga_ng, frame_run, frame_teardown, 10 },
+};
+BENCH_REGISTER(frame_cases)

@@ -1,0 +1,949 @@
+#include "io/save.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/hash.h"
+#include "core/jobs.h"
+#include "voxel/chunk_codec.h"
+#include "voxel/world.h"
+
+typedef enum op_kind { OP_OPEN, OP_BEGIN, OP_CHUNK, OP_LIVE, OP_COMMIT, OP_CALL, OP_QUIT } op_kind;
+
+typedef struct op op;
+typedef bool (*op_call_fn)(save_file *f, void *arg, char *err, size_t errlen);
+
+struct op {
+    op_kind kind;
+    op *next;
+    char slot[64];
+    bool replace, make_current;
+    int index;
+    chunk *copy;  /* OP_CHUNK: owned; OP_LIVE: NULL, the chunk is read from w */
+    world *w;
+    save_slot meta;
+    uint64_t ticket;
+    /* OP_OPEN / OP_CALL: run on the writer while the caller waits */
+    op_call_fn call;
+    void *arg;
+    bool done, ok;
+    char *err;
+    size_t errlen;
+};
+
+struct save_file {
+    char path[512];
+    bool readonly;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t wake, done;
+    op *head, *tail;
+    uint64_t next_ticket, done_ticket, failed_ticket;
+    char failed_err[1024];
+    /* writer thread only */
+    sqlite3 *db;
+    chunk_codec *codec;
+    uint8_t *blob;
+    bool in_txn, txn_failed;
+    char txn_slot[64];
+    char txn_err[1024];
+    char *note;
+    size_t notelen;
+    /* main thread only: indices taken by save_put_unsaved */
+    int *take;
+    int take_cap;
+    /* Chunks queued by reference are read from this world under `guard`,
+     * which world_set takes too; busy is the world the writer is reading. */
+    pthread_mutex_t guard;
+    world *guarded, *busy;
+    chunk live; /* writer only: the chunk read under the guard */
+    uint8_t live_tint[CHUNK_VOLUME];
+};
+
+void save_slot_free(save_slot *s)
+{
+    if (!s) return;
+    free(s->inputs);
+    free(s->state);
+    s->inputs = s->state = NULL;
+}
+
+const char *save_path(const save_file *f) { return f->path; }
+bool save_readonly(const save_file *f) { return f->readonly; }
+
+/* ---- the queue ---------------------------------------------------------- */
+
+static void push(save_file *f, op *o)
+{
+    pthread_mutex_lock(&f->mu);
+    o->next = NULL;
+    if (f->tail) f->tail->next = o;
+    else f->head = o;
+    f->tail = o;
+    if (o->kind == OP_COMMIT) o->ticket = ++f->next_ticket;
+    pthread_cond_signal(&f->wake);
+    pthread_mutex_unlock(&f->mu);
+}
+
+/* Runs fn on the writer thread and waits for it (reads, open). */
+static bool run_sync(save_file *f, op_kind kind, op_call_fn fn, void *arg, char *err, size_t errlen)
+{
+    op o = { .kind = kind, .call = fn, .arg = arg, .err = err, .errlen = errlen };
+    if (errlen) err[0] = 0;
+    push(f, &o);
+    pthread_mutex_lock(&f->mu);
+    while (!o.done) pthread_cond_wait(&f->done, &f->mu);
+    pthread_mutex_unlock(&f->mu);
+    return o.ok;
+}
+
+/* ---- writer-side helpers ------------------------------------------------- */
+
+static bool exec_sql(save_file *f, const char *sql, char *err, size_t errlen)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(f->db, sql, NULL, NULL, &msg) == SQLITE_OK) return true;
+    snprintf(err, errlen, "%s: %s", f->path, msg ? msg : sqlite3_errmsg(f->db));
+    sqlite3_free(msg);
+    return false;
+}
+
+/* Single integer result of a PRAGMA or query; rc is SQLite's code. */
+static int query_int(sqlite3 *db, const char *sql, long long *out)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK) return rc;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        rc = SQLITE_OK;
+    } else if (rc == SQLITE_DONE) {
+        *out = 0;
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static void stamp(char *out, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, len, "%Y%m%d-%H%M%S", &tm);
+}
+
+/* path + "." + what + "-" + timestamp, unique (a suffix when taken). */
+static void aside_name(const char *path, const char *what, char *out, size_t len)
+{
+    char ts[32];
+    stamp(ts, sizeof ts);
+    snprintf(out, len, "%s.%s-%s", path, what, ts);
+    for (int i = 2; access(out, F_OK) == 0 && i < 1000; i++) snprintf(out, len, "%s.%s-%s-%d", path, what, ts, i);
+}
+
+/* Renames the file and its WAL and shared-memory files aside together. */
+static bool move_aside(const char *path, char *to, size_t tolen, char *err, size_t errlen)
+{
+    aside_name(path, "unusable", to, tolen);
+    if (rename(path, to) != 0) {
+        snprintf(err, errlen, "%s cannot be moved aside to %s: %s (left as it is)", path, to, strerror(errno));
+        return false;
+    }
+    static const char *const sfx[] = { "-wal", "-shm", "-journal" };
+    for (int i = 0; i < 3; i++) {
+        char a[700], b[700];
+        snprintf(a, sizeof a, "%s%s", path, sfx[i]);
+        snprintf(b, sizeof b, "%s%s", to, sfx[i]);
+        if (access(a, F_OK) == 0) rename(a, b);
+    }
+    return true;
+}
+
+static const char k_schema_v2[] =
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE slots(name TEXT PRIMARY KEY, inputs TEXT NOT NULL, state TEXT NOT NULL,"
+    " saved_at REAL NOT NULL, gen_hash TEXT);"
+    "CREATE TABLE chunks(slot TEXT NOT NULL, idx INTEGER NOT NULL, data BLOB NOT NULL,"
+    " PRIMARY KEY(slot, idx)) WITHOUT ROWID;";
+
+/* Format 1 had no gen_hash: its worlds load by generator version alone. */
+static const char k_migrate_1_to_2[] = "ALTER TABLE slots ADD COLUMN gen_hash TEXT;";
+
+typedef enum verdict { V_OK, V_EMPTY, V_OLDER, V_UNUSABLE, V_ERROR } verdict;
+
+/* What the open file is. V_UNUSABLE and V_ERROR say why in err; only
+ * V_UNUSABLE (foreign, newer, corrupt) may be moved aside: V_ERROR (busy,
+ * I/O) is a problem of the moment, not of the file. */
+static verdict classify(save_file *f, long long *version, char *err, size_t errlen)
+{
+    long long app = 0, tables = 0;
+    int rc = query_int(f->db, "PRAGMA application_id", &app);
+    if (rc == SQLITE_OK) rc = query_int(f->db, "PRAGMA user_version", version);
+    if (rc == SQLITE_OK) rc = query_int(f->db, "SELECT count(*) FROM sqlite_master", &tables);
+    if (rc == SQLITE_NOTADB) {
+        snprintf(err, errlen, "%s is not a strata world (not an SQLite database)", f->path);
+        return V_UNUSABLE;
+    }
+    if (rc == SQLITE_CORRUPT) {
+        snprintf(err, errlen, "%s is damaged (%s)", f->path, sqlite3_errmsg(f->db));
+        return V_UNUSABLE;
+    }
+    if (rc != SQLITE_OK) {
+        snprintf(err, errlen, "%s cannot be read: %s", f->path, sqlite3_errmsg(f->db));
+        return V_ERROR;
+    }
+    if (app == 0 && *version == 0 && tables == 0) return V_EMPTY;
+    if (app != SAVE_APPLICATION_ID) {
+        snprintf(err, errlen, "%s is an SQLite database of another program, not a strata world", f->path);
+        return V_UNUSABLE;
+    }
+    if (*version > SAVE_FORMAT_VERSION || *version < 1) {
+        snprintf(err, errlen, "%s has format version %lld; this strata reads versions 1 to %d", f->path, *version,
+                 SAVE_FORMAT_VERSION);
+        return V_UNUSABLE;
+    }
+    sqlite3_stmt *st;
+    rc = sqlite3_prepare_v2(f->db, "PRAGMA quick_check", -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            const char *r = (const char *)sqlite3_column_text(st, 0);
+            if (!r || strcmp(r, "ok") != 0) {
+                snprintf(err, errlen, "%s fails its integrity check (%s)", f->path, r ? r : "?");
+                sqlite3_finalize(st);
+                return V_UNUSABLE;
+            }
+            rc = SQLITE_OK;
+        }
+        sqlite3_finalize(st);
+    }
+    if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB) {
+        snprintf(err, errlen, "%s is damaged (%s)", f->path, sqlite3_errstr(rc));
+        return V_UNUSABLE;
+    }
+    if (rc != SQLITE_OK) {
+        snprintf(err, errlen, "%s cannot be checked: %s", f->path, sqlite3_errstr(rc));
+        return V_ERROR;
+    }
+    long long have = 0;
+    query_int(f->db, "SELECT count(*) FROM sqlite_master WHERE name IN ('meta','slots','chunks')", &have);
+    if (have != 3) {
+        snprintf(err, errlen, "%s is damaged (its tables are missing)", f->path);
+        return V_UNUSABLE;
+    }
+    return *version < SAVE_FORMAT_VERSION ? V_OLDER : V_OK;
+}
+
+static void mkdir_parents(const char *path)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        mkdir(dir, 0755);
+        *p = '/';
+    }
+}
+
+static void note_add(save_file *f, const char *text)
+{
+    size_t n = strlen(f->note);
+    if (n && n + 2 < f->notelen) strcat(f->note, "; "), n += 2;
+    if (n < f->notelen) snprintf(f->note + n, f->notelen - n, "%s", text);
+}
+
+static bool open_on_writer(save_file *f, void *arg, char *err, size_t errlen)
+{
+    for (int attempt = 0; attempt < 2; attempt++) {
+        struct stat sb;
+        bool exists = stat(f->path, &sb) == 0;
+        if (exists && !S_ISREG(sb.st_mode)) {
+            snprintf(err, errlen, "%s is not a regular file", f->path);
+            return false;
+        }
+        if (!exists) mkdir_parents(f->path);
+        /* the owner's write bit decides, even for root: a world the player
+         * made read-only stays as it is */
+        f->readonly = exists && (!(sb.st_mode & S_IWUSR) || access(f->path, W_OK) != 0);
+        int flags = f->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+        if (sqlite3_open_v2(f->path, &f->db, flags, NULL) != SQLITE_OK) {
+            snprintf(err, errlen, "%s cannot be opened: %s", f->path, f->db ? sqlite3_errmsg(f->db) : "no memory");
+            return false;
+        }
+        sqlite3_busy_timeout(f->db, 2000);
+        long long version = 0;
+        char why[1024];
+        verdict v = classify(f, &version, why, sizeof why);
+        if (v == V_ERROR) {
+            snprintf(err, errlen, "%s", why);
+            return false;
+        }
+        if (v == V_UNUSABLE) {
+            sqlite3_close(f->db);
+            f->db = NULL;
+            if (f->readonly || attempt > 0) {
+                snprintf(err, errlen, "%s (read-only: left as it is)", why);
+                return false;
+            }
+            char to[600];
+            if (!move_aside(f->path, to, sizeof to, err, errlen)) return false;
+            char msg[1800];
+            snprintf(msg, sizeof msg, "%.1000s: moved aside to %s, starting a new world", why, to);
+            note_add(f, msg);
+            continue;
+        }
+        if (f->readonly) {
+            if (v == V_EMPTY || v == V_OLDER) {
+                snprintf(err, errlen, "%s is read-only and %s", f->path,
+                         v == V_EMPTY ? "empty" : "of an older format that needs migrating");
+                return false;
+            }
+            return true;
+        }
+        if (!exec_sql(f, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", err, errlen)) return false;
+        if (v == V_EMPTY) {
+            char sql[1024];
+            snprintf(sql, sizeof sql, "BEGIN;%sPRAGMA application_id=%d;PRAGMA user_version=%d;COMMIT;", k_schema_v2,
+                     SAVE_APPLICATION_ID, SAVE_FORMAT_VERSION);
+            if (!exec_sql(f, sql, err, errlen)) return false;
+        } else if (v == V_OLDER) {
+            char bak[600], sql[1300], msg[1400];
+            aside_name(f->path, "v1-backup", bak, sizeof bak);
+            char *q = sqlite3_mprintf("VACUUM INTO %Q", bak);
+            bool ok = exec_sql(f, q, err, errlen);
+            sqlite3_free(q);
+            if (!ok) return false; /* no backup, no migration: the file stays as it was */
+            snprintf(sql, sizeof sql, "BEGIN;%sPRAGMA user_version=%d;COMMIT;", k_migrate_1_to_2, SAVE_FORMAT_VERSION);
+            if (!exec_sql(f, sql, err, errlen)) {
+                exec_sql(f, "ROLLBACK", why, sizeof why);
+                return false;
+            }
+            snprintf(msg, sizeof msg, "%s: migrated from format %lld to %d (the old file is kept as %s)", f->path,
+                     version, SAVE_FORMAT_VERSION, bak);
+            note_add(f, msg);
+        }
+        return true;
+    }
+    return false;
+}
+
+/* ---- writes ------------------------------------------------------------- */
+
+static void txn_fail(save_file *f, const char *what)
+{
+    if (f->txn_failed) return;
+    f->txn_failed = true;
+    snprintf(f->txn_err, sizeof f->txn_err, "saving to %s failed (%s: %s); the last complete save is kept", f->path,
+             what, sqlite3_errmsg(f->db));
+    if (f->in_txn) sqlite3_exec(f->db, "ROLLBACK", NULL, NULL, NULL);
+    f->in_txn = false;
+}
+
+static void do_begin(save_file *f, op *o)
+{
+    if (f->in_txn) sqlite3_exec(f->db, "ROLLBACK", NULL, NULL, NULL); /* a begin without commit: dropped */
+    f->in_txn = false;
+    f->txn_failed = false;
+    if (sqlite3_exec(f->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        txn_fail(f, "begin");
+        return;
+    }
+    f->in_txn = true;
+    snprintf(f->txn_slot, sizeof f->txn_slot, "%s", o->slot);
+    if (o->replace) {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(f->db, "DELETE FROM chunks WHERE slot=?", -1, &st, NULL) != SQLITE_OK) {
+            txn_fail(f, "clear");
+            return;
+        }
+        sqlite3_bind_text(st, 1, o->slot, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) != SQLITE_DONE) txn_fail(f, "clear");
+        sqlite3_finalize(st);
+    }
+}
+
+static void do_chunk(save_file *f, op *o)
+{
+    if (!f->in_txn || f->txn_failed) return;
+    if (!o->copy) {
+        txn_fail(f, "out of memory for a chunk copy");
+        return;
+    }
+    size_t n = chunk_codec_encode(f->codec, o->copy, f->blob, chunk_codec_bound());
+    if (n == 0) {
+        snprintf(f->txn_err, sizeof f->txn_err, "saving to %s failed: a chunk could not be compressed", f->path);
+        txn_fail(f, "compress");
+        return;
+    }
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(f->db, "INSERT OR REPLACE INTO chunks(slot, idx, data) VALUES(?,?,?)", -1, &st, NULL) !=
+        SQLITE_OK) {
+        txn_fail(f, "chunk");
+        return;
+    }
+    sqlite3_bind_text(st, 1, f->txn_slot, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, o->index);
+    sqlite3_bind_blob(st, 3, f->blob, (int)n, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE) txn_fail(f, "chunk");
+    sqlite3_finalize(st);
+}
+
+static bool do_commit(save_file *f, op *o)
+{
+    if (!f->in_txn || f->txn_failed) {
+        if (!f->txn_failed) snprintf(f->txn_err, sizeof f->txn_err, "saving to %s failed: no save was begun", f->path);
+        return false;
+    }
+    sqlite3_stmt *st;
+    const save_slot *m = &o->meta;
+    char hash[32];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)m->gen_hash);
+    if (sqlite3_prepare_v2(f->db,
+                           "INSERT OR REPLACE INTO slots(name, inputs, state, saved_at, gen_hash) VALUES(?,?,?,?,?)", -1,
+                           &st, NULL) != SQLITE_OK) {
+        txn_fail(f, "slot");
+        return false;
+    }
+    sqlite3_bind_text(st, 1, o->slot, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, m->inputs ? m->inputs : "", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, m->state ? m->state : "", -1, SQLITE_STATIC);
+    sqlite3_bind_double(st, 4, (double)time(NULL));
+    if (m->gen_hash) sqlite3_bind_text(st, 5, hash, -1, SQLITE_STATIC);
+    else sqlite3_bind_null(st, 5);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        txn_fail(f, "slot");
+        return false;
+    }
+    if (o->make_current) {
+        char *q = sqlite3_mprintf("INSERT OR REPLACE INTO meta(key, value) VALUES('current', %Q)", o->slot);
+        rc = sqlite3_exec(f->db, q, NULL, NULL, NULL);
+        sqlite3_free(q);
+        if (rc != SQLITE_OK) {
+            txn_fail(f, "meta");
+            return false;
+        }
+    }
+    if (sqlite3_exec(f->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        txn_fail(f, "commit");
+        return false;
+    }
+    f->in_txn = false;
+    return true;
+}
+
+static void free_op(op *o)
+{
+    chunk_copy_free(o->copy);
+    save_slot_free(&o->meta);
+    free(o);
+}
+
+static void *writer_main(void *arg)
+{
+    save_file *f = arg;
+    for (;;) {
+        pthread_mutex_lock(&f->mu);
+        while (!f->head) pthread_cond_wait(&f->wake, &f->mu);
+        op *o = f->head;
+        f->head = o->next;
+        if (!f->head) f->tail = NULL;
+        if (o->kind == OP_LIVE) f->busy = o->w;
+        pthread_mutex_unlock(&f->mu);
+
+        switch (o->kind) {
+        case OP_OPEN:
+        case OP_CALL: {
+            bool ok = f->db || o->kind == OP_OPEN ? o->call(f, o->arg, o->err, o->errlen) : false;
+            pthread_mutex_lock(&f->mu);
+            o->ok = ok, o->done = true; /* o lives on the caller's stack */
+            pthread_cond_broadcast(&f->done);
+            pthread_mutex_unlock(&f->mu);
+            break;
+        }
+        case OP_BEGIN:
+            do_begin(f, o);
+            free_op(o);
+            break;
+        case OP_CHUNK:
+            do_chunk(f, o);
+            free_op(o);
+            break;
+        case OP_LIVE: {
+            /* copy under the guard (microseconds), compress outside it */
+            pthread_mutex_lock(&f->guard);
+            const chunk *c = &o->w->chunks[o->index];
+            memcpy(f->live.vox, c->vox, CHUNK_VOLUME);
+            f->live.tint = c->tint ? f->live_tint : NULL;
+            if (c->tint) memcpy(f->live_tint, c->tint, CHUNK_VOLUME);
+            pthread_mutex_unlock(&f->guard);
+            pthread_mutex_lock(&f->mu);
+            f->busy = NULL; /* the world is no longer read */
+            pthread_cond_broadcast(&f->done);
+            pthread_mutex_unlock(&f->mu);
+            o->copy = &f->live;
+            do_chunk(f, o);
+            o->copy = NULL;
+            free_op(o);
+            break;
+        }
+        case OP_COMMIT: {
+            bool ok = do_commit(f, o);
+            pthread_mutex_lock(&f->mu);
+            f->done_ticket = o->ticket;
+            if (!ok) {
+                f->failed_ticket = o->ticket;
+                snprintf(f->failed_err, sizeof f->failed_err, "%s", f->txn_err);
+            }
+            pthread_cond_broadcast(&f->done);
+            pthread_mutex_unlock(&f->mu);
+            free_op(o);
+            break;
+        }
+        case OP_QUIT:
+            if (f->in_txn) sqlite3_exec(f->db, "ROLLBACK", NULL, NULL, NULL);
+            free_op(o);
+            return NULL;
+        }
+    }
+}
+
+/* ---- public ------------------------------------------------------------- */
+
+save_file *save_open(const char *path, char *note, size_t notelen, char *err, size_t errlen)
+{
+    if (notelen) note[0] = 0;
+    if (strlen(path) >= sizeof((save_file *)0)->path - 40) {
+        snprintf(err, errlen, "world path is too long: %s", path);
+        return NULL;
+    }
+    save_file *f = calloc(1, sizeof *f);
+    if (!f) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    snprintf(f->path, sizeof f->path, "%s", path);
+    f->note = note, f->notelen = notelen;
+    f->codec = chunk_codec_create();
+    f->blob = malloc(chunk_codec_bound());
+    pthread_mutex_init(&f->mu, NULL);
+    pthread_mutex_init(&f->guard, NULL);
+    pthread_cond_init(&f->wake, NULL);
+    pthread_cond_init(&f->done, NULL);
+    if (!f->codec || !f->blob || pthread_create(&f->thread, NULL, writer_main, f) != 0) {
+        snprintf(err, errlen, "cannot start the save writer for %s", path);
+        chunk_codec_destroy(f->codec);
+        free(f->blob);
+        free(f);
+        return NULL;
+    }
+    bool ok = run_sync(f, OP_OPEN, open_on_writer, NULL, err, errlen);
+    f->note = NULL, f->notelen = 0;
+    if (!ok) {
+        save_close(f);
+        return NULL;
+    }
+    return f;
+}
+
+void save_close(save_file *f)
+{
+    if (!f) return;
+    op *q = calloc(1, sizeof *q);
+    q->kind = OP_QUIT;
+    push(f, q);
+    pthread_join(f->thread, NULL);
+    if (f->guarded) f->guarded->guard = NULL; /* every queued chunk was read */
+    if (f->db) sqlite3_close(f->db);
+    chunk_codec_destroy(f->codec);
+    free(f->blob);
+    free(f->take);
+    pthread_mutex_destroy(&f->mu);
+    pthread_mutex_destroy(&f->guard);
+    pthread_cond_destroy(&f->wake);
+    pthread_cond_destroy(&f->done);
+    free(f);
+}
+
+void save_begin(save_file *f, const char *slot, bool replace)
+{
+    op *o = calloc(1, sizeof *o);
+    if (!o) return;
+    o->kind = OP_BEGIN;
+    snprintf(o->slot, sizeof o->slot, "%s", slot);
+    o->replace = replace;
+    push(f, o);
+}
+
+void save_put_chunk(save_file *f, int index, chunk *copy)
+{
+    op *o = calloc(1, sizeof *o);
+    if (!o) {
+        chunk_copy_free(copy);
+        return;
+    }
+    o->kind = OP_CHUNK;
+    o->index = index;
+    o->copy = copy;
+    push(f, o); /* it belongs to the slot of the last begin */
+}
+
+uint64_t save_commit(save_file *f, const save_slot *slot, bool make_current)
+{
+    op *o = calloc(1, sizeof *o);
+    if (!o) return 0;
+    o->kind = OP_COMMIT;
+    snprintf(o->slot, sizeof o->slot, "%s", slot->name);
+    o->meta.gen_hash = slot->gen_hash;
+    o->meta.inputs = strdup(slot->inputs ? slot->inputs : "");
+    o->meta.state = strdup(slot->state ? slot->state : "");
+    o->make_current = make_current;
+    push(f, o);
+    return o->ticket;
+}
+
+uint64_t save_poll(save_file *f, bool *failed, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&f->mu);
+    uint64_t t = f->done_ticket;
+    *failed = t && f->failed_ticket == t;
+    if (*failed && errlen) snprintf(err, errlen, "%s", f->failed_err);
+    pthread_mutex_unlock(&f->mu);
+    return t;
+}
+
+bool save_wait(save_file *f, uint64_t ticket, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&f->mu);
+    while (f->done_ticket < ticket) pthread_cond_wait(&f->done, &f->mu);
+    bool ok = f->failed_ticket != ticket;
+    if (!ok && errlen) snprintf(err, errlen, "%s", f->failed_err);
+    pthread_mutex_unlock(&f->mu);
+    return ok;
+}
+
+int save_pending(save_file *f)
+{
+    pthread_mutex_lock(&f->mu);
+    int n = (int)(f->next_ticket - f->done_ticket);
+    pthread_mutex_unlock(&f->mu);
+    return n;
+}
+
+/* ---- reads (on the writer, the caller waiting) ----------------------------- */
+
+typedef struct list_arg {
+    save_slot *slots;
+    int count;
+} list_arg;
+
+static char *dup_col(sqlite3_stmt *st, int i)
+{
+    const char *s = (const char *)sqlite3_column_text(st, i);
+    return strdup(s ? s : "");
+}
+
+static bool list_on_writer(save_file *f, void *arg, char *err, size_t errlen)
+{
+    list_arg *la = arg;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(f->db, "SELECT name, inputs, state, saved_at, gen_hash FROM slots ORDER BY name", -1, &st,
+                           NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errmsg(f->db));
+        return false;
+    }
+    int rc, cap = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (la->count == cap) {
+            cap = cap ? cap * 2 : 8;
+            save_slot *n = realloc(la->slots, sizeof *n * (size_t)cap);
+            if (!n) break;
+            la->slots = n;
+        }
+        save_slot *s = &la->slots[la->count++];
+        memset(s, 0, sizeof *s);
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        snprintf(s->name, sizeof s->name, "%s", name ? name : "");
+        s->inputs = dup_col(st, 1);
+        s->state = dup_col(st, 2);
+        s->saved_at = sqlite3_column_double(st, 3);
+        const char *h = (const char *)sqlite3_column_text(st, 4);
+        s->gen_hash = h ? strtoull(h, NULL, 16) : 0;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errstr(rc));
+        return false;
+    }
+    return true;
+}
+
+int save_list_slots(save_file *f, save_slot **out, char *err, size_t errlen)
+{
+    list_arg la = { 0 };
+    if (!run_sync(f, OP_CALL, list_on_writer, &la, err, errlen)) {
+        for (int i = 0; i < la.count; i++) save_slot_free(&la.slots[i]);
+        free(la.slots);
+        if (!err[0]) snprintf(err, errlen, "%s is not open", f->path);
+        return -1;
+    }
+    *out = la.slots;
+    return la.count;
+}
+
+typedef struct current_arg {
+    char *name;
+    size_t len;
+} current_arg;
+
+static bool current_on_writer(save_file *f, void *arg, char *err, size_t errlen)
+{
+    current_arg *ca = arg;
+    sqlite3_stmt *st;
+    ca->name[0] = 0;
+    if (sqlite3_prepare_v2(f->db, "SELECT value FROM meta WHERE key='current'", -1, &st, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errmsg(f->db));
+        return false;
+    }
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *v = (const char *)sqlite3_column_text(st, 0);
+        snprintf(ca->name, ca->len, "%s", v ? v : "");
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errstr(rc));
+        return false;
+    }
+    return true;
+}
+
+bool save_current_slot(save_file *f, char *name, size_t len, char *err, size_t errlen)
+{
+    current_arg ca = { name, len };
+    return run_sync(f, OP_CALL, current_on_writer, &ca, err, errlen);
+}
+
+typedef struct chunks_arg {
+    const char *slot;
+    save_chunk_fn fn;
+    void *user;
+    int count;
+} chunks_arg;
+
+static bool chunks_on_writer(save_file *f, void *arg, char *err, size_t errlen)
+{
+    chunks_arg *ca = arg;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(f->db, "SELECT idx, data FROM chunks WHERE slot=? ORDER BY idx", -1, &st, NULL) !=
+        SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errmsg(f->db));
+        return false;
+    }
+    sqlite3_bind_text(st, 1, ca->slot, -1, SQLITE_STATIC);
+    int rc;
+    bool ok = true;
+    while (ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        long long idx = sqlite3_column_int64(st, 0);
+        const void *blob = sqlite3_column_blob(st, 1);
+        int n = sqlite3_column_bytes(st, 1);
+        char why[400] = "";
+        if (idx < 0 || idx > 1 << 24 || !ca->fn(ca->user, (int)idx, blob, (size_t)(n > 0 ? n : 0), why, sizeof why)) {
+            snprintf(err, errlen, "%s: slot '%s', chunk %lld: %s", f->path, ca->slot, idx,
+                     why[0] ? why : "index out of range");
+            ok = false;
+        }
+        ca->count++;
+    }
+    if (ok && rc != SQLITE_DONE) {
+        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errstr(rc));
+        ok = false;
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
+int save_read_chunks(save_file *f, const char *slot, save_chunk_fn fn, void *user, char *err, size_t errlen)
+{
+    chunks_arg ca = { slot, fn, user, 0 };
+    if (!run_sync(f, OP_CALL, chunks_on_writer, &ca, err, errlen)) return -1;
+    return ca.count;
+}
+
+int save_put_unsaved(save_file *f, world *w, int max)
+{
+    if (f->take_cap < w->chunk_count) {
+        int *n = realloc(f->take, sizeof *n * (size_t)w->chunk_count);
+        if (!n) return 0;
+        f->take = n;
+        f->take_cap = w->chunk_count;
+    }
+    if (f->guarded && f->guarded != w) save_release_world(f, f->guarded);
+    f->guarded = w;
+    w->guard = &f->guard; /* from now on world_set waits while the writer reads a chunk */
+    int n = world_take_unsaved(w, f->take, max < f->take_cap ? max : f->take_cap);
+    for (int i = 0; i < n; i++) {
+        op *o = calloc(1, sizeof *o);
+        if (!o) { /* no memory for the reference: back to unsaved, the next save takes it */
+            world_mark_unsaved(w, f->take[i]);
+            continue;
+        }
+        o->kind = OP_LIVE;
+        o->index = f->take[i];
+        o->w = w;
+        push(f, o);
+    }
+    return n;
+}
+
+void save_release_world(save_file *f, world *w)
+{
+    if (!w || f->guarded != w) return;
+    pthread_mutex_lock(&f->mu);
+    /* chunks still queued by reference become copies: w may go away now */
+    for (op *o = f->head; o; o = o->next) {
+        if (o->kind != OP_LIVE || o->w != w) continue;
+        o->copy = chunk_copy(&w->chunks[o->index]); /* NULL (no memory): that save fails, and says so */
+        o->kind = OP_CHUNK;
+    }
+    while (f->busy == w) pthread_cond_wait(&f->done, &f->mu);
+    pthread_mutex_unlock(&f->mu);
+    w->guard = NULL;
+    f->guarded = NULL;
+}
+
+typedef struct blob_list {
+    world *w;
+    int count;
+    int *index;
+    void **data;
+    size_t *len;
+} blob_list;
+
+/* On the writer: keeps a copy of each record (compressed: small). */
+static bool keep_blob(void *user, int index, const void *blob, size_t len, char *err, size_t errlen)
+{
+    blob_list *bl = user;
+    if (index >= bl->w->chunk_count || bl->count >= bl->w->chunk_count) {
+        snprintf(err, errlen, "chunk %d is outside this %dx%dx%d-chunk world", index, bl->w->cx, bl->w->cy, bl->w->cz);
+        return false;
+    }
+    if (bl->count > 0 && bl->index[bl->count - 1] >= index) { /* rows come in index order, once each */
+        snprintf(err, errlen, "chunk %d appears out of order", index);
+        return false;
+    }
+    void *copy = malloc(len ? len : 1);
+    if (!copy) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    if (len) memcpy(copy, blob, len);
+    bl->index[bl->count] = index, bl->data[bl->count] = copy, bl->len[bl->count] = len;
+    bl->count++;
+    return true;
+}
+
+/* Decoding on the workers: each job a range of records, its own codec. */
+#define LOAD_JOBS 16
+typedef struct decode_job {
+    blob_list *bl;
+    chunk *staged;
+    bool ok[LOAD_JOBS];
+    char err[LOAD_JOBS][400];
+} decode_job;
+
+static void decode_range(void *arg, int job)
+{
+    decode_job *d = arg;
+    int lo = (int)((long)d->bl->count * job / LOAD_JOBS), hi = (int)((long)d->bl->count * (job + 1) / LOAD_JOBS);
+    chunk_codec *cc = lo < hi ? chunk_codec_create() : NULL;
+    d->ok[job] = lo >= hi || cc;
+    if (!d->ok[job]) snprintf(d->err[job], sizeof d->err[job], "out of memory");
+    for (int i = lo; i < hi && d->ok[job]; i++) {
+        char why[300];
+        if (!chunk_codec_decode(cc, d->bl->data[i], d->bl->len[i], &d->staged[i], why, sizeof why)) {
+            snprintf(d->err[job], sizeof d->err[job], "chunk %d: %s", d->bl->index[i], why);
+            d->ok[job] = false;
+        }
+    }
+    chunk_codec_destroy(cc);
+}
+
+static void decode_serial(decode_job *d)
+{
+    for (int j = 0; j < LOAD_JOBS; j++) decode_range(d, j);
+}
+
+int save_load_chunks(save_file *f, const char *slot, world *w, job_pool *jobs, char *err, size_t errlen)
+{
+    size_t n = (size_t)w->chunk_count;
+    blob_list bl = { .w = w, .index = malloc(sizeof(int) * n), .data = calloc(n, sizeof(void *)),
+                     .len = malloc(sizeof(size_t) * n) };
+    decode_job d = { .bl = &bl, .staged = calloc(n, sizeof(chunk)) };
+    bool ok = bl.index && bl.data && bl.len && d.staged;
+    if (!ok) snprintf(err, errlen, "out of memory loading %s", f->path);
+    if (ok) ok = save_read_chunks(f, slot, keep_blob, &bl, err, errlen) >= 0;
+    if (ok) {
+        /* decode everything first: a bad record must not leave half a world */
+        if (jobs) job_parallel_for(jobs, LOAD_JOBS, decode_range, &d);
+        else decode_serial(&d);
+        for (int j = 0; j < LOAD_JOBS && ok; j++)
+            if (!d.ok[j]) {
+                snprintf(err, errlen, "%s: slot '%s', %s", f->path, slot, d.err[j]);
+                ok = false;
+            }
+    }
+    for (int i = 0; i < bl.count; i++) {
+        if (ok) {
+            chunk *c = &w->chunks[bl.index[i]];
+            memcpy(c->vox, d.staged[i].vox, CHUNK_VOLUME);
+            free(c->tint);
+            c->tint = d.staged[i].tint;
+            world_mark_loaded(w, bl.index[i]);
+        } else {
+            free(d.staged[i].tint);
+        }
+        free(bl.data[i]);
+    }
+    free(bl.index), free(bl.data), free(bl.len), free(d.staged);
+    return ok ? bl.count : -1;
+}
+
+typedef struct print_job {
+    const world *w;
+    uint64_t *h;
+} print_job;
+
+static void print_chunk(void *arg, int i)
+{
+    print_job *p = arg;
+    const chunk *c = &p->w->chunks[i];
+    uint64_t h = hash_bytes(HASH_SEED, c->vox, CHUNK_VOLUME);
+    if (c->tint) h = hash_bytes(h ^ 0x7469, c->tint, CHUNK_VOLUME);
+    p->h[i] = h;
+}
+
+uint64_t save_world_fingerprint(const world *w, job_pool *jobs)
+{
+    uint64_t *h = malloc(sizeof *h * (size_t)w->chunk_count);
+    if (!h) return world_hash(w);
+    print_job p = { w, h };
+    if (jobs) job_parallel_for(jobs, w->chunk_count, print_chunk, &p);
+    else
+        for (int i = 0; i < w->chunk_count; i++) print_chunk(&p, i);
+    uint64_t r = hash_u64(HASH_SEED, ((uint64_t)w->cx << 40) | ((uint64_t)w->cy << 20) | (uint64_t)w->cz);
+    r = hash_bytes(r, h, sizeof *h * (size_t)w->chunk_count);
+    free(h);
+    return r;
+}

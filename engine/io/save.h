@@ -1,0 +1,96 @@
+/* save: the world file (SQLite, WAL) and the one thread that writes it.
+ * A file holds slots (one world each: its generation inputs and player state
+ * as text, its edited chunks as chunk_codec blobs). Only the writer thread
+ * touches the SQLite connection; the main thread queues copies and never
+ * waits on disk, except when it asks to (save_wait, reads at load time). */
+#ifndef STRATA_SAVE_H
+#define STRATA_SAVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "voxel/chunk.h"
+
+struct world;
+struct job_pool;
+
+/* PRAGMA user_version of the files this program writes; older ones are
+ * migrated (with a backup), newer ones refused. */
+#define SAVE_FORMAT_VERSION 2
+/* PRAGMA application_id: 'STRA'. */
+#define SAVE_APPLICATION_ID 0x53545241
+
+typedef struct save_file save_file;
+
+typedef struct save_slot {
+    char name[64];     /* the slot's key (the game uses the world kind) */
+    char *inputs;      /* generation inputs, text the game writes and parses */
+    char *state;       /* player state, text */
+    uint64_t gen_hash; /* world_hash right after generation; 0 = not recorded */
+    double saved_at;   /* unix seconds of the commit */
+} save_slot;
+
+void save_slot_free(save_slot *s);
+
+/* Opens `path`, creating it (and its folder) if missing. A file that is not
+ * a strata world, is of a newer format or fails PRAGMA quick_check is never
+ * written to: it is renamed aside with a timestamp, `note` says so (naming
+ * both files) and a fresh file takes its place. An older format is migrated
+ * after a backup copy (note says where). A file without write permission
+ * opens read-only (save_readonly). Returns NULL with err when the file cannot
+ * be used at all (in use, unreadable, a directory); it is left untouched. */
+save_file *save_open(const char *path, char *note, size_t notelen, char *err, size_t errlen);
+/* Finishes every queued write, then closes. */
+void save_close(save_file *f);
+const char *save_path(const save_file *f);
+bool save_readonly(const save_file *f);
+
+/* Every slot with its texts (not its chunks); the caller frees each slot
+ * and the array. Waits for queued writes. Returns -1 with err on failure. */
+int save_list_slots(save_file *f, save_slot **out, char *err, size_t errlen);
+/* The slot last committed with make_current ("" when none). */
+bool save_current_slot(save_file *f, char *name, size_t len, char *err, size_t errlen);
+
+/* Calls fn for every chunk of `slot`, on the writer thread while the caller
+ * waits (fn may write into memory the caller owns). fn returns false with
+ * err to stop. Returns the number of chunks, or -1 with err. */
+typedef bool (*save_chunk_fn)(void *user, int index, const void *blob, size_t len, char *err, size_t errlen);
+int save_read_chunks(save_file *f, const char *slot, save_chunk_fn fn, void *user, char *err, size_t errlen);
+
+/* Replaces the chunks of `w` with slot's saved ones, all or nothing: every
+ * record is decoded (on the workers when jobs is not NULL) and checked
+ * first, so a damaged one leaves w untouched. Loaded chunks count as edited
+ * and saved. Returns how many, or -1 with err. */
+int save_load_chunks(save_file *f, const char *slot, struct world *w, struct job_pool *jobs, char *err,
+                     size_t errlen);
+/* The hash a slot records of its freshly generated world (gen_hash): every
+ * chunk hashed on the workers, then the list. Equal worlds, equal prints. */
+uint64_t save_world_fingerprint(const struct world *w, struct job_pool *jobs);
+
+/* Writing, queued (none of these waits): one transaction per
+ * begin ... commit. `replace` drops the slot's chunks first (new inputs). */
+void save_begin(save_file *f, const char *slot, bool replace);
+/* Takes ownership of a chunk_copy() of chunk `index`. */
+void save_put_chunk(save_file *f, int index, chunk *copy);
+/* Queues up to `max` of w's unsaved chunks (lowest index first) by
+ * reference: the main thread's whole share of a save, no copying. The
+ * writer copies each chunk under w's guard (world_set takes it too, so an
+ * edit waits at most one 64 KiB memcpy). w must stay alive until
+ * save_release_world(f, w) or save_close. Returns how many. */
+int save_put_unsaved(save_file *f, struct world *w, int max);
+/* Before w is destroyed or replaced: chunks still queued by reference are
+ * copied now, and the one being read is waited for (microseconds). */
+void save_release_world(save_file *f, struct world *w);
+/* Queues the commit; slot texts are copied. Returns a ticket for save_wait. */
+uint64_t save_commit(save_file *f, const save_slot *slot, bool make_current);
+
+/* The newest finished commit: its ticket (0 = none yet) and whether it
+ * failed (err holds why). Never waits. */
+uint64_t save_poll(save_file *f, bool *failed, char *err, size_t errlen);
+/* Waits until commit `ticket` is on disk; false with err if it failed. */
+bool save_wait(save_file *f, uint64_t ticket, char *err, size_t errlen);
+/* Commits queued or in the writer's hands (0 = idle). */
+int save_pending(save_file *f);
+
+#endif

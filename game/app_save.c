@@ -1,0 +1,640 @@
+#include "app_save.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app_internal.h"
+#include "app_world.h"
+#include "core/log.h"
+#include "core/timer.h"
+#include "io/save.h"
+#include "platform/platform.h"
+#include "ui/cmd.h"
+
+typedef struct app_save {
+    save_file *file;
+    /* the world being played: its slot, inputs and generated hash */
+    char slot[64];
+    char *inputs;
+    uint64_t gen_hash;
+    bool replace;   /* the next save drops the slot's old chunks (new inputs) */
+    bool full_next; /* a save failed: the next writes every edited chunk */
+    char *last_state; /* the player as last committed: an autosave also keeps a move */
+    int snap_chunks;
+    uint64_t reported, announce; /* tickets: last reported; 'save' waiting to be announced */
+    double autosave_next;
+    cvar *autosave;
+} app_save;
+
+static app_save g_save; /* the app has one world file at a time */
+
+/* ---- names and paths ------------------------------------------------------ */
+
+bool app_save_name_ok(const char *name, char *err, size_t errlen)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 64) {
+        snprintf(err, errlen, "world name must be 1 to 64 characters");
+        return false;
+    }
+    if (name[0] == '.') {
+        snprintf(err, errlen, "world name '%s' may not start with '.'", name);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char c = name[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                  c == '_' || c == '.';
+        if (!ok) {
+            snprintf(err, errlen, "world name '%s' holds '%c' (letters, digits, '-', '_' and '.' only)", name,
+                     c == '/' || c == '\\' ? c : '?');
+            return false;
+        }
+    }
+    if (strstr(name, "..")) {
+        snprintf(err, errlen, "world name '%s' may not contain '..'", name);
+        return false;
+    }
+    return true;
+}
+
+static bool worlds_dir(char *out, size_t len)
+{
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    int n;
+    if (xdg && xdg[0] == '/') n = snprintf(out, len, "%s/strata/worlds", xdg); /* relative XDG is invalid */
+    else if (home && home[0]) n = snprintf(out, len, "%s/.local/share/strata/worlds", home);
+    else return false;
+    return n > 0 && (size_t)n < len;
+}
+
+bool app_save_world_path(const char *name, char *out, size_t len)
+{
+    char dir[512];
+    if (!worlds_dir(dir, sizeof dir)) return false;
+    int n = snprintf(out, len, "%s/%s.strata", dir, name);
+    return n > 0 && (size_t)n < len;
+}
+
+/* ---- inputs and state as text ---------------------------------------------- */
+
+char *app_save_inputs_text(app *a)
+{
+    size_t cap = 1024, len = 0;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    len = (size_t)snprintf(out, cap, "generator %d\n", WORLDGEN_VERSION);
+    const worldgen_kind *k = a->world_kind ? a->world_kind : app_kind(a);
+    for (int i = 0; i < cvar_count(); i++) {
+        cvar *c = cvar_at(i);
+        if (!(c->d.flags & CVAR_REGEN) || !worldgen_cvar_affects(k, c->d.name)) continue;
+        size_t need = strlen(c->d.name) + 2 * strlen(c->str) + 8;
+        if (len + need >= cap) {
+            while (len + need >= cap) cap *= 2;
+            char *n = realloc(out, cap);
+            if (!n) {
+                free(out);
+                return NULL;
+            }
+            out = n;
+        }
+        len += (size_t)snprintf(out + len, cap - len, "%s ", c->d.name);
+        cmd_quote(c->str, out + len, cap - len);
+        len += strlen(out + len);
+        out[len++] = '\n';
+        out[len] = 0;
+    }
+    return out;
+}
+
+typedef struct input_line {
+    char name[128];
+    char *value;
+} input_line;
+
+typedef struct inputs_parse {
+    input_line *lines;
+    int count, cap;
+    int generator;
+    char *err;
+    size_t errlen;
+} inputs_parse;
+
+static int visit_input(void *user, cmd_args *args, const char *source)
+{
+    inputs_parse *p = user;
+    if (args->argc != 2) {
+        snprintf(p->err, p->errlen, "bad parameter line '%s'", source);
+        return 1;
+    }
+    if (strcmp(args->argv[0], "generator") == 0) {
+        char *end;
+        long v = strtol(args->argv[1], &end, 10);
+        if (*end || v < 0 || v > INT_MAX) {
+            snprintf(p->err, p->errlen, "bad generator version '%s'", args->argv[1]);
+            return 1;
+        }
+        p->generator = (int)v;
+        return 0;
+    }
+    cvar *c = cvar_find(args->argv[0]);
+    if (!c || !(c->d.flags & CVAR_REGEN)) {
+        snprintf(p->err, p->errlen, "unknown world parameter '%.100s'", args->argv[0]);
+        return 1;
+    }
+    if (p->count == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 32;
+        input_line *n = realloc(p->lines, sizeof *n * (size_t)p->cap);
+        if (!n) return 1;
+        p->lines = n;
+    }
+    input_line *l = &p->lines[p->count++];
+    snprintf(l->name, sizeof l->name, "%s", args->argv[0]);
+    l->value = strdup(args->argv[1]);
+    return 0;
+}
+
+static void parse_free(inputs_parse *p)
+{
+    for (int i = 0; i < p->count; i++) free(p->lines[i].value);
+    free(p->lines);
+}
+
+bool app_save_apply_inputs(const char *inputs, const char *where, char *err, size_t errlen)
+{
+    char why[512] = "";
+    inputs_parse p = { .generator = -1, .err = why, .errlen = sizeof why };
+    int rc = cmd_parse(inputs, visit_input, &p, why, sizeof why);
+    if (rc == 0 && p.generator < 0) snprintf(why, sizeof why, "no generator version"), rc = 1;
+    if (rc == 0 && p.generator != WORLDGEN_VERSION)
+        snprintf(why, sizeof why,
+                 "made by world generator %d, this program has %d: its edits would land on different terrain",
+                 p.generator, WORLDGEN_VERSION),
+            rc = 1;
+    /* set every value; on the first refusal put back the ones already set */
+    char **old = calloc((size_t)p.count + 1, sizeof *old);
+    int set = 0;
+    for (; rc == 0 && set < p.count; set++) {
+        cvar *c = cvar_find(p.lines[set].name);
+        old[set] = strdup(c->str);
+        char cerr[256];
+        if (!cvar_set(c, p.lines[set].value, cerr, sizeof cerr)) {
+            snprintf(why, sizeof why, "%s: %s", p.lines[set].name, cerr);
+            rc = 1;
+            free(old[set]);
+            old[set] = NULL;
+            break;
+        }
+    }
+    if (rc != 0) { /* newest first: a name given twice ends at its value from before */
+        for (int i = set - 1; i >= 0; i--) {
+            char cerr[256];
+            if (old[i]) cvar_set(cvar_find(p.lines[i].name), old[i], cerr, sizeof cerr);
+        }
+        snprintf(err, errlen, "%s: %s", where, why[0] ? why : "bad parameters");
+    }
+    for (int i = 0; i < p.count; i++) free(old[i]);
+    free(old);
+    parse_free(&p);
+    return rc == 0;
+}
+
+static char *state_text(const app *a)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "pos %.9g %.9g %.9g\nlook %.9g %.9g\n", a->pl.pos[0], a->pl.pos[1], a->pl.pos[2],
+             a->pl.yaw, a->pl.pitch);
+    return strdup(buf);
+}
+
+static bool apply_state(app *a, const char *state)
+{
+    float p[3], yaw, pitch;
+    if (sscanf(state, "pos %f %f %f look %f %f", &p[0], &p[1], &p[2], &yaw, &pitch) != 5) return false;
+    for (int i = 0; i < 3; i++)
+        if (!isfinite(p[i]) || fabsf(p[i]) > 1e6f) return false;
+    if (!isfinite(yaw) || !isfinite(pitch)) return false;
+    memcpy(a->pl.pos, p, sizeof p);
+    memset(a->pl.vel, 0, sizeof a->pl.vel);
+    a->pl.yaw = 0, a->pl.pitch = 0;
+    player_look(&a->pl, yaw, pitch);
+    return true;
+}
+
+/* ---- the file -------------------------------------------------------------- */
+
+static void detach(const char *why)
+{
+    if (!g_save.file) return;
+    log_error("%s; saves are off for this session (the file is left as it is)", why);
+    save_close(g_save.file);
+    g_save.file = NULL;
+    g_save.slot[0] = 0;
+}
+
+static bool open_file(const char *path)
+{
+    char note[2048], err[1024];
+    save_file *f = save_open(path, note, sizeof note, err, sizeof err);
+    if (note[0]) log_warn("%s", note);
+    if (!f) {
+        log_error("%s", err);
+        return false;
+    }
+    if (save_readonly(f)) log_warn("%s is read-only: it loads, but nothing will be saved to it", path);
+    g_save.file = f;
+    g_save.slot[0] = 0;
+    g_save.full_next = false;
+    g_save.reported = g_save.announce = 0;
+    return true;
+}
+
+static bool find_slot(const char *name, save_slot *out)
+{
+    save_slot *slots = NULL;
+    char err[1024];
+    int n = save_list_slots(g_save.file, &slots, err, sizeof err);
+    if (n < 0) {
+        log_error("%s", err);
+        return false;
+    }
+    bool found = false;
+    for (int i = 0; i < n; i++) {
+        if (!found && strcmp(slots[i].name, name) == 0) {
+            *out = slots[i];
+            found = true;
+        } else {
+            save_slot_free(&slots[i]);
+        }
+    }
+    free(slots);
+    return found;
+}
+
+/* ---- saving ---------------------------------------------------------------- */
+
+/* One save: the world's unsaved chunks go to the writer by reference
+ * (microseconds for a thousand), then the commit. Returns its ticket. */
+static uint64_t snapshot(app *a)
+{
+    app_save *s = &g_save;
+    world *w = a->w;
+    if (s->full_next) world_mark_edited_unsaved(w);
+    save_begin(s->file, s->slot, s->replace || s->full_next);
+    s->replace = s->full_next = false;
+    s->snap_chunks = save_put_unsaved(s->file, w, w->chunk_count);
+    char *state = state_text(a);
+    save_slot meta = { .inputs = s->inputs, .state = state, .gen_hash = s->gen_hash };
+    memcpy(meta.name, s->slot, sizeof meta.name);
+    uint64_t t = save_commit(s->file, &meta, true);
+    free(s->last_state);
+    s->last_state = state;
+    return t;
+}
+
+static bool can_save(void) { return g_save.file && !save_readonly(g_save.file) && g_save.slot[0]; }
+
+/* Everything unsaved to the writer now (biome switch, save, exit). */
+static uint64_t flush_all(app *a) { return can_save() && a->w ? snapshot(a) : 0; }
+
+static void save_world_leaving(void *self, app *a, world *old)
+{
+    flush_all(a);
+    if (g_save.file) save_release_world(g_save.file, old); /* it is about to be destroyed */
+}
+
+static void save_new_world(void *self, app *a, world *w)
+{
+    app_save *s = &g_save;
+    world_forget_edits(w); /* what generation wrote (the caves pass) is not an edit */
+    free(s->inputs);
+    s->inputs = app_save_inputs_text(a);
+    snprintf(s->slot, sizeof s->slot, "%s", a->world_kind->name);
+    s->replace = true; /* a world of new inputs, until the file says otherwise */
+    if (!s->file) return;
+    s->gen_hash = save_world_fingerprint(a->w, a->jobs);
+    save_slot slot;
+    if (!find_slot(s->slot, &slot)) return;
+    char err[1024], where[700];
+    snprintf(where, sizeof where, "%s (world '%s')", save_path(s->file), slot.name);
+    inputs_parse p = { .generator = -1, .err = err, .errlen = sizeof err };
+    cmd_parse(slot.inputs, visit_input, &p, err, sizeof err);
+    parse_free(&p);
+    if (p.generator != WORLDGEN_VERSION) {
+        snprintf(err, sizeof err, "%s was made by world generator %d, this program has %d: not loaded", where,
+                 p.generator, WORLDGEN_VERSION);
+        detach(err);
+    } else if (strcmp(slot.inputs, s->inputs) == 0) {
+        if (slot.gen_hash && slot.gen_hash != s->gen_hash) {
+            snprintf(err, sizeof err, "%s: the generator now makes different terrain from its inputs: not loaded",
+                     where);
+            detach(err);
+        } else if (save_load_chunks(s->file, slot.name, a->w, a->jobs, err, sizeof err) < 0) {
+            detach(err);
+        } else {
+            s->replace = false;
+            if (!apply_state(a, slot.state)) log_warn("%s: the player's position is unreadable; spawned", where);
+        }
+    }
+    save_slot_free(&slot);
+}
+
+bool app_save_restore_kind(app *a, const char *kind)
+{
+    if (!g_save.file) return true;
+    save_slot slot;
+    if (!find_slot(kind, &slot)) return true;
+    char err[1024], where[700];
+    snprintf(where, sizeof where, "%s (world '%s')", save_path(g_save.file), slot.name);
+    bool ok = app_save_apply_inputs(slot.inputs, where, err, sizeof err);
+    save_slot_free(&slot);
+    if (!ok) detach(err);
+    return ok;
+}
+
+void app_save_start(app *a)
+{
+    char path[600];
+    const char *p = a->desc.world;
+    if (!p) {
+        /* scripts stay reproducible: headless runs touch no world unless asked */
+        if (a->desc.headless || !app_save_world_path("default", path, sizeof path)) return;
+        p = path;
+    }
+    if (!open_file(p)) return;
+    char cur[64], err[1024];
+    if (!save_current_slot(g_save.file, cur, sizeof cur, err, sizeof err)) {
+        detach(err);
+        return;
+    }
+    if (cur[0]) app_save_restore_kind(a, cur);
+    a->regen_pending = false;
+}
+
+static void report_finished(app *a)
+{
+    app_save *s = &g_save;
+    bool failed;
+    char err[1024];
+    uint64_t t = save_poll(s->file, &failed, err, sizeof err);
+    if (t == s->reported) return;
+    s->reported = t;
+    if (failed) {
+        log_error("%s", err);
+        s->full_next = true; /* the slot in the file is the last complete save; redo it all */
+        s->replace = true;
+    } else if (s->announce && t >= s->announce) {
+        log_info("saved %s", save_path(s->file));
+    }
+    if (s->announce && t >= s->announce) s->announce = 0;
+}
+
+static void save_frame(void *self, app *a, double now, float dt)
+{
+    app_save *s = &g_save;
+    if (!s->file || !a->w) return;
+    report_finished(a);
+    if (!can_save()) return;
+    float every = s->autosave ? s->autosave->f : 0;
+    if (every <= 0) return;
+    if (s->autosave_next <= 0 || s->autosave_next > now + every) s->autosave_next = now + every;
+    if (now < s->autosave_next) return;
+    s->autosave_next = now + every;
+    if (save_pending(s->file) > 0) return; /* the disk is behind: no backlog */
+    char *state = state_text(a);
+    bool moved = !s->last_state || strcmp(state, s->last_state) != 0;
+    free(state);
+    if (a->w->unsaved_count > 0 || s->full_next || moved) snapshot(a);
+}
+
+static void save_shutdown(void *self, app *a)
+{
+    app_save *s = &g_save;
+    if (s->file) {
+        uint64_t t = flush_all(a);
+        char err[1024];
+        if (t && !save_wait(s->file, t, err, sizeof err)) log_error("not saved on exit: %s", err);
+        save_close(s->file);
+    }
+    free(s->inputs);
+    free(s->last_state);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- commands -------------------------------------------------------------- */
+
+static int c_save(void *u, int argc, char **argv)
+{
+    app *a = u;
+    if (argc != 1) {
+        log_error("usage: save (writes the world to its file)");
+        return 1;
+    }
+    if (!g_save.file) {
+        log_error("save: no world file (start with --world FILE, or 'world new NAME')");
+        return 1;
+    }
+    if (save_readonly(g_save.file)) {
+        log_error("save: %s is read-only", save_path(g_save.file));
+        return 1;
+    }
+    app_sync_world(a);
+    uint64_t t = flush_all(a);
+    int chunks = g_save.snap_chunks;
+    if (!platform_headless(a->plat)) { /* the window keeps playing; the frame reports it */
+        g_save.announce = t;
+        return 0;
+    }
+    char err[1024];
+    if (!save_wait(g_save.file, t, err, sizeof err)) {
+        log_error("%s", err);
+        g_save.full_next = g_save.replace = true;
+        return 1;
+    }
+    log_out("saved=%s", save_path(g_save.file));
+    log_out("saved_chunks=%d", chunks);
+    return 0;
+}
+
+/* Makes `path` the world file and the world its current slot (or, with a
+ * new file, the cvars' world). The old file gets the world's edits first. */
+static int switch_file(app *a, const char *path, bool must_exist)
+{
+    app_sync_world(a);
+    if (must_exist && access(path, F_OK) != 0) {
+        log_error("load: no world at %s (see 'worlds')", path);
+        return 1;
+    }
+    if (g_save.file) {
+        uint64_t t = flush_all(a);
+        char err[1024];
+        if (t && !save_wait(g_save.file, t, err, sizeof err)) log_error("%s", err);
+        save_close(g_save.file);
+        g_save.file = NULL;
+    }
+    g_save.slot[0] = 0; /* the world in memory belongs to no file now */
+    if (!open_file(path)) return 1;
+    char cur[64], err[1024];
+    if (!save_current_slot(g_save.file, cur, sizeof cur, err, sizeof err)) {
+        detach(err);
+        return 1;
+    }
+    if (cur[0] && !app_save_restore_kind(a, cur)) return 1;
+    if (!app_regenerate(a)) return 1;
+    if (!g_save.file) return 1; /* refused while installing (logged) */
+    return 0;
+}
+
+static int c_load(void *u, int argc, char **argv)
+{
+    app *a = u;
+    char path[600], err[256];
+    if (argc > 2) {
+        log_error("usage: load [NAME] (no NAME: back to the last save of this world)");
+        return 1;
+    }
+    if (argc == 2) {
+        if (!app_save_name_ok(argv[1], err, sizeof err)) {
+            log_error("load: %s", err);
+            return 1;
+        }
+        if (!app_save_world_path(argv[1], path, sizeof path)) {
+            log_error("load: no data folder (set XDG_DATA_HOME or HOME)");
+            return 1;
+        }
+    } else {
+        if (!g_save.file) {
+            log_error("load: no world file (start with --world FILE, or 'load NAME')");
+            return 1;
+        }
+        snprintf(path, sizeof path, "%s", save_path(g_save.file));
+        /* back to the file as it is on disk: what was not saved is dropped */
+        char werr[1024];
+        save_close(g_save.file); /* finishes queued writes first */
+        (void)werr;
+        g_save.file = NULL;
+    }
+    int rc = switch_file(a, path, true);
+    if (rc == 0) {
+        log_out("loaded=%s", path);
+        log_out("world_hash=%016llx", (unsigned long long)world_hash(a->w));
+    }
+    return rc;
+}
+
+static int c_world(void *u, int argc, char **argv)
+{
+    app *a = u;
+    char path[600], err[256];
+    if (argc != 3 || strcmp(argv[1], "new") != 0) {
+        log_error("usage: world new NAME (a new world file from the current settings)");
+        return 1;
+    }
+    if (!app_save_name_ok(argv[2], err, sizeof err)) {
+        log_error("world: %s", err);
+        return 1;
+    }
+    if (!app_save_world_path(argv[2], path, sizeof path)) {
+        log_error("world: no data folder (set XDG_DATA_HOME or HOME)");
+        return 1;
+    }
+    if (access(path, F_OK) == 0) {
+        log_error("world: '%s' exists (%s): 'load %s' opens it", argv[2], path, argv[2]);
+        return 1;
+    }
+    if (switch_file(a, path, false) != 0) return 1;
+    uint64_t t = flush_all(a); /* the new world is on disk from the start */
+    if (t && !save_wait(g_save.file, t, err, sizeof err)) {
+        log_error("%s", err);
+        return 1;
+    }
+    log_out("world=%s", path);
+    return 0;
+}
+
+static int c_worlds(void *u, int argc, char **argv)
+{
+    char dir[512];
+    if (!worlds_dir(dir, sizeof dir)) {
+        log_error("worlds: no data folder (set XDG_DATA_HOME or HOME)");
+        return 1;
+    }
+    DIR *d = opendir(dir);
+    int count = 0;
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            size_t n = strlen(e->d_name);
+            if (n < 8 || strcmp(e->d_name + n - 7, ".strata") != 0 || e->d_name[0] == '.') continue;
+            char p[1200], wal[1300];
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            snprintf(wal, sizeof wal, "%s-wal", p);
+            struct stat sb, sw;
+            if (stat(p, &sb) != 0 || !S_ISREG(sb.st_mode)) continue;
+            long long size = (long long)sb.st_size;
+            time_t played = sb.st_mtime;
+            if (stat(wal, &sw) == 0) {
+                size += (long long)sw.st_size;
+                if (sw.st_mtime > played) played = sw.st_mtime;
+            }
+            struct tm tm;
+            char when[32];
+            gmtime_r(&played, &tm);
+            strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+            bool current = g_save.file && strcmp(save_path(g_save.file), p) == 0;
+            log_out("world=%.*s size_bytes=%lld last_played=%s%s", (int)(n - 7), e->d_name, size, when,
+                    current ? " current=1" : "");
+            count++;
+        }
+        closedir(d);
+    }
+    log_out("worlds=%d", count);
+    return 0;
+}
+
+static int c_sleep(void *u, int argc, char **argv)
+{
+    char *end;
+    double s = argc == 2 ? strtod(argv[1], &end) : -1;
+    if (argc != 2 || *end || end == argv[1] || !(s >= 0 && s <= 3600)) {
+        log_error("usage: sleep SECONDS (0 to 3600; for scripted tests)");
+        return 1;
+    }
+    struct timespec ts = { (time_t)s, (long)((s - floor(s)) * 1e9) };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+    return 0;
+}
+
+static void *save_init(app *a)
+{
+    cvar_desc d = { "save.autosave", "seconds between autosaves of the world's edits (0 = off)", CVAR_FLOAT,
+                    CVAR_ARCHIVE, "30", 0, 3600 };
+    g_save.autosave = cvar_register(&d);
+    const cmd_desc table[] = {
+        { "save", "", "write the world's edits, player and inputs to its file (--world)", c_save, a },
+        { "load", "[NAME]", "open world NAME (no NAME: back to the last save)", c_load, a },
+        { "world", "new NAME", "start a new world file NAME from the current settings", c_world, a },
+        { "worlds", "", "list the saved worlds with size and last played", c_worlds, a },
+        { "sleep", "SECONDS", "wait (for scripted tests)", c_sleep, a },
+    };
+    cmd_register_table(table, (int)(sizeof table / sizeof table[0]));
+    return &g_save;
+}
+
+const component app_save_component = {
+    .name = "save",
+    .init = save_init,
+    .on_world_leaving = save_world_leaving,
+    .on_new_world = save_new_world,
+    .on_frame = save_frame,
+    .shutdown = save_shutdown,
+};
