@@ -9,6 +9,7 @@
 #include "app_plain.h"
 #include "app_render.h"
 #include "app_save.h"
+#include "app_smooth.h"
 #include "app_tool.h"
 #include "app_voxelize.h"
 
@@ -21,6 +22,7 @@ void app_add_components(app *a)
         &app_tool_component,
         &app_light_component,
         &app_enhance_component,
+        &app_smooth_component,
         &app_voxelize_component,
         &app_caves_component,
     };

@@ -113,6 +113,25 @@ check "enhance.levels out of range" 1 "$strata" --headless --exec "set enhance.l
 grep -q "\[1, 4\]" "$tmp/err" || { echo "FAIL enhance.levels refusal has no range: $(cat "$tmp/err")"; fail=1; }
 check "enhance memory limit" 1 "$strata" --headless --exec "set enhance.operator resample; set enhance.factor 16; set enhance.radius 512"
 grep -q "MiB" "$tmp/err" || { echo "FAIL enhance memory refusal has no estimate: $(cat "$tmp/err")"; fail=1; }
+# seed 004: surface nets on a field from a file, and the smooth render mode
+perl -e 'for $z (0..16) { for $y (0..16) { for $x (0..16) { print pack("f<", sqrt(($x-8.2)**2+($y-7.9)**2+($z-8.1)**2) - 5.5) } } }' >"$tmp/sphere.f32"
+check "surfnets on a sphere field" 0 "$strata" --headless --exec "surfnets $tmp/sphere.f32 16"
+for key in cpu_vertices cpu_triangles gpu_vertices gpu_triangles cpu_ms gpu_ms; do
+    grep -q "^$key=" "$tmp/out" || { echo "FAIL surfnets lacks $key="; fail=1; }
+done
+[ "$(kv cpu_vertices)" -gt 100 ] && [ "$(kv cpu_vertices)" = "$(kv gpu_vertices)" ] && [ "$(kv cpu_triangles)" = "$(kv gpu_triangles)" ] ||
+    { echo "FAIL surfnets: cpu $(kv cpu_vertices)/$(kv cpu_triangles) vs gpu $(kv gpu_vertices)/$(kv gpu_triangles)"; fail=1; }
+check "surfnets: missing file" 1 "$strata" --headless --exec "surfnets $tmp/nope.f32 16"
+check "surfnets: size does not match N" 1 "$strata" --headless --exec "surfnets $tmp/sphere.f32 15"
+grep -q "expected exactly" "$tmp/err" || { echo "FAIL surfnets size message: $(cat "$tmp/err")"; fail=1; }
+check "surfnets: N over the limit" 1 "$strata" --headless --exec "surfnets $tmp/sphere.f32 100000"
+perl -e 'print pack("f<", 1.0) x 100; print pack("L<", 0x7fc00000); print pack("f<", 1.0) x (17*17*17 - 101)' >"$tmp/nan.f32"
+check "surfnets: NaN in the field" 1 "$strata" --headless --exec "surfnets $tmp/nan.f32 16"
+grep -q "sample 100 (x=15 y=5 z=0" "$tmp/err" || { echo "FAIL surfnets NaN message: $(cat "$tmp/err")"; fail=1; }
+check "smooth mode keeps world and player" 0 "$strata" --headless --width 160 --height 120 --exec "$small; tp 64 70 64; look 30 -30; stats; screenshot $tmp/b.png; set render.mode smooth; stats; screenshot $tmp/s.png; cut 64 40 64; stats; render.cycle; get render.mode"
+[ "$(grep '^world_hash=' "$tmp/out" | sed -n 1p)" = "$(grep '^world_hash=' "$tmp/out" | sed -n 2p)" ] || { echo "FAIL switching to smooth changed the world"; fail=1; }
+grep -qx "render.mode=blocks" "$tmp/out" || { echo "FAIL render.cycle did not go from smooth back to blocks"; fail=1; }
+! cmp -s "$tmp/b.png" "$tmp/s.png" || { echo "FAIL smooth mode draws the same picture as blocks"; fail=1; }
 # seed 002: meshes voxelized, overlapped, imported and made the tool's shape
 cube='v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\nv 0 1 1\nv 1 1 1\n'
 faces='f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n'

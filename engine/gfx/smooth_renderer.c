@@ -1,0 +1,237 @@
+#include "gfx/smooth_renderer.h"
+
+#include <glad/gl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gfx/light_tex.h"
+#include "gfx/shader.h"
+#include "gfx/surfnets_gpu.h"
+#include "voxel/chunk.h"
+#include "voxel/material.h"
+
+typedef struct smooth_chunk {
+    GLuint vbo, ibo;
+    int indices;
+    size_t bytes;
+    surfnets_gpu_mesh gm; /* made by the compute passes: drawn indirectly */
+    bool gpu;
+} smooth_chunk;
+
+typedef struct smooth_prog {
+    GLuint prog;
+    GLint viewproj, origin, camera, atlas, tiles, sun, fog_color, fog_start, fog_end, tints;
+} smooth_prog;
+
+struct smooth_renderer {
+    smooth_prog cpu, gpu;
+    GLuint vao, gpu_vao, atlas;
+    int cx, cy, cz;
+    smooth_chunk *chunks;
+    render_item *visible; /* scratch for smooth_renderer_draw */
+    unsigned char *has;
+};
+
+static bool load_prog(smooth_prog *p, const char *vert, char *err, size_t errlen)
+{
+    p->prog = shader_load(vert, "smooth.frag", err, errlen);
+    if (!p->prog) return false;
+#define U(name) glGetUniformLocation(p->prog, "u_" #name)
+    p->viewproj = U(viewproj), p->origin = U(origin), p->camera = U(camera), p->atlas = U(atlas);
+    p->tiles = U(tiles), p->sun = U(sun), p->fog_color = U(fog_color), p->fog_start = U(fog_start);
+    p->fog_end = U(fog_end), p->tints = U(tints);
+#undef U
+    /* per material: top, bottom and side tiles for the three projections */
+    GLuint tiles[32 * 4] = { 0 };
+    for (int m = 0; m < MAT_COUNT && m < 32; m++) {
+        tiles[4 * m] = material_table[m].tile[FACE_TOP];
+        tiles[4 * m + 1] = material_table[m].tile[FACE_BOTTOM];
+        tiles[4 * m + 2] = material_table[m].tile[FACE_BACK];
+    }
+    glProgramUniform4uiv(p->prog, p->tiles, 32, tiles);
+    return true;
+}
+
+smooth_renderer *smooth_renderer_create(char *err, size_t errlen)
+{
+    smooth_renderer *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    if (!load_prog(&r->cpu, "smooth.vert", err, errlen)) {
+        free(r);
+        return NULL;
+    }
+    glCreateVertexArrays(1, &r->vao);
+    for (int i = 0; i < 3; i++) {
+        glEnableVertexArrayAttrib(r->vao, (GLuint)i);
+        glVertexArrayAttribBinding(r->vao, (GLuint)i, 0);
+    }
+    glVertexArrayAttribFormat(r->vao, 0, 3, GL_FLOAT, GL_FALSE, offsetof(smooth_vertex, pos));
+    glVertexArrayAttribFormat(r->vao, 1, 4, GL_BYTE, GL_TRUE, offsetof(smooth_vertex, nrm));
+    glVertexArrayAttribIFormat(r->vao, 2, 2, GL_UNSIGNED_BYTE, offsetof(smooth_vertex, mat));
+    /* the compute passes' buffers: positions and normals, a vec4 each */
+    char gerr[1024];
+    if (surfnets_gpu_supported() && load_prog(&r->gpu, "smooth_gpu.vert", gerr, sizeof gerr)) {
+        glCreateVertexArrays(1, &r->gpu_vao);
+        for (int i = 0; i < 2; i++) {
+            glEnableVertexArrayAttrib(r->gpu_vao, (GLuint)i);
+            glVertexArrayAttribBinding(r->gpu_vao, (GLuint)i, (GLuint)i);
+            glVertexArrayAttribFormat(r->gpu_vao, (GLuint)i, 4, GL_FLOAT, GL_FALSE, 0);
+        }
+    }
+    return r;
+}
+
+static void free_chunks(smooth_renderer *r)
+{
+    int n = r->cx * r->cy * r->cz;
+    for (int i = 0; i < n && r->chunks; i++) {
+        if (r->chunks[i].vbo) glDeleteBuffers(1, &r->chunks[i].vbo);
+        if (r->chunks[i].ibo) glDeleteBuffers(1, &r->chunks[i].ibo);
+        surfnets_gpu_mesh_free(&r->chunks[i].gm);
+    }
+    free(r->chunks);
+    free(r->visible);
+    free(r->has);
+    r->chunks = NULL;
+    r->visible = NULL;
+    r->has = NULL;
+}
+
+void smooth_renderer_destroy(smooth_renderer *r)
+{
+    if (!r) return;
+    free_chunks(r);
+    if (r->cpu.prog) glDeleteProgram(r->cpu.prog);
+    if (r->gpu.prog) glDeleteProgram(r->gpu.prog);
+    if (r->vao) glDeleteVertexArrays(1, &r->vao);
+    if (r->gpu_vao) glDeleteVertexArrays(1, &r->gpu_vao);
+    free(r);
+}
+
+void smooth_renderer_set_atlas(smooth_renderer *r, unsigned texture) { r->atlas = texture; }
+
+void smooth_renderer_reset(smooth_renderer *r, int cx, int cy, int cz)
+{
+    free_chunks(r);
+    r->cx = cx, r->cy = cy, r->cz = cz;
+    r->chunks = calloc((size_t)cx * cy * cz, sizeof *r->chunks);
+    r->visible = malloc(sizeof *r->visible * (size_t)(cx * cy * cz > 0 ? cx * cy * cz : 1));
+    r->has = calloc((size_t)(cx * cy * cz > 0 ? cx * cy * cz : 1), 1);
+}
+
+void smooth_renderer_upload(smooth_renderer *r, int cx, int cy, int cz, const smooth_mesh *m)
+{
+    if (!r->chunks || cx < 0 || cy < 0 || cz < 0 || cx >= r->cx || cy >= r->cy || cz >= r->cz) return;
+    smooth_chunk *g = &r->chunks[cx + cz * r->cx + cy * r->cx * r->cz];
+    surfnets_gpu_mesh_free(&g->gm);
+    g->gpu = false;
+    if (m->triangles == 0) {
+        if (g->vbo) glDeleteBuffers(1, &g->vbo);
+        if (g->ibo) glDeleteBuffers(1, &g->ibo);
+        memset(g, 0, sizeof *g);
+        return;
+    }
+    if (!g->vbo) glCreateBuffers(1, &g->vbo);
+    if (!g->ibo) glCreateBuffers(1, &g->ibo);
+    size_t vb = sizeof(smooth_vertex) * (size_t)m->vertices, ib = sizeof(uint32_t) * 3 * (size_t)m->triangles;
+    glNamedBufferData(g->vbo, (GLsizeiptr)vb, m->v, GL_STATIC_DRAW);
+    glNamedBufferData(g->ibo, (GLsizeiptr)ib, m->idx, GL_STATIC_DRAW);
+    g->indices = 3 * m->triangles;
+    g->bytes = vb + ib;
+}
+
+bool smooth_renderer_gpu_ready(const smooth_renderer *r) { return r->gpu_vao != 0; }
+
+void smooth_renderer_upload_gpu(smooth_renderer *r, int cx, int cy, int cz, surfnets_gpu_mesh *m)
+{
+    if (!r->chunks || !r->gpu_vao || cx < 0 || cy < 0 || cz < 0 || cx >= r->cx || cy >= r->cy || cz >= r->cz) {
+        surfnets_gpu_mesh_free(m);
+        return;
+    }
+    smooth_chunk *g = &r->chunks[cx + cz * r->cx + cy * r->cx * r->cz];
+    if (g->vbo) glDeleteBuffers(1, &g->vbo);
+    if (g->ibo) glDeleteBuffers(1, &g->ibo);
+    surfnets_gpu_mesh_free(&g->gm);
+    memset(g, 0, sizeof *g);
+    if (!m->counters) return; /* nothing was meshed */
+    g->gm = *m;
+    g->gpu = true;
+    g->indices = -1; /* on the GPU: counted there, drawn indirectly */
+    g->bytes = (size_t)(m->vcap * 32 + m->icap * 4);
+    memset(m, 0, sizeof *m);
+}
+
+size_t smooth_renderer_bytes(const smooth_renderer *r)
+{
+    size_t b = 0;
+    for (int i = 0; r->chunks && i < r->cx * r->cy * r->cz; i++) b += r->chunks[i].bytes;
+    return b;
+}
+
+void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_stats *stats)
+{
+    const render_settings *s = v->s;
+    int n = r->cx * r->cy * r->cz;
+    for (int i = 0; r->chunks && i < n; i++) {
+        if (!r->chunks[i].indices) continue;
+        stats->chunks_loaded++;
+        if (!r->chunks[i].gpu) stats->triangles_loaded += r->chunks[i].indices / 3;
+    }
+    glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
+    vec3 sun = { s->sun[0], s->sun[1], s->sun[2] };
+    glm_vec3_normalize(sun);
+    for (int pass = 0; pass < 2; pass++) { /* CPU-meshed chunks, then GPU-meshed ones */
+        const smooth_prog *p = pass ? &r->gpu : &r->cpu;
+        if (!p->prog) continue;
+        glUseProgram(p->prog);
+        glUniformMatrix4fv(p->viewproj, 1, GL_FALSE, (const float *)v->cam->viewproj);
+        glUniform3fv(p->camera, 1, v->cam->pos);
+        glUniform3fv(p->sun, 1, sun);
+        glUniform3fv(p->fog_color, 1, s->sky);
+        glUniform1f(p->fog_start, s->view_distance * RENDER_FOG_START);
+        glUniform1f(p->fog_end, s->view_distance);
+        glUniform3fv(p->tints, 8, &s->tints[0][0]);
+        glUniform1i(p->atlas, 0);
+        glBindTextureUnit(0, s->atlas ? s->atlas : r->atlas);
+        light_shading_apply(p->prog, &s->light, 1);
+        glBindVertexArray(pass ? r->gpu_vao : r->vao);
+        /* the visible set is nearest first: the depth test rejects hidden
+         * fragments before the (triplanar) shading */
+        for (int k = 0; k < v->visible_count; k++) {
+            int i = v->visible[k].index;
+            if (i < 0 || i >= n || !r->chunks) continue;
+            smooth_chunk *g = &r->chunks[i];
+            if (!g->indices || g->gpu != (pass == 1)) continue;
+            stats->chunks_drawn++;
+            int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
+            float o = pass ? -0.5f : 0.f; /* the passes' grid starts at voxel -1's centre */
+            glUniform3f(p->origin, (float)(x * CHUNK_SIZE) + o, (float)(y * CHUNK_SIZE) + o, (float)(z * CHUNK_SIZE) + o);
+            if (pass) {
+                glVertexArrayVertexBuffer(r->gpu_vao, 0, g->gm.verts, 0, 16);
+                glVertexArrayVertexBuffer(r->gpu_vao, 1, g->gm.normals, 0, 16);
+                glVertexArrayElementBuffer(r->gpu_vao, g->gm.indices);
+                glBindBuffer(GL_DRAW_INDIRECT_BUFFER, g->gm.counters);
+                glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, NULL); /* the count never leaves the GPU */
+            } else {
+                glVertexArrayVertexBuffer(r->vao, 0, g->vbo, 0, sizeof(smooth_vertex));
+                glVertexArrayElementBuffer(r->vao, g->ibo);
+                glDrawElements(GL_TRIANGLES, g->indices, GL_UNSIGNED_INT, NULL);
+                stats->triangles += g->indices / 3;
+            }
+        }
+    }
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    glBindVertexArray(0);
+}
+
+void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_settings *s, render_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    render_frame_begin(s);
+    int n = r->cx * r->cy * r->cz;
+    for (int i = 0; r->chunks && i < n; i++) r->has[i] = r->chunks[i].indices != 0;
+    int count = r->chunks ? render_visible_set(cam, s->view_distance, r->cx, r->cy, r->cz, r->has, r->visible) : 0;
+    render_view v = { cam, s, r->visible, count, r->cx, r->cy, r->cz };
+    smooth_renderer_draw_view(r, &v, stats);
+}

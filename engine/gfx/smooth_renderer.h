@@ -1,0 +1,41 @@
+/* smooth_renderer: draws the world as surface nets (the smooth render
+ * mode): one vertex and one index buffer per chunk, filled from
+ * mesh_smooth meshes or by the compute passes; the shared visible set,
+ * fog, sun, light and tints as the blocks mode, and triplanar texturing
+ * from the atlas by material. GL on the main thread only. */
+#ifndef STRATA_SMOOTH_RENDERER_H
+#define STRATA_SMOOTH_RENDERER_H
+
+#include <stddef.h>
+
+#include "gfx/camera.h"
+#include "gfx/render_mode.h"
+#include "mesh/mesh_smooth.h"
+
+typedef struct smooth_renderer smooth_renderer;
+
+smooth_renderer *smooth_renderer_create(char *err, size_t errlen);
+void smooth_renderer_destroy(smooth_renderer *r);
+void smooth_renderer_set_atlas(smooth_renderer *r, unsigned texture);
+/* Drops every chunk and sizes the table for a world of cx * cy * cz chunks. */
+void smooth_renderer_reset(smooth_renderer *r, int cx, int cy, int cz);
+/* Replaces one chunk's mesh (an empty mesh frees its buffers). */
+void smooth_renderer_upload(smooth_renderer *r, int cx, int cy, int cz, const smooth_mesh *m);
+/* A whole frame: clear, the shared visible set, draw (tests, benchmarks). */
+void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_settings *s, render_stats *stats);
+/* Draws the chunks of a visible set (the frame is begun by the caller);
+ * fog, tints, wireframe and light as the blocks mode. */
+void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_stats *stats);
+/* The compute-shader path (render.gpu): GL 4.3 and its shaders loaded. */
+bool smooth_renderer_gpu_ready(const smooth_renderer *r);
+/* Replaces one chunk's mesh with one the compute passes made: the renderer
+ * takes its output buffers (m is emptied) and draws them with an indirect
+ * draw from its counters, never reading them back. Field, cell and material
+ * buffers must be zero (shared scratch stays with the caller). GPU-meshed
+ * chunks are not in the triangle counts (those stay on the GPU). */
+struct surfnets_gpu_mesh;
+void smooth_renderer_upload_gpu(smooth_renderer *r, int cx, int cy, int cz, struct surfnets_gpu_mesh *m);
+/* Bytes of vertex and index data held on the GPU. */
+size_t smooth_renderer_bytes(const smooth_renderer *r);
+
+#endif

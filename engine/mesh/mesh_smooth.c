@@ -1,0 +1,196 @@
+#include "mesh/mesh_smooth.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Occupancy for smoothing: everything the block renderer draws counts as
+ * inside (leaves and bogs included), air and placeholders do not. */
+static inline uint8_t occupied(uint8_t m) { return material_get(m)->pass != PASS_NONE; }
+
+/* Tent weights 1 2 3 2 1 per axis: a 5^3 neighbourhood, total 9^3. */
+#define BLUR_R 2
+static const uint16_t k_tent[2 * BLUR_R + 1] = { 1, 2, 3, 2, 1 };
+#define BLUR_TOTAL (9 * 9 * 9)
+
+void smooth_density_box(const world *w, int x0, int y0, int z0, int nx, int ny, int nz, float sharpness, float *d,
+                        uint8_t *mat, uint8_t *tint)
+{
+    /* occupancy with a BLUR_R apron, then a separable tent blur in integers
+     * (exact, so every box that holds a sample computes the same bits) */
+    const int R = BLUR_R, ox = nx + 2 * R, oy = ny + 2 * R, oz = nz + 2 * R;
+    const size_t on = (size_t)ox * oy * oz, ns = (size_t)nx * ny * nz;
+    uint16_t *a = malloc(on * sizeof *a), *b = malloc(on * sizeof *b);
+    uint8_t *own = malloc(ns);
+    if (!a || !b || !own) {
+        free(a), free(b), free(own);
+        for (size_t i = 0; i < ns; i++) d[i] = 1.f, mat[i] = 0, tint[i] = 0;
+        return;
+    }
+#define OI(x, y, z) ((size_t)(x) + (size_t)ox * ((size_t)(y) + (size_t)oy * (size_t)(z)))
+#define SI(x, y, z) ((size_t)(x) + (size_t)nx * ((size_t)(y) + (size_t)ny * (size_t)(z)))
+    for (int z = 0; z < oz; z++)
+        for (int y = 0; y < oy; y++)
+            for (int x = 0; x < ox; x++) {
+                int wx = x0 + x - R, wy = y0 + y - R, wz = z0 + z - R;
+                uint8_t m = world_get(w, wx, wy, wz);
+                a[OI(x, y, z)] = occupied(m);
+                if (x >= R && y >= R && z >= R && x < nx + R && y < ny + R && z < nz + R) {
+                    size_t s = SI(x - R, y - R, z - R);
+                    own[s] = occupied(m);
+                    mat[s] = m;
+                    tint[s] = world_in_bounds(w, wx, wy, wz) ? world_get_tint(w, wx, wy, wz) : 0;
+                }
+            }
+    memset(b, 0, on * sizeof *b);
+    for (int z = 0; z < oz; z++) /* along x: a -> b */
+        for (int y = 0; y < oy; y++)
+            for (int x = R; x < ox - R; x++) {
+                unsigned s = 0;
+                for (int k = -R; k <= R; k++) s += k_tent[k + R] * a[OI(x + k, y, z)];
+                b[OI(x, y, z)] = (uint16_t)s;
+            }
+    for (int z = 0; z < oz; z++) /* along y: b -> a */
+        for (int y = R; y < oy - R; y++)
+            for (int x = R; x < ox - R; x++) {
+                unsigned s = 0;
+                for (int k = -R; k <= R; k++) s += k_tent[k + R] * b[OI(x, y + k, z)];
+                a[OI(x, y, z)] = (uint16_t)s;
+            }
+    const float k = sharpness, blur = (1.f - sharpness) / (float)BLUR_TOTAL;
+    for (int z = R; z < nz + R; z++) /* along z, straight into the density */
+        for (int y = R; y < ny + R; y++)
+            for (int x = R; x < nx + R; x++) {
+                unsigned sum = 0;
+                for (int q = -R; q <= R; q++) sum += k_tent[q + R] * a[OI(x, y, z + q)];
+                size_t s = SI(x - R, y - R, z - R);
+                /* own occupancy (+-k/2) plus the filtered rest; the sign
+                 * stays the voxel's own, at least SMOOTH_MIN_MAGNITUDE away
+                 * from zero so thin features keep some thickness */
+                float v = (own[s] ? -0.5f * k : 0.5f * k) + (1.f - k) * 0.5f - blur * (float)sum;
+                if (own[s] && v > -SMOOTH_MIN_MAGNITUDE) v = -SMOOTH_MIN_MAGNITUDE;
+                if (!own[s] && v < SMOOTH_MIN_MAGNITUDE) v = SMOOTH_MIN_MAGNITUDE;
+                d[s] = v;
+            }
+#undef OI
+#undef SI
+    free(own);
+    free(a);
+    free(b);
+}
+
+void mesh_smooth_mark_edit(world *w, const int lo[3], const int hi[3])
+{
+    const int r = SMOOTH_EDIT_REACH;
+    for (int cy = (lo[1] - r) >> CHUNK_BITS; cy <= (hi[1] - 1 + r) >> CHUNK_BITS; cy++)
+        for (int cz = (lo[2] - r) >> CHUNK_BITS; cz <= (hi[2] - 1 + r) >> CHUNK_BITS; cz++)
+            for (int cx = (lo[0] - r) >> CHUNK_BITS; cx <= (hi[0] - 1 + r) >> CHUNK_BITS; cx++)
+                world_mark_dirty(w, cx, cy, cz); /* ignores chunks outside the world */
+}
+
+int mesh_smooth_lod_want(int have, float dist, float far)
+{
+    if (far <= 0) return 0;
+    if (dist > far + 8) return 1;
+    if (dist < far - 8) return 0;
+    return have;
+}
+
+void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness, smooth_input *in)
+{
+    smooth_density_box(w, cx * CHUNK_SIZE - 1, cy * CHUNK_SIZE - 1, cz * CHUNK_SIZE - 1, SMOOTH_N, SMOOTH_N, SMOOTH_N,
+                       sharpness, in->d, in->mat, in->tint);
+    in->own_lo[0] = cx > 0, in->own_lo[1] = cy > 0, in->own_lo[2] = cz > 0;
+    in->n = SMOOTH_N, in->step = 1;
+}
+
+void mesh_smooth_gather_lod(const world *w, int cx, int cy, int cz, float sharpness, int lod, smooth_input *in)
+{
+    if (lod <= 0) {
+        mesh_smooth_gather(w, cx, cy, cz, sharpness, in);
+        return;
+    }
+    /* the full-resolution density of voxels -2 .. 35, then every second
+     * sample (the 5^3 tent already low-passed it) */
+    const int full = SMOOTH_N + 4, n = SMOOTH_N_LOD1;
+    float *d = malloc(sizeof *d * (size_t)full * full * full);
+    uint8_t *mat = malloc((size_t)full * full * full), *tint = malloc((size_t)full * full * full);
+    in->n = n, in->step = 2;
+    in->own_lo[0] = in->own_lo[1] = in->own_lo[2] = 0;
+    if (!d || !mat || !tint) {
+        free(d), free(mat), free(tint);
+        for (int i = 0; i < n * n * n; i++) in->d[i] = 1.f, in->mat[i] = 0, in->tint[i] = 0;
+        return;
+    }
+    smooth_density_box(w, cx * CHUNK_SIZE - 2, cy * CHUNK_SIZE - 2, cz * CHUNK_SIZE - 2, full, full, full, sharpness, d,
+                       mat, tint);
+    for (int z = 0; z < n; z++)
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++) {
+                size_t s = (size_t)(2 * x) + (size_t)full * ((size_t)(2 * y) + (size_t)full * (size_t)(2 * z));
+                size_t o = (size_t)x + (size_t)n * ((size_t)y + (size_t)n * (size_t)z);
+                size_t up = s + (size_t)full; /* the voxel above: a grass layer is one voxel thick */
+                bool above = occupied(mat[up]);
+                in->d[o] = d[s];
+                in->mat[o] = above ? mat[up] : mat[s];
+                in->tint[o] = above ? tint[up] : tint[s];
+            }
+    free(d), free(mat), free(tint);
+}
+
+size_t mesh_smooth_material_sample(const float *d, int nx, int ny, uint32_t cell)
+{
+    static const uint8_t order[8] = { 2, 3, 6, 7, 0, 1, 4, 5 };
+    uint32_t cxn = (uint32_t)nx - 1, cyn = (uint32_t)ny - 1;
+    uint32_t x = cell % cxn, y = (cell / cxn) % cyn, z = cell / (cxn * cyn);
+    size_t base = (size_t)x + (size_t)nx * ((size_t)y + (size_t)ny * z);
+    for (int k = 0; k < 8; k++) {
+        int c = order[k];
+        size_t s = base + (size_t)(c & 1) + (size_t)nx * ((size_t)((c >> 1) & 1) + (size_t)ny * (size_t)(c >> 2));
+        if (d[s] < 0.f) return s;
+    }
+    return base;
+}
+
+bool mesh_smooth_build(const smooth_input *in, smooth_mesh *out)
+{
+    out->vertices = out->triangles = 0;
+    const int n = in->n ? in->n : SMOOTH_N, step = in->step ? in->step : 1;
+    surfnets_field f = { in->d, n, n, n, { in->own_lo[0], in->own_lo[1], in->own_lo[2] } };
+    if (!surfnets_extract(&f, &out->nets)) return false;
+    /* sample 0 is the centre of voxel -step: local = grid * step - step + 0.5 */
+    const float scale = (float)step, shift = 0.5f - (float)step;
+    const surfnets_mesh *nets = &out->nets;
+    if (nets->vertices > out->vcap) {
+        smooth_vertex *v = realloc(out->v, sizeof *v * (size_t)nets->vertices);
+        if (!v) return false;
+        out->v = v, out->vcap = nets->vertices;
+    }
+    if (nets->triangles > out->tcap) {
+        uint32_t *t = realloc(out->idx, sizeof *t * 3 * (size_t)nets->triangles);
+        if (!t) return false;
+        out->idx = t, out->tcap = nets->triangles;
+    }
+    for (int i = 0; i < nets->vertices; i++) {
+        smooth_vertex *v = &out->v[i];
+        for (int k = 0; k < 3; k++) {
+            v->pos[k] = nets->pos[3 * i + k] * scale + shift;
+            v->nrm[k] = (int8_t)lrintf(nets->nrm[3 * i + k] * 127.f);
+        }
+        v->nrm[3] = 0;
+        size_t s = mesh_smooth_material_sample(in->d, n, n, nets->cell[i]);
+        v->mat = in->mat[s], v->tint = in->tint[s];
+        v->pad[0] = v->pad[1] = 0;
+    }
+    if (nets->triangles) memcpy(out->idx, nets->idx, sizeof *out->idx * 3 * (size_t)nets->triangles);
+    out->vertices = nets->vertices, out->triangles = nets->triangles;
+    return true;
+}
+
+void mesh_smooth_free(smooth_mesh *m)
+{
+    free(m->v);
+    free(m->idx);
+    surfnets_free(&m->nets);
+    memset(m, 0, sizeof *m);
+}

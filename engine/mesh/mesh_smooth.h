@@ -1,0 +1,93 @@
+/* mesh_smooth: surface nets meshes of world chunks for the smooth render
+ * mode. The density is derived from the materials (no extra world data):
+ * a filtered occupancy, sign-locked so thin features survive, sampled at
+ * voxel centres; each chunk meshes its cells plus a border and owns the
+ * grid edges that start inside it, so neighbours meet without cracks or
+ * doubled triangles. Pure CPU: safe on worker threads. */
+#ifndef STRATA_MESH_SMOOTH_H
+#define STRATA_MESH_SMOOTH_H
+
+#include <stdint.h>
+
+#include "mesh/surfnets.h"
+#include "voxel/world.h"
+
+/* Samples per axis of a chunk's field: voxels -1 .. 32 of the chunk. */
+#define SMOOTH_N (CHUNK_SIZE + 2)
+#define SMOOTH_VOLUME (SMOOTH_N * SMOOTH_N * SMOOTH_N)
+
+/* How much of the density is the voxel's own occupancy (+-0.5) and how
+ * much the blurred 5^3 neighbourhood (0.5 - filled fraction): 1 gives the
+ * 45 degree facets of binary data, lower values slopes; the sign is always
+ * the voxel's own and at least SMOOTH_MIN_MAGNITUDE from zero, so nothing
+ * solid disappears (docs/smooth.md has the measurements). */
+#define SMOOTH_SHARPNESS_DEFAULT 0.1f
+#define SMOOTH_MIN_MAGNITUDE 0.08f
+
+/* Density (and the material and tint of each sample) of the box of voxels
+ * [x0, x0+nx) x [y0, y0+ny) x [z0, z0+nz), in surfnets layout (x fastest,
+ * then y, then z). Voxels outside the world read as world_get says. A
+ * sample depends only on the world around it, so every box that contains
+ * it computes the same value. */
+void smooth_density_box(const world *w, int x0, int y0, int z0, int nx, int ny, int nz, float sharpness, float *d,
+                        uint8_t *mat, uint8_t *tint);
+
+typedef struct smooth_input {
+    float d[SMOOTH_VOLUME];
+    uint8_t mat[SMOOTH_VOLUME];
+    uint8_t tint[SMOOTH_VOLUME];
+    int own_lo[3]; /* 0 on the world's low faces (nobody else owns them), else 1 */
+    int n;         /* samples per axis: SMOOTH_N, or SMOOTH_N_LOD1 */
+    int step;      /* voxels between samples: 1, or 2 (level of detail 1) */
+} smooth_input;
+
+/* Level of detail 1 (distant chunks): every second voxel, cells of 2^3
+ * voxels, about a quarter of the triangles. Samples are voxels -2, 0, ..,
+ * 34 on one global even grid, and a LOD-1 chunk meshes all of its grid, a
+ * coarse cell past each face: where it meets a LOD-0 chunk the two surfaces
+ * overlap instead of leaving a crack; where it meets another LOD-1 chunk
+ * the overlap is the same triangles twice. The material of a coarse sample
+ * is the upper of its voxel and the one above when that is solid, so a
+ * one-voxel grass layer is not skipped. */
+#define SMOOTH_N_LOD1 (CHUNK_SIZE / 2 + 3)
+/* Chunks whose centre is farther from the eye use LOD 1 (render.smooth_lod_distance). */
+#define SMOOTH_LOD_DISTANCE_DEFAULT 96
+
+/* 20 bytes: chunk-local position (voxel units; voxel (x, y, z) spans
+ * [x, x+1)), unit normal as snorm8, material and tint of the cell. */
+typedef struct smooth_vertex {
+    float pos[3];
+    int8_t nrm[4];
+    uint8_t mat, tint, pad[2];
+} smooth_vertex;
+
+typedef struct smooth_mesh {
+    smooth_vertex *v;
+    uint32_t *idx;
+    int vertices, triangles;
+    int vcap, tcap;
+    surfnets_mesh nets; /* the raw nets (scratch, and for tests) */
+} smooth_mesh;
+
+/* An edit changes the nets of every chunk within SMOOTH_EDIT_REACH voxels
+ * of it: the filter reads 2 voxels around a sample, a cell spans one more. */
+#define SMOOTH_EDIT_REACH 3
+/* Marks dirty every chunk within SMOOTH_EDIT_REACH of the box [lo, hi). */
+void mesh_smooth_mark_edit(world *w, const int lo[3], const int hi[3]);
+/* The level of detail a chunk at `dist` voxels should have, given the one
+ * it has: 1 beyond far + 8, 0 within far - 8, unchanged between (so a step
+ * back and forth does not re-mesh it); far <= 0 is always 0. */
+int mesh_smooth_lod_want(int have, float dist, float far);
+
+void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness, smooth_input *in);
+/* The same at a level of detail (0 = every voxel, 1 = every second one). */
+void mesh_smooth_gather_lod(const world *w, int cx, int cy, int cz, float sharpness, int lod, smooth_input *in);
+/* Meshes the input; false (mesh empty) when out of memory. */
+bool mesh_smooth_build(const smooth_input *in, smooth_mesh *out);
+void mesh_smooth_free(smooth_mesh *m);
+
+/* The material rule the GPU pass shares: the cell's highest inside corner
+ * (corner order 2 3 6 7 0 1 4 5); returns the corner's sample index. */
+size_t mesh_smooth_material_sample(const float *d, int nx, int ny, uint32_t cell);
+
+#endif

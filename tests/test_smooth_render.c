@@ -1,0 +1,240 @@
+/* Headless renders of the smooth mode (EGL, llvmpipe in CI): each biome's
+ * spawn view is a real picture (mostly terrain, many colours, the biome's
+ * own hues), a ball of sand is round, lit and textured like sand, and a cut's
+ * tint shows on the nets. */
+#include "test_support.h"
+
+#include <glad/gl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "biomes.h"
+#include "core/jobs.h"
+#include "gfx/atlas.h"
+#include "gfx/screenshot.h"
+#include "gfx/smooth_renderer.h"
+#include "gfx/surfnets_gpu.h"
+#include "platform/platform.h"
+#include "terrain.h"
+#include "worldgen.h"
+
+#define W 200
+#define H 150
+
+typedef struct scene {
+    platform *plat;
+    smooth_renderer *rend;
+    unsigned atlas;
+    job_pool *jobs;
+} scene;
+
+static int setup(void **state)
+{
+    scene *s = calloc(1, sizeof *s);
+    char err[2048];
+    s->plat = platform_create(&(platform_desc){ .width = W, .height = H, .headless = true }, err, sizeof err);
+    if (!s->plat) {
+        print_error("headless context: %s\n", err);
+        return -1;
+    }
+    atlas_image img;
+    const char *path = platform_find_asset("assets/atlas.png");
+    if (!path || !atlas_load(path, &img, err, sizeof err)) return -1;
+    s->atlas = atlas_texture_create(&img);
+    atlas_free(&img);
+    s->rend = smooth_renderer_create(err, sizeof err);
+    if (!s->rend) {
+        print_error("%s\n", err);
+        return -1;
+    }
+    smooth_renderer_set_atlas(s->rend, s->atlas);
+    s->jobs = job_pool_create(2);
+    terrain_register();
+    biomes_register();
+    *state = s;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    scene *s = *state;
+    smooth_renderer_destroy(s->rend);
+    atlas_texture_destroy(s->atlas);
+    job_pool_destroy(s->jobs);
+    platform_destroy(s->plat);
+    free(s);
+    return 0;
+}
+
+static void upload(scene *s, const world *w)
+{
+    smooth_renderer_reset(s->rend, w->cx, w->cy, w->cz);
+    smooth_input *in = malloc(sizeof *in);
+    smooth_mesh m = { 0 };
+    for (int c = 0; c < w->chunk_count; c++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, c, &cx, &cy, &cz);
+        mesh_smooth_gather(w, cx, cy, cz, SMOOTH_SHARPNESS_DEFAULT, in);
+        assert_true(mesh_smooth_build(in, &m));
+        smooth_renderer_upload(s->rend, cx, cy, cz, &m);
+    }
+    mesh_smooth_free(&m);
+    free(in);
+}
+
+static uint8_t *render(scene *s, const float pos[3], float yaw, float pitch, render_stats *st)
+{
+    camera c = { .pos = { pos[0], pos[1], pos[2] }, .yaw = yaw, .pitch = pitch, .fov = 70, .aspect = (float)W / H,
+                 .znear = 0.05f, .zfar = 400 };
+    camera_update(&c);
+    render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->plat), .view_distance = 300,
+                           .sky = { 0.2f, 0.4f, 0.9f }, .sun = { 0.3f, 1, 0.2f } };
+    rs.tints[2][0] = 0.1f, rs.tints[2][1] = 0.9f, rs.tints[2][2] = 0.1f;
+    smooth_renderer_draw(s->rend, &c, &rs, st);
+    assert_int_equal(glGetError(), GL_NO_ERROR);
+    return screenshot_read(platform_framebuffer(s->plat), W, H);
+}
+
+typedef struct picture_stats { float terrain, colours, r, g, b; } picture_stats;
+
+static picture_stats measure(const uint8_t *px)
+{
+    static uint8_t seen[1 << 15];
+    memset(seen, 0, sizeof seen);
+    picture_stats p = { 0 };
+    int n = 0;
+    for (int i = 0; i < W * H; i++) {
+        const uint8_t *c = px + 4 * i;
+        if (abs(c[0] - 51) + abs(c[1] - 102) + abs(c[2] - 230) < 6) continue; /* the clear colour */
+        n++;
+        p.r += c[0], p.g += c[1], p.b += c[2];
+        int key = (c[0] >> 3) | (c[1] >> 3) << 5 | (c[2] >> 3) << 10;
+        if (!seen[key]) seen[key] = 1, p.colours++;
+    }
+    p.terrain = (float)n / (W * H);
+    if (n) p.r /= (float)n, p.g /= (float)n, p.b /= (float)n;
+    return p;
+}
+
+static void test_biome_pictures(void **state)
+{
+    scene *s = *state;
+    const worldgen_kind *kinds[] = { &terrain_hills, &biome_desert, &biome_taiga };
+    for (int k = 0; k < 3; k++) {
+        world *w = world_create(4, 4, 4);
+        assert_true(worldgen_generate(w, kinds[k], 1, s->jobs));
+        upload(s, w);
+        float eye[3] = { 64, (float)world_surface_y(w, 64, 64) + 20.f, 64 };
+        render_stats st;
+        uint8_t *px = render(s, eye, 30, -30, &st);
+        picture_stats p = measure(px);
+        print_message("%s: terrain %.2f, colours %.0f, mean %.0f %.0f %.0f, triangles %ld\n", kinds[k]->name, p.terrain,
+                      p.colours, p.r, p.g, p.b, st.triangles);
+        assert_true(p.terrain > 0.4f);
+        assert_true(p.colours > 15);
+        assert_true(st.triangles > 1000);
+        if (k == 0) assert_true(p.g > p.r && p.g > p.b); /* grass */
+        if (k == 1) assert_true(p.r > p.b + 30);         /* sand and mesa */
+        free(px);
+        world_destroy(w);
+    }
+}
+
+/* A sand ball in the air, seen from the side: round (its silhouette fills
+ * about pi/4 of its bounding square), sand-coloured, brighter on the sunny
+ * top than underneath; a tinted cap shows the cut colour. */
+static void test_ball(void **state)
+{
+    scene *s = *state;
+    world *w = world_create(2, 2, 2);
+    for (int z = 0; z < 64; z++)
+        for (int y = 0; y < 64; y++)
+            for (int x = 0; x < 64; x++) {
+                int dx = x - 32, dy = y - 32, dz = z - 32;
+                if (dx * dx + dy * dy + dz * dz < 100) world_set(w, x, y, z, MAT_SAND);
+                if (dx * dx + dy * dy + dz * dz < 100 && dx > 6) world_set_tint(w, x, y, z, 2);
+            }
+    upload(s, w);
+    render_stats st;
+    const float eye[3] = { 32.5f, 32.5f, 60 };
+    uint8_t *px = render(s, eye, 0, 0, &st);
+    int inside = 0, minx = W, maxx = -1, miny = H, maxy = -1;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            const uint8_t *c = px + 4 * (y * W + x);
+            if (abs(c[0] - 51) + abs(c[1] - 102) + abs(c[2] - 230) < 6) continue;
+            if (abs(c[0] - c[2]) < 24 && abs(c[1] - c[2]) < 24) continue; /* the grey bedrock floor far below */
+            inside++;
+            if (x < minx) minx = x;
+            if (x > maxx) maxx = x;
+            if (y < miny) miny = y;
+            if (y > maxy) maxy = y;
+        }
+    float fill = (float)inside / (float)((maxx - minx + 1) * (maxy - miny + 1));
+    assert_true(fill > 0.72f && fill < 0.86f); /* a disc, not a square or a blocky cross */
+    const uint8_t *top = px + 4 * ((miny + 4) * W + (minx + maxx) / 2 - 10);
+    const uint8_t *bottom = px + 4 * ((maxy - 4) * W + (minx + maxx) / 2 - 10);
+    assert_true(top[0] + top[1] > bottom[0] + bottom[1]); /* lit from above */
+    assert_true(top[0] > top[2]);                           /* sand: warm */
+    const uint8_t *right = px + 4 * (((miny + maxy) / 2) * W + maxx - 3);
+    assert_true(right[1] > right[0] && right[1] > right[2]); /* the green cut tint */
+    free(px);
+    world_destroy(w);
+}
+
+/* The same hills drawn from nets made by the compute passes (uploaded
+ * straight from their buffers, drawn indirectly) look like the CPU's. */
+static void test_gpu_path_same_picture(void **state)
+{
+    scene *s = *state;
+    assert_true(smooth_renderer_gpu_ready(s->rend));
+    world *w = world_create(3, 2, 3);
+    assert_true(worldgen_generate(w, &terrain_hills, 2, s->jobs));
+    const float eye[3] = { 48, (float)world_surface_y(w, 48, 48) + 15.f, 80 };
+    upload(s, w);
+    render_stats st;
+    uint8_t *cpu = render(s, eye, 20, -25, &st);
+    char err[2048];
+    surfnets_gpu *g = surfnets_gpu_create(err, sizeof err);
+    assert_non_null(g);
+    smooth_input *in = malloc(sizeof *in);
+    surfnets_mesh count = { 0 };
+    for (int c = 0; c < w->chunk_count; c++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, c, &cx, &cy, &cz);
+        mesh_smooth_gather(w, cx, cy, cz, SMOOTH_SHARPNESS_DEFAULT, in);
+        surfnets_field f = { in->d, SMOOTH_N, SMOOTH_N, SMOOTH_N, { in->own_lo[0], in->own_lo[1], in->own_lo[2] } };
+        surfnets_gpu_mesh m = { 0 };
+        long active = surfnets_active_cells(&f, &count);
+        if (active > 0) {
+            assert_true(surfnets_gpu_extract(g, &f, in->mat, active, &m));
+            /* the renderer takes the outputs; the inputs are the caller's */
+            GLuint scratch[4] = { m.field, m.com, m.lut, m.mats };
+            glDeleteBuffers(4, scratch);
+            m.field = m.com = m.lut = m.mats = 0;
+        }
+        smooth_renderer_upload_gpu(s->rend, cx, cy, cz, &m);
+    }
+    uint8_t *gpu = render(s, eye, 20, -25, &st);
+    double diff = 0;
+    for (int i = 0; i < W * H * 4; i++) diff += abs(cpu[i] - gpu[i]);
+    diff /= W * H * 3;
+    print_message("mean difference CPU vs GPU nets: %.3f\n", diff);
+    assert_true(diff < 1.5); /* normals: snorm8 vs float */
+    picture_stats p = measure(gpu);
+    assert_true(p.terrain > 0.4f);
+    surfnets_free(&count);
+    free(in), free(cpu), free(gpu);
+    surfnets_gpu_destroy(g);
+    world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_biome_pictures),
+        cmocka_unit_test(test_ball),
+        cmocka_unit_test(test_gpu_path_same_picture),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
