@@ -32,7 +32,9 @@ const vec3 k_normals[6] = vec3[6](vec3(0, 0, 1), vec3(0, 0, -1), vec3(0, 1, 0),
 vec2 light_at(vec3 p)
 {
     ivec3 cell = ivec3(floor(p));
-    return cell.y >= u_light_size.y ? vec2(1.0) : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+    // above the world and beyond its sides is open air
+    bool open_air = cell.y >= u_light_size.y || any(lessThan(cell.xz, ivec2(0))) || any(greaterThanEqual(cell.xz, u_light_size.xz));
+    return open_air ? vec2(1.0) : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
 }
 
 void main()

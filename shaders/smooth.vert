@@ -25,7 +25,9 @@ out vec4 v_tint; // tool colour (premultiplied) and weight: interpolated, so a c
 
 vec2 light_at(ivec3 c)
 {
-    return c.y >= u_light_size.y ? vec2(1.0) : texelFetch(u_light, clamp(c, ivec3(0), u_light_size - 1), 0).rg;
+    // above the world and beyond its sides is open air
+    bool open_air = c.y >= u_light_size.y || any(lessThan(c.xz, ivec2(0))) || any(greaterThanEqual(c.xz, u_light_size.xz));
+    return open_air ? vec2(1.0) : texelFetch(u_light, clamp(c, ivec3(0), u_light_size - 1), 0).rg;
 }
 
 // trilinear between voxel centres, half a voxel out along the normal
