@@ -104,14 +104,18 @@ bool app_regenerate_async(app *a)
     return true;
 }
 
-/* Commands that read the world see the settings as they are now. */
-void app_sync_world(app *a)
+/* Commands that read the world see the settings as they are now. False
+ * when those settings did not make a world (the old one stays). */
+bool app_sync_world(app *a)
 {
     if (a->gen_task) {
-        install_world(a, worldgen_finish(a->gen_task));
+        world *w = worldgen_finish(a->gen_task);
         a->gen_task = NULL;
+        if (!w) return false;
+        install_world(a, w);
     }
-    if (a->regen_pending) app_regenerate(a);
+    if (a->regen_pending) return app_regenerate(a);
+    return true;
 }
 
 /* ---- rendering --------------------------------------------------------- */
@@ -153,6 +157,19 @@ static void on_anisotropy(cvar *c, void *user)
 
 static const char *const k_biome_names_fallback[] = { "hills", NULL };
 
+/* The veto on world.size_x/y/z: each is within its own range, but together
+ * they must make a world world_create accepts, so the value that would
+ * break it is refused by 'set' (and reported as file:line in a config),
+ * never stored to fail every regeneration after. */
+static bool validate_world_size(const cvar *proposed, char *err, size_t errlen, void *user)
+{
+    app *a = user;
+    int n[3] = { a->cv.size_x ? a->cv.size_x->i : 1, a->cv.size_y ? a->cv.size_y->i : 1,
+                 a->cv.size_z ? a->cv.size_z->i : 1 };
+    n[proposed->d.name[11] - 'x'] = proposed->i; /* "world.size_" + x|y|z */
+    return world_size_check(n[0], n[1], n[2], err, errlen);
+}
+
 static void register_cvars(app *a)
 {
     const char *kinds[17];
@@ -162,9 +179,9 @@ static void register_cvars(app *a)
     cvar_desc d[] = {
         { "world.seed", "world seed (generation is a pure function of biome, seed and parameters)", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "1", -2147483647.0, 2147483647.0, NULL },
         { "world.biome", "world kind: see 'biome'", CVAR_ENUM, CVAR_ARCHIVE | CVAR_REGEN, "hills", 0, 0, n ? kinds : k_biome_names_fallback },
-        { "world.size_x", "world width in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL },
-        { "world.size_y", "world height in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "4", 1, 16, NULL },
-        { "world.size_z", "world depth in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL },
+        { "world.size_x", "world width in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL, NULL, a, validate_world_size },
+        { "world.size_y", "world height in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "4", 1, 16, NULL, NULL, a, validate_world_size },
+        { "world.size_z", "world depth in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL, NULL, a, validate_world_size },
         { "view.fov", "vertical field of view in degrees", CVAR_FLOAT, CVAR_ARCHIVE, "70", 20, 140 },
         { "view.distance", "view distance in voxels (fog ends here)", CVAR_FLOAT, CVAR_ARCHIVE, "192", 32, 2048 },
         { "input.sensitivity", "mouse look, degrees per pixel", CVAR_FLOAT, CVAR_ARCHIVE, "0.12", 0.005, 2 },
@@ -182,6 +199,19 @@ static void register_cvars(app *a)
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *slots[i] = cvar_register(&d[i]);
     /* every world parameter, whoever registered it, regenerates the world */
     cvar_observe_flags(CVAR_REGEN, on_regen_cvar, a);
+}
+
+/* CMD_NEEDS_WORLD commands run once the world exists; it exists only after
+ * the graphics are up (config files run before both). */
+static bool world_ready(void *user)
+{
+    app *a = user;
+    if (!a->rend) return false;
+    if (!app_sync_world(a)) {
+        log_error("the world could not be made from these settings (see above): commands on it are refused");
+        return false;
+    }
+    return a->w != NULL;
 }
 
 static void shutdown_app(app *a)
@@ -205,6 +235,7 @@ static void shutdown_app(app *a)
     if (a->atlas_tex) glDeleteTextures(1, &a->atlas_tex);
     platform_destroy(a->plat);
     bind_shutdown();
+    cmd_set_ready_fn(NULL, NULL);
     cmd_shutdown();
     cvar_shutdown();
 }
@@ -278,18 +309,25 @@ int app_run(const app_desc *d)
     app_register_commands(a);
     default_binds();
     if (d->world) log_warn("--world: saved worlds are not implemented yet; generating from the cvars instead");
+    /* --config FILE is where settings are read and written in both modes; a
+     * file that does not exist yet is made by writeconfig (and on exit from
+     * a window). Headless scripts stay reproducible: without --config they
+     * never read or write the user's own config. */
+    int config_failures = 0;
+    cmd_set_ready_fn(world_ready, a);
     if (d->headless) {
-        /* scripts stay reproducible: the user's settings apply only when asked for */
-        if (d->config && cmd_exec_file(d->config) < 0) log_error("cannot read config '%s'", d->config);
+        if (d->config) {
+            config_init(d->config);
+            config_failures = config_load_file();
+        }
     } else {
         config_init(d->config);
-        config_load();
+        config_failures = config_load();
         a->con = console_create(&(console_desc){ .echo_stdio = true, .clipboard = clipboard_text, .clipboard_user = a->plat });
         console_attach_log(a->con);
         char hist[1024];
         if (config_sibling("history", hist, sizeof hist)) console_history_load(a->con, hist);
     }
-
     int rc = 1;
     if (!init_graphics(a)) goto out;
     if (!d->headless) {
@@ -299,7 +337,8 @@ int app_run(const app_desc *d)
     if (!app_regenerate(a)) goto out;
     a->pl.flying = a->cv.fly->b;
     if (d->headless) {
-        rc = d->exec ? cmd_exec(d->exec) : 0;
+        /* any failure, in the config or the script, is a non-zero exit */
+        rc = (d->exec && cmd_exec(d->exec) != 0) || config_failures != 0;
     } else {
         if (d->exec && cmd_exec(d->exec) != 0) log_warn("some --exec commands failed (see above)");
         app_loop(a);

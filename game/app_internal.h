@@ -65,7 +65,7 @@ extern const float app_tint_palette[8][3];
 const worldgen_kind *app_kind(app *a);
 bool app_regenerate(app *a);
 bool app_regenerate_async(app *a);
-void app_sync_world(app *a);
+bool app_sync_world(app *a);
 void app_mesh_dirty(app *a);
 void app_render(app *a);
 /* What the tool sees: world, eye and view angles (tool_view_fn). */

@@ -41,8 +41,10 @@ int main(int argc, char **argv)
             if (!parse_size(a, next, a[2] == 'w' ? &d.width : &d.height)) return 2;
             i++;
         } else if (strcmp(a, "--config") == 0 || strcmp(a, "--world") == 0 || strcmp(a, "--exec") == 0) {
-            if (!next) {
-                fprintf(stderr, "strata: %s needs an argument\n", a);
+            /* "--config --exec ..." forgot the file: the next option is not it */
+            if (!next || strncmp(next, "--", 2) == 0) {
+                fprintf(stderr, "strata: %s needs an argument%s%s%s\n", a, next ? " (got the option '" : "",
+                        next ? next : "", next ? "'; write ./NAME for a file whose name starts with --)" : "");
                 return 2;
             }
             if (a[2] == 'c') d.config = next;
