@@ -201,6 +201,23 @@ static void register_cvars(app *a)
     cvar_observe_flags(CVAR_REGEN, on_regen_cvar, a);
 }
 
+/* Every world parameter back to its default, except the kind and seed the
+ * player chose. Returns how many changed. */
+static int reset_world_parameters(void)
+{
+    int n = 0;
+    for (int i = 0; i < cvar_count(); i++) {
+        cvar *c = cvar_at(i);
+        if (!(c->d.flags & CVAR_REGEN) || strcmp(c->d.name, "world.biome") == 0 || strcmp(c->d.name, "world.seed") == 0)
+            continue;
+        if (strcmp(c->str, c->d.def) == 0) continue;
+        log_warn("%s=%s: back to %s", c->d.name, c->str, c->d.def);
+        cvar_reset(c);
+        n++;
+    }
+    return n;
+}
+
 /* CMD_NEEDS_WORLD commands run once the world exists; it exists only after
  * the graphics are up (config files run before both). */
 static bool world_ready(void *user)
@@ -334,7 +351,16 @@ int app_run(const app_desc *d)
         a->text = text_create(&(text_desc){ 0 }, err, sizeof err);
         if (!a->text) log_error("no text rendering (console and HUD hidden): %s", err);
     }
-    if (!app_regenerate(a)) goto out;
+    if (!app_regenerate(a)) {
+        /* the settings (a config, --exec is later) name a world no kind can
+         * make, e.g. min above max: start with the default world parameters
+         * rather than refuse to start at all */
+        int n = reset_world_parameters();
+        log_warn("the world could not be made from these settings (see above): %d world parameter%s reset to "
+                 "%s default%s", n, n == 1 ? "" : "s", n == 1 ? "its" : "their", n == 1 ? "" : "s");
+        config_failures++;
+        if (!app_regenerate(a)) goto out;
+    }
     a->pl.flying = a->cv.fly->b;
     if (d->headless) {
         /* any failure, in the config or the script, is a non-zero exit */

@@ -39,6 +39,14 @@ check "a config with a bad combination" 1 $S --config bad.cfg --exec "stats"
 has "bad config names file:line" err "bad.cfg:2:"
 has "the game starts with the default for the refused cvar" out "world_size=2048x128x512"
 
+# a config whose combination no world kind accepts (min above max): the
+# game starts with default world parameters instead of exiting, and says so
+printf 'set desert.min_cactus_height 7\nset desert.max_cactus_height 3\nset world.biome desert\n' > combo.cfg
+check "a config with min above max" 1 $S --config combo.cfg --exec "$small; stats"
+has "min above max reported" err "is above desert.max_cactus_height"
+has "parameters reset" err "reset to their defaults"
+has "the desert still starts" out "biome=desert"
+
 # commands in a config file run before the world exists
 printf 'stats\nframes 1\nscreenshot c.png\ntp 1 2 3\ncut\n' > early.cfg
 check "world commands in a config" 1 $S --config early.cfg
