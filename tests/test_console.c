@@ -252,6 +252,12 @@ static void test_toggle_scroll_and_lines(void **state)
     assert_true(console_is_open(c));
     assert_true(console_char(c, '`')); /* the toggle's own character is not typed */
     assert_string_equal(console_input(c), "");
+    /* Shift+grave is '~', text: the console stays open and types it */
+    assert_true(console_key(c, GLFW_KEY_GRAVE_ACCENT, GLFW_MOD_SHIFT));
+    assert_true(console_is_open(c));
+    assert_true(console_char(c, '~'));
+    assert_string_equal(console_input(c), "~");
+    console_set_input(c, "");
     console_update(c, 0.05);
     assert_true(console_fraction(c) > 0 && console_fraction(c) < 1);
     console_update(c, 1.0);

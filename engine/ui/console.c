@@ -284,7 +284,7 @@ bool console_char(console *c, unsigned cp)
 {
     if (c->swallow_toggle_char) {
         c->swallow_toggle_char = false;
-        if (cp == '`' || cp == '~') return true;
+        if (cp == '`') return true;
     }
     if (!c->open) return false;
     if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0)) return true;
@@ -501,7 +501,9 @@ void console_complete(console *c)
 bool console_key(console *c, int key, int mods)
 {
     bool ctrl = (mods & GLFW_MOD_CONTROL) != 0, shift = (mods & GLFW_MOD_SHIFT) != 0;
-    if (key == GLFW_KEY_GRAVE_ACCENT && !ctrl) {
+    /* only the bare grave key toggles: Shift+grave is '~' (a US layout),
+     * which is text, and its char event must reach the input line */
+    if (key == GLFW_KEY_GRAVE_ACCENT && !ctrl && !shift) {
         console_toggle(c);
         c->swallow_toggle_char = true; /* the char event for '`' follows this key */
         return true;
