@@ -378,8 +378,14 @@ static int c_toggle(void *u, int argc, char **argv)
 static int c_help(void *u, int argc, char **argv)
 {
     if (argc == 1) {
+        int nw = 0, uw = 0; /* columns as wide as their widest entry: the help lines up */
+        for (int i = 0; i < g_ncmds; i++) {
+            int n = (int)strlen(g_cmds[i].name), k = g_cmds[i].usage ? (int)strlen(g_cmds[i].usage) : 0;
+            if (n > nw) nw = n;
+            if (k > uw) uw = k;
+        }
         for (int i = 0; i < g_ncmds; i++)
-            log_out("%-12s %-18s %s", g_cmds[i].name, g_cmds[i].usage ? g_cmds[i].usage : "", g_cmds[i].help);
+            log_out("%-*s %-*s %s", nw, g_cmds[i].name, uw, g_cmds[i].usage ? g_cmds[i].usage : "", g_cmds[i].help);
         log_out("(cvars: 'cvarlist [prefix]'; 'help NAME' for one)");
         return 0;
     }
