@@ -276,6 +276,19 @@ static void default_binds(void)
     bind_mark_defaults();
 }
 
+void app_register_all(app *a)
+{
+    app_register_game(a);
+    register_cvars(a);
+    cmd_register_builtins();
+    bind_register_commands();
+    config_register_commands();
+    console_view_register_cvars();
+    hud_register_cvars();
+    app_register_commands(a);
+    default_binds();
+}
+
 static const char *clipboard_text(void *user) { return platform_clipboard(user); }
 
 static bool init_graphics(app *a)
@@ -316,15 +329,7 @@ int app_run(const app_desc *d)
         return 1;
     }
     a->jobs = job_pool_create(0);
-    app_register_game(a);
-    register_cvars(a);
-    cmd_register_builtins();
-    bind_register_commands();
-    config_register_commands();
-    console_view_register_cvars();
-    hud_register_cvars();
-    app_register_commands(a);
-    default_binds();
+    app_register_all(a);
     if (d->world) log_warn("--world: saved worlds are not implemented yet; generating from the cvars instead");
     /* --config FILE is where settings are read and written in both modes; a
      * file that does not exist yet is made by writeconfig (and on exit from

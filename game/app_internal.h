@@ -86,6 +86,10 @@ const octree *app_occupancy(const app *a);
 /* HUD, help, progress bar and console over the frame (windowed runs). */
 void app_draw_overlays(app *a);
 
+/* Every cvar, command and default binding of the game, without a window
+ * or a world: app_run uses it, and so does the man page (app_man.c). */
+void app_register_all(app *a);
+
 /* game content: world kinds and their cvars */
 void app_register_game(app *a);
 void app_register_commands(app *a);
