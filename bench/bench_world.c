@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "gfx/atlas.h"
 #include "gfx/camera.h"
+#include "gfx/crosshair.h"
 #include "gfx/renderer.h"
 #include "mesh/mesh_world.h"
 #include "platform/platform.h"
@@ -64,6 +65,7 @@ static void gen_teardown(void *s) { world_destroy(s); }
 typedef struct frame_state {
     platform *plat;
     renderer *rend;
+    crosshair *xh;
     unsigned atlas;
     world *w;
     camera cam;
@@ -90,6 +92,8 @@ static void *frame_setup(void)
     f->rend = renderer_create(err, sizeof err);
     if (!f->rend) goto fail;
     renderer_set_atlas(f->rend, f->atlas);
+    f->xh = crosshair_create(err, sizeof err);
+    if (!f->xh) goto fail;
     terrain_register();
     f->w = world_create(16, 4, 16);
     worldgen_generate(f->w, &terrain_hills, 1, bench_jobs());
@@ -125,7 +129,7 @@ static void frame_run(void *s)
     frame_state *f = s;
     render_stats st;
     renderer_draw(f->rend, &f->cam, &f->rs, &st);
-    renderer_draw_crosshair(f->rend, &f->rs);
+    crosshair_draw(f->xh, &f->rs);
     glFinish(); /* the frame is done when the rasterizer is */
     bench_note("triangles", (double)st.triangles);
     bench_note("chunks_drawn", st.chunks_drawn);
@@ -137,6 +141,7 @@ static void frame_teardown(void *s)
     if (!f) return;
     world_destroy(f->w);
     renderer_destroy(f->rend);
+    crosshair_destroy(f->xh);
     if (f->atlas) atlas_texture_destroy(f->atlas);
     platform_destroy(f->plat);
     free(f);

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "app_world.h"
 #include "core/log.h"
 #include "gfx/atlas.h"
-#include "mesh/mesh_world.h"
 #include "platform/platform.h"
 #include "terrain.h"
 #include "ui/bind.h"
@@ -28,123 +28,6 @@ static void on_regen_cvar(cvar *c, void *user)
     if (!worldgen_cvar_affects(app_kind(a), c->d.name)) return;
     a->regen_pending = true;
     a->regen_at = a->plat ? platform_time(a->plat) + 0.4 : 0; /* debounce: typing a value fires once */
-}
-
-const worldgen_kind *app_kind(app *a)
-{
-    const worldgen_kind *k = worldgen_find(a->cv.biome->str);
-    return k ? k : &terrain_hills;
-}
-
-/* Meshes every dirty chunk on the workers and uploads the results. */
-void app_mesh_dirty(app *a)
-{
-    if (!a->w || a->w->dirty_count == 0) return;
-    int n = world_take_dirty(a->w, a->dirty_idx, a->w->chunk_count);
-    if (n > a->mesh_cap) {
-        a->meshes = realloc(a->meshes, sizeof *a->meshes * (size_t)n);
-        memset(a->meshes + a->mesh_cap, 0, sizeof *a->meshes * (size_t)(n - a->mesh_cap));
-        a->mesh_cap = n;
-    }
-    mesh_world_chunks(a->w, a->jobs, a->dirty_idx, n, a->cv.greedy->b, a->meshes);
-    if (!a->rend) return;
-    for (int i = 0; i < n; i++) {
-        int cx, cy, cz;
-        world_chunk_coords(a->w, a->dirty_idx[i], &cx, &cy, &cz);
-        renderer_upload(a->rend, cx, cy, cz, &a->meshes[i]);
-    }
-}
-
-/* Installs a freshly generated world: new chunk table, full mesh, spawn. */
-static void install_world(app *a, world *w)
-{
-    world_destroy(a->w);
-    a->w = w;
-    free(a->dirty_idx);
-    a->dirty_idx = malloc(sizeof *a->dirty_idx * (size_t)w->chunk_count);
-    world_mark_all_dirty(w);
-    if (a->rend) renderer_reset(a->rend, w->cx, w->cy, w->cz);
-    app_mesh_dirty(a);
-    if (a->tool_ready && !tool_bind_world(&a->tool, w)) log_warn("no memory for the tool's octree: cuts are off");
-    player_spawn(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f);
-    a->pl.yaw = 0, a->pl.pitch = 0;
-    player_look(&a->pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
-    a->world_seed = a->cv.seed->i;
-    a->world_kind = app_kind(a);
-}
-
-bool app_regenerate(app *a)
-{
-    a->regen_pending = false;
-    if (a->gen_task) { /* a background generation is superseded */
-        world_destroy(worldgen_finish(a->gen_task));
-        a->gen_task = NULL;
-    }
-    world *w = world_create(a->cv.size_x->i, a->cv.size_y->i, a->cv.size_z->i);
-    if (!w) return false;
-    if (!worldgen_generate(w, app_kind(a), a->cv.seed->i, a->jobs)) {
-        world_destroy(w);
-        return false;
-    }
-    install_world(a, w);
-    return true;
-}
-
-bool app_regenerate_async(app *a)
-{
-    a->regen_pending = false;
-    if (a->gen_task) world_destroy(worldgen_finish(a->gen_task));
-    char err[256];
-    a->gen_task = worldgen_start(a->cv.size_x->i, a->cv.size_y->i, a->cv.size_z->i, app_kind(a), a->cv.seed->i,
-                                 a->jobs, err, sizeof err);
-    if (!a->gen_task) {
-        log_error("%s: %s", app_kind(a)->name, err);
-        return false;
-    }
-    return true;
-}
-
-/* Commands that read the world see the settings as they are now. False
- * when those settings did not make a world (the old one stays). */
-bool app_sync_world(app *a)
-{
-    if (a->gen_task) {
-        world *w = worldgen_finish(a->gen_task);
-        a->gen_task = NULL;
-        if (!w) return false;
-        install_world(a, w);
-    }
-    if (a->regen_pending) return app_regenerate(a);
-    return true;
-}
-
-/* ---- rendering --------------------------------------------------------- */
-
-void app_render(app *a)
-{
-    if (!a->rend) return;
-    app_mesh_dirty(a);
-    int w, h;
-    platform_size(a->plat, &w, &h);
-    camera *c = &a->cam;
-    player_eye(&a->pl, c->pos);
-    c->yaw = a->pl.yaw;
-    c->pitch = a->pl.pitch;
-    c->fov = a->cv.fov->f;
-    c->aspect = h > 0 ? (float)w / (float)h : 1.f;
-    c->znear = 0.05f;
-    c->zfar = a->cv.distance->f + 64.f;
-    camera_update(c);
-    render_settings s = {
-        .width = w, .height = h, .framebuffer = platform_framebuffer(a->plat),
-        .view_distance = a->cv.distance->f,
-        .sky = { 0.62f, 0.76f, 0.93f }, .sun = { 0.35f, 1.0f, 0.25f },
-        .wireframe = a->cv.wireframe->b,
-    };
-    memcpy(s.tints, app_tint_palette, sizeof s.tints);
-    renderer_draw(a->rend, c, &s, &a->stats);
-    app_draw_tool(a, c, s.framebuffer, w, h);
-    if (a->cv.crosshair->b) renderer_draw_crosshair(a->rend, &s); /* over the tool, not tinted by it */
 }
 
 /* ---- set-up ------------------------------------------------------------ */
@@ -223,7 +106,7 @@ static int reset_world_parameters(void)
 static bool world_ready(void *user)
 {
     app *a = user;
-    if (!a->rend) return false;
+    if (!a->atlas_tex) return false; /* init_graphics has not run: no world can be drawn yet */
     if (!app_sync_world(a)) {
         log_error("the world could not be made from these settings (see above): commands on it are refused");
         return false;
@@ -242,13 +125,8 @@ static void shutdown_app(app *a)
     console_destroy(a->con); /* restores the log sink */
     if (a->gen_task) world_destroy(worldgen_finish(a->gen_task));
     job_pool_destroy(a->jobs); /* joins the workers before anything they read goes away */
-    for (int i = 0; i < a->mesh_cap; i++) mesh_free(&a->meshes[i]);
-    free(a->meshes);
-    free(a->dirty_idx);
+    component_shutdown_all(&a->comps, a);
     world_destroy(a->w);
-    if (a->tool_ready) tool_free(&a->tool);
-    ghost_destroy(a->ghost);
-    renderer_destroy(a->rend);
     if (a->atlas_tex) glDeleteTextures(1, &a->atlas_tex);
     platform_destroy(a->plat);
     bind_shutdown();
@@ -266,7 +144,7 @@ static void default_binds(void)
         { GLFW_KEY_F7, "biome formula" },
         { GLFW_KEY_F5, "newseed" },          { GLFW_KEY_F6, "toggle hud.debug" },
         { GLFW_KEY_H, "toggle hud.help" },   { GLFW_KEY_F, "toggle player.fly" },
-        { GLFW_KEY_F12, "screenshot" },
+        { GLFW_KEY_F12, "screenshot" },      { GLFW_KEY_F8, "render.cycle" },
         { BIND_MOUSE1 + GLFW_MOUSE_BUTTON_LEFT, "+cut" }, { BIND_MOUSE1 + GLFW_MOUSE_BUTTON_RIGHT, "+fill" },
         { GLFW_KEY_1, "tool.color 1" },      { GLFW_KEY_2, "tool.color 2" },
         { GLFW_KEY_3, "tool.color 3" },      { GLFW_KEY_4, "tool.color 4" },
@@ -278,7 +156,9 @@ static void default_binds(void)
 
 void app_register_all(app *a)
 {
+    app_add_components(a);
     app_register_game(a);
+    component_init_all(&a->comps, a);
     register_cvars(a);
     cmd_register_builtins();
     bind_register_commands();
@@ -304,14 +184,8 @@ static bool init_graphics(app *a)
     a->atlas_tex = atlas_texture_create(&img);
     atlas_free(&img);
     atlas_texture_set_anisotropy(a->atlas_tex, a->cv.anisotropy->f);
-    a->rend = renderer_create(err, sizeof err);
-    if (!a->rend) {
-        log_error("%s", err);
-        return false;
-    }
-    renderer_set_atlas(a->rend, a->atlas_tex);
-    a->ghost = ghost_create(err, sizeof err);
-    if (!a->ghost) log_warn("the cutting tool will not be drawn: %s", err); /* cutting still works */
+    component_gfx_init_all(&a->comps, a);
+    if (!component_state(&a->comps, "render")) return false; /* nothing can draw the world */
     return true;
 }
 

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app_internal.h"
+#include "app_frame.h"
+#include "app_render.h"
+#include "app_world.h"
 #include "core/log.h"
 #include "gfx/screenshot.h"
 #include "platform/platform.h"
@@ -149,7 +151,7 @@ static int c_stats(void *u, int argc, char **argv)
 {
     app *a = u;
     app_sync_world(a);
-    app_mesh_dirty(a);
+    app_render_mesh_dirty(a);
     world *w = a->w;
     uint64_t counts[MAT_COUNT];
     world_count_materials(w, counts);
@@ -163,13 +165,14 @@ static int c_stats(void *u, int argc, char **argv)
     log_out("solid_voxels=%llu", (unsigned long long)solid);
     log_out("chunks=%d", w->chunk_count);
     log_out("world_size=%dx%dx%d", w->sx, w->sy, w->sz);
-    if (a->rend) {
+    {
         /* the view decides what is drawn: render once so the numbers are current */
         app_render(a);
         tris = a->stats.triangles_loaded;
         log_out("chunks_meshed=%d", a->stats.chunks_loaded);
         log_out("chunks_visible=%d", a->stats.chunks_drawn);
         log_out("triangles_visible=%ld", a->stats.triangles);
+        log_out("render_mode=%s", a->render_mode ? a->render_mode : "none");
     }
     log_out("triangles=%ld", tris);
     log_out("tinted_voxels=%llu", (unsigned long long)world_count_tinted(w));
@@ -270,5 +273,4 @@ void app_register_game(app *a)
     terrain_register();
     biomes_register();
     formula_world_register();
-    app_register_tool(a);
 }

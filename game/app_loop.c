@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app_internal.h"
+#include "app_frame.h"
+#include "app_world.h"
 #include "core/jobs.h"
 #include "core/log.h"
 #include "core/timer.h"
@@ -50,26 +51,6 @@ static void handle_event(app *a, const platform_event *ev)
     }
 }
 
-void app_step(app *a, const player_input *in, float dt, double now)
-{
-    a->pl.flying = a->cv.fly->b;
-    a->pl.occupancy = app_occupancy(a);
-    player_update(&a->pl, a->w, in, dt);
-    a->pl.occupancy = NULL; /* the tree may be rebuilt before the next update */
-    app_tool_update(a, now); /* after the move: the tool follows this frame's eye */
-}
-
-/* The keys read_input reads directly, for the help overlay (everything
- * else is a binding and is listed from the bindings). */
-static const hud_key_help k_unbound_keys[] = {
-    { "W A S D", "move (Ctrl sprints)" },
-    { "SPACE", "jump; fly up" },
-    { "SHIFT", "fly down" },
-    { "MOUSE", "look" },
-    { "ESC", "release the mouse (click to take it back)" },
-    { "GRAVE (`)", "console (TAB completes)" },
-};
-
 static void read_input(app *a, player_input *in)
 {
     platform *p = a->plat;
@@ -88,31 +69,6 @@ static void read_input(app *a, player_input *in)
         in->fly_down = platform_key_down(p, GLFW_KEY_LEFT_SHIFT);
         in->sprint = platform_key_down(p, GLFW_KEY_LEFT_CONTROL);
     }
-}
-
-void app_draw_overlays(app *a)
-{
-    if (!a->text) return;
-    int w, h;
-    platform_size(a->plat, &w, &h);
-    text_begin(a->text, w, h);
-    cvar *dbg = cvar_find("hud.debug"), *help = cvar_find("hud.help");
-    hud_info info = {
-        .fps = a->fps, .frame_ms = a->frame_times, .frame_count = a->frame_count,
-        .frame_head = a->frame_count < HUD_FRAME_SAMPLES ? 0 : a->frame_head,
-        .pos = { a->pl.pos[0], a->pl.pos[1], a->pl.pos[2] }, .yaw = a->pl.yaw, .pitch = a->pl.pitch,
-        .biome = a->world_kind ? a->world_kind->name : "?", .seed = (uint64_t)(int64_t)a->world_seed,
-        .chunks_loaded = a->stats.chunks_loaded, .chunks_visible = a->stats.chunks_drawn,
-        .triangles = a->stats.triangles, .render_mode = a->cv.wireframe->b ? "blocks (wireframe)" : "blocks",
-        .queue_len = job_pool_queued(a->jobs),
-    };
-    /* one layout for every overlay, so none covers another */
-    hud_layout L = hud_draw_all(a->text, dbg && dbg->b ? &info : NULL, k_unbound_keys,
-                                (int)(sizeof k_unbound_keys / sizeof k_unbound_keys[0]), help && help->b,
-                                a->gen_task ? worldgen_progress(a->gen_task) : -1.f, "generating world",
-                                a->con ? console_view_message_rows(a->con) : 0, w, h);
-    if (a->con) console_view_draw_at(a->text, a->con, w, h, L.messages.x, L.messages.y, L.messages.w);
-    text_end(a->text);
 }
 
 void app_loop(app *a)

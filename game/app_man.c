@@ -125,7 +125,7 @@ bool app_write_man(FILE *f)
     console *con = console_create(&(console_desc){ 0 });
     write_page(f);
     console_destroy(con);
-    if (a->tool_ready) tool_free(&a->tool);
+    component_shutdown_all(&a->comps, a);
     bind_shutdown();
     cmd_shutdown();
     cvar_shutdown();

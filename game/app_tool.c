@@ -1,19 +1,36 @@
 /* app_tool: the cutting tool in the running game (seed 003). The tool
- * module owns the shape, the octrees and the edits; this file gives it the
- * player's view, turns the held buttons (+cut, +fill) into edits every
- * frame, and keeps the player's collision on the tool's terrain octree.
- * Edits mark only the touched chunks dirty; app_render re-meshes and
- * uploads them in the same frame. */
+ * module owns the shape, the octrees and the edits; this component gives it
+ * the player's view, turns the held buttons (+cut, +fill) into edits every
+ * frame, announces each edit's box (app_world_edited) and draws the ghost. */
+#include "app_tool.h"
+
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "app_internal.h"
+#include "app_world.h"
 #include "core/log.h"
+#include "gfx/ghost.h"
+#include "tool.h"
 #include "ui/cmd.h"
 
 /* A held fill adds a layer this often: fast enough to build, slow enough
  * to aim. A held cut needs no timer: it eats forward every frame. */
 #define APP_FILL_REPEAT_S 0.2
+
+typedef struct tool_comp {
+    app *a;
+    tool tool;
+    octree_pose pose;
+    bool ready;        /* tool_init succeeded */
+    bool cutting;      /* +cut held: cut every frame (tunnelling) */
+    bool filling;      /* +fill held: fill now and then */
+    double fill_next;  /* when a held fill fills again */
+    ghost_renderer *ghost;  /* draws the tool's shape where it is */
+    unsigned ghost_version; /* the tool shape_version the ghost holds */
+} tool_comp;
+
+static tool_comp *state(const app *a) { return component_state(&a->comps, app_tool_component.name); }
 
 /* The view as it is this frame (never waits for a world being generated). */
 static void current_view(app *a, tool_view *out)
@@ -29,7 +46,7 @@ static void current_view(app *a, tool_view *out)
 
 /* For the commands (cut, fill, tool.info): they act on the world the
  * settings describe, so a pending regeneration happens first. */
-bool app_tool_view(void *user, tool_view *out)
+static bool tool_view_now(void *user, tool_view *out)
 {
     app *a = user;
     app_sync_world(a);
@@ -37,21 +54,29 @@ bool app_tool_view(void *user, tool_view *out)
     return a->w != NULL;
 }
 
-const octree *app_occupancy(const app *a)
+static void tool_edited(void *user, const int lo[3], const int hi[3])
 {
-    return a->tool_ready && a->w && a->tool.terrain_of == a->w ? tool_terrain(&a->tool) : NULL;
+    tool_comp *t = user;
+    app_world_edited(t->a, lo, hi, &app_tool_component);
 }
 
-void app_tool_update(app *a, double now)
+const octree *app_occupancy(const app *a)
 {
-    if (!a->tool_ready || !a->w) return;
+    const tool_comp *t = state(a);
+    return t && t->ready && a->w && t->tool.terrain_of == a->w ? tool_terrain(&t->tool) : NULL;
+}
+
+static void tool_frame(void *self, app *a, double now, float dt)
+{
+    tool_comp *t = self;
+    if (!t->ready || !a->w) return;
     tool_view v;
     current_view(a, &v);
-    tool_place(&a->tool, &v, &a->tool_pose);
-    if (a->cutting) tool_cut(&a->tool, a->w, &a->tool_pose);
-    if (a->filling && now >= a->fill_next) {
-        tool_fill(&a->tool, a->w, &a->tool_pose, a->tool.material, &v.body);
-        a->fill_next = now + APP_FILL_REPEAT_S;
+    tool_place(&t->tool, &v, &t->pose);
+    if (t->cutting) tool_cut(&t->tool, a->w, &t->pose);
+    if (t->filling && now >= t->fill_next) {
+        tool_fill(&t->tool, a->w, &t->pose, t->tool.material, &v.body);
+        t->fill_next = now + APP_FILL_REPEAT_S;
     }
 }
 
@@ -62,67 +87,116 @@ void app_tool_update(app *a, double now)
 #define APP_GHOST_ALPHA 0.3f
 #define APP_GHOST_ALPHA_FLOATING 0.15f
 
-void app_draw_tool(app *a, const camera *cam, unsigned framebuffer, int width, int height)
+static void tool_draw(void *self, app *a, const frame_draw *f)
 {
-    if (!a->ghost || !a->tool_ready || !a->w || !a->cv.tool_visible->b) return;
-    if (a->ghost_version != a->tool.shape_version) {
-        ghost_set_shape(a->ghost, &a->tool.shape);
-        a->ghost_version = a->tool.shape_version;
+    tool_comp *t = self;
+    if (!t->ghost || !t->ready || !a->w || !a->cv.tool_visible->b) return;
+    if (t->ghost_version != t->tool.shape_version) {
+        ghost_set_shape(t->ghost, &t->tool.shape);
+        t->ghost_version = t->tool.shape_version;
     }
     /* placed again here so headless screenshots show it too: one ray pick */
     tool_view v;
     current_view(a, &v);
-    bool touching = tool_place(&a->tool, &v, &a->tool_pose);
-    const float *c = app_tint_palette[a->tool.color];
+    bool touching = tool_place(&t->tool, &v, &t->pose);
+    const float *c = app_tint_palette[t->tool.color];
     const float rgba[4] = { c[0], c[1], c[2], touching ? APP_GHOST_ALPHA : APP_GHOST_ALPHA_FLOATING };
-    ghost_draw(a->ghost, cam, &a->tool_pose, rgba, framebuffer, width, height);
+    ghost_draw(t->ghost, f->cam, &t->pose, rgba, f->s->framebuffer, f->s->width, f->s->height);
+}
+
+static void tool_new_world(void *self, app *a, world *w)
+{
+    tool_comp *t = self;
+    if (t->ready && !tool_bind_world(&t->tool, w)) log_warn("no memory for the tool's octree: cuts are off");
+}
+
+/* Others' edits (grammars, loads): the octree re-reads the box. The tool's
+ * own cuts and fills keep it exact as they go. */
+static void tool_on_edit(void *self, app *a, const world_edit *e)
+{
+    tool_comp *t = self;
+    if (t->ready && e->source != &app_tool_component && t->tool.terrain_of == a->w)
+        tool_world_edited(&t->tool, a->w, e->lo, e->hi);
 }
 
 /* Held actions, Quake style: the binding runs "+cut" on press and "-cut" on
  * release. Typed in the console they work the same way. */
 static int c_cut_down(void *u, int argc, char **argv)
 {
-    app *a = u;
-    a->cutting = true;
+    ((tool_comp *)u)->cutting = true;
     return 0;
 }
 
 static int c_cut_up(void *u, int argc, char **argv)
 {
-    app *a = u;
-    a->cutting = false;
+    ((tool_comp *)u)->cutting = false;
     return 0;
 }
 
 static int c_fill_down(void *u, int argc, char **argv)
 {
-    app *a = u;
-    a->filling = true;
-    a->fill_next = 0; /* the press itself fills at once */
+    tool_comp *t = u;
+    t->filling = true;
+    t->fill_next = 0; /* the press itself fills at once */
     return 0;
 }
 
 static int c_fill_up(void *u, int argc, char **argv)
 {
-    app *a = u;
-    a->filling = false;
+    ((tool_comp *)u)->filling = false;
     return 0;
 }
 
-void app_register_tool(app *a)
+static void *tool_init_comp(app *a)
 {
+    tool_comp *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->a = a;
     char err[256];
-    a->tool_ready = tool_init(&a->tool, err, sizeof err);
-    if (!a->tool_ready) {
+    t->ready = tool_init(&t->tool, err, sizeof err);
+    if (!t->ready) {
         log_error("cutting tool: %s", err);
-        return;
+        return t;
     }
-    tool_register(&a->tool, app_tool_view, a);
+    tool_register(&t->tool, tool_view_now, a);
+    t->tool.edited = tool_edited;
+    t->tool.edited_user = t;
     const cmd_desc table[] = {
-        { "+cut", "", "start cutting with the tool every frame (held: left mouse button)", c_cut_down, a },
-        { "-cut", "", "stop cutting", c_cut_up, a },
-        { "+fill", "", "fill the tool's shape with tool.material, again while held (right mouse button)", c_fill_down, a },
-        { "-fill", "", "stop filling", c_fill_up, a },
+        { "+cut", "", "start cutting with the tool every frame (held: left mouse button)", c_cut_down, t },
+        { "-cut", "", "stop cutting", c_cut_up, t },
+        { "+fill", "", "fill the tool's shape with tool.material, again while held (right mouse button)", c_fill_down, t },
+        { "-fill", "", "stop filling", c_fill_up, t },
     };
     cmd_register_table(table, (int)(sizeof table / sizeof table[0]));
+    return t;
 }
+
+static bool tool_gfx_init(void *self, app *a)
+{
+    tool_comp *t = self;
+    char err[1024];
+    if (!t) return false;
+    t->ghost = ghost_create(err, sizeof err);
+    if (!t->ghost) log_warn("the cutting tool will not be drawn: %s", err); /* cutting still works */
+    return t->ghost != NULL;
+}
+
+static void tool_shutdown(void *self, app *a)
+{
+    tool_comp *t = self;
+    if (!t) return;
+    if (t->ready) tool_free(&t->tool);
+    ghost_destroy(t->ghost);
+    free(t);
+}
+
+const component app_tool_component = {
+    .name = "tool",
+    .init = tool_init_comp,
+    .gfx_init = tool_gfx_init,
+    .on_new_world = tool_new_world,
+    .on_edit = tool_on_edit,
+    .on_frame = tool_frame,
+    .draw = tool_draw,
+    .shutdown = tool_shutdown,
+};

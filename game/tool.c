@@ -1,5 +1,6 @@
 #include "tool.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,8 +164,13 @@ int tool_cut(tool *t, world *w, const octree_pose *pose)
         r[0] = p[0], r[1] = p[1], r[2] = p[2], r[3] = m;
     }
     int tinted = 0;
+    int lo[3] = { INT_MAX, INT_MAX, INT_MAX }, hi[3] = { INT_MIN, INT_MIN, INT_MIN };
     for (int i = 0; i < n; i++) {
         const int *r = &t->removed[4 * i];
+        for (int k = 0; k < 3; k++) { /* the removed voxel and the neighbours it may tint */
+            if (r[k] - 1 < lo[k]) lo[k] = r[k] - 1;
+            if (r[k] + 2 > hi[k]) hi[k] = r[k] + 2;
+        }
         for (int f = 0; f < FACE_COUNT; f++) {
             int x = r[0] + face_normal[f][0], y = r[1] + face_normal[f][1], z = r[2] + face_normal[f][2];
             if (!world_in_bounds(w, x, y, z)) continue;
@@ -179,6 +185,7 @@ int tool_cut(tool *t, world *w, const octree_pose *pose)
     }
     t->last_removed = n;
     t->last_tinted = tinted;
+    if (n && t->edited) t->edited(t->edited_user, lo, hi);
     return n;
 }
 
@@ -200,6 +207,7 @@ int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const too
         hi[i] = !(h > 0.f) ? 0 : h > (float)size[i] ? size[i] : (int)h;
     }
     int n = 0;
+    int elo[3] = { INT_MAX, INT_MAX, INT_MAX }, ehi[3] = { INT_MIN, INT_MIN, INT_MIN };
     for (int y = lo[1]; y < hi[1]; y++)
         for (int z = lo[2]; z < hi[2]; z++)
             for (int x = lo[0]; x < hi[0]; x++) {
@@ -229,9 +237,15 @@ int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const too
                 world_set(w, x, y, z, mat);
                 world_set_tint(w, x, y, z, 0);
                 octree_set(t->terrain, x, y, z, true);
+                const int p[3] = { x, y, z };
+                for (int k = 0; k < 3; k++) {
+                    if (p[k] < elo[k]) elo[k] = p[k];
+                    if (p[k] + 1 > ehi[k]) ehi[k] = p[k] + 1;
+                }
                 n++;
             }
     t->last_filled = n;
+    if (n && t->edited) t->edited(t->edited_user, elo, ehi);
     return n;
 }
 

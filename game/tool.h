@@ -58,6 +58,9 @@ typedef struct tool_view {
     tool_box body;
 } tool_view;
 typedef bool (*tool_view_fn)(void *user, tool_view *out);
+/* Told once per cut or fill that changed anything: the voxels [lo, hi)
+ * (tinted neighbours included) changed. */
+typedef void (*tool_edited_fn)(void *user, const int lo[3], const int hi[3]);
 
 typedef struct tool {
     shape shape;
@@ -77,6 +80,8 @@ typedef struct tool {
     int last_removed, last_tinted, last_filled;
     tool_view_fn view;
     void *view_user;
+    tool_edited_fn edited; /* NULL: nobody listens */
+    void *edited_user;
 } tool;
 
 /* Default state: the paper's 8^3 sphere, colour 1, stone, reach 16. */

@@ -3,6 +3,7 @@
 // fog that hides the world edge, and the cutting tool's tints.
 in vec3 v_uvw;
 in vec3 v_normal;
+in vec3 v_wpos;
 in float v_dist;
 flat in uint v_tint;
 
@@ -13,6 +14,14 @@ uniform vec3 u_fog_color;
 uniform float u_fog_start;
 uniform float u_fog_end;
 uniform vec3 u_tints[8];
+// Snowflake light (seed 000): sun and sky per voxel, read at the voxel in
+// front of the face; above the world is open sky.
+uniform bool u_light_on;
+uniform sampler3D u_light;
+uniform ivec3 u_light_size;
+uniform vec3 u_sun_color;
+uniform vec3 u_sky_color;
+uniform float u_ambient;
 
 out vec4 o_color;
 
@@ -25,9 +34,23 @@ void main()
         float lum = dot(albedo.rgb, vec3(0.299, 0.587, 0.114));
         albedo.rgb = u_tints[min(v_tint, 7u)] * (0.45 + 0.9 * lum);
     }
-    float sun = max(dot(v_normal, u_sun), 0.0);
-    float sky = 0.55 + 0.25 * v_normal.y;   // brighter facing up, darker facing down
-    vec3 lit = albedo.rgb * (sky + 0.5 * sun);
+    vec3 lit;
+    if (u_light_on) {
+        // the voxel in front of the face; a tiny pull inwards keeps merged
+        // quads' edges in the voxel they belong to
+        ivec3 cell = ivec3(floor(v_wpos + v_normal * 0.5));
+        vec2 sl = cell.y >= u_light_size.y ? vec2(1.0)
+                : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+        // the particles give shadow and openness; the normal still says
+        // which way a face turns, or every lit face would look the same
+        float facing = 0.35 + 0.65 * max(dot(v_normal, u_sun), 0.0);
+        float up = 0.75 + 0.25 * v_normal.y;
+        lit = albedo.rgb * (u_ambient + sl.x * facing * u_sun_color + sl.y * up * u_sky_color);
+    } else {
+        float sun = max(dot(v_normal, u_sun), 0.0);
+        float sky = 0.55 + 0.25 * v_normal.y;   // brighter facing up, darker facing down
+        lit = albedo.rgb * (sky + 0.5 * sun);
+    }
     float fog = smoothstep(u_fog_start, u_fog_end, v_dist);
     o_color = vec4(mix(lit, u_fog_color, fog), u_pass == 2 ? albedo.a : 1.0);
 }

@@ -11,6 +11,7 @@ uniform vec3 u_camera;
 
 out vec3 v_uvw;          // u, v, layer
 out vec3 v_normal;
+out vec3 v_wpos;         // world position, for the light volume
 out float v_dist;
 flat out uint v_tint;
 
@@ -30,5 +31,6 @@ void main()
     v_tint = (a_mat >> 8) & 255u;
     v_normal = k_normals[min(face, 5u)];
     v_dist = distance(wp, u_camera);
+    v_wpos = wp;
     gl_Position = u_viewproj * vec4(wp, 1.0);
 }

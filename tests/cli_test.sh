@@ -79,6 +79,24 @@ check "another kind's parameter keeps the edits" 0 "$strata" --headless --exec "
 [ "$(grep '^world_hash=' "$tmp/out" | head -1)" = "$(grep '^world_hash=' "$tmp/out" | tail -1)" ] || { echo "FAIL a taiga/formula cvar regenerated the hills world and lost the cut"; fail=1; }
 check "world parameters regenerate" 0 "$strata" --headless --exec "$small; set world.terrain_weight 5; stats"
 [ "$(grep '^world_hash=' "$tmp/out")" != "$h1" ] || { echo "FAIL world.terrain_weight did not regenerate the world"; fail=1; }
+# render modes: a table; an unknown one is refused, cycling keeps world and edits
+check "unknown render.mode is refused" 1 "$strata" --headless --exec "set render.mode no_such_mode"
+grep -q "one of: blocks" "$tmp/err" || { echo "FAIL render.mode refusal does not list the modes: $(cat "$tmp/err")"; fail=1; }
+check "render.cycle keeps world and edits" 0 "$strata" --headless --width 160 --height 90 --exec "$small; cut 64 30 64; stats; render.cycle; render.cycle; stats"
+[ "$(grep '^world_hash=' "$tmp/out" | head -1)" = "$(grep '^world_hash=' "$tmp/out" | tail -1)" ] || { echo "FAIL switching render mode changed the world"; fail=1; }
+[ "$(grep '^triangles_visible=' "$tmp/out" | head -1)" = "$(grep '^triangles_visible=' "$tmp/out" | tail -1)" ] || { echo "FAIL switching render mode back drew another picture"; fail=1; }
+
+# seed 000: snowflake light, baked with the world, relit after each edit
+check "light bake and relight" 0 "$strata" --headless --width 200 --height 150 --exec "$small; $down; light stats; set light.enable 0; screenshot $tmp/unlit.png; set light.enable 1; screenshot $tmp/lit.png; cut; frames 1; light stats"
+[ "$(grep '^light_elements=' "$tmp/out" | head -1 | cut -d= -f2)" -gt 10000 ] || { echo "FAIL light: the bake lit no elements: $(cat "$tmp/out")"; fail=1; }
+[ "$(grep '^light_last=' "$tmp/out" | tail -1 | cut -d= -f2)" = relight ] && [ "$(grep '^light_relights=' "$tmp/out" | tail -1 | cut -d= -f2)" = 1 ] || { echo "FAIL light: a cut was not relit"; fail=1; }
+! cmp -s "$tmp/unlit.png" "$tmp/lit.png" || { echo "FAIL light.enable makes no difference to the picture"; fail=1; }
+for b in desert taiga deciduous hills; do
+    check "light: $b lit differs from unlit" 0 "$strata" --headless --width 160 --height 100 --exec "$small; biome $b; tp 64 80 64; look 30 -30; set light.enable 0; screenshot $tmp/u_$b.png; set light.enable 1; screenshot $tmp/l_$b.png"
+    ! cmp -s "$tmp/u_$b.png" "$tmp/l_$b.png" || { echo "FAIL light: $b looks the same lit and unlit"; fail=1; }
+done
+check "light refuses a bake that would take too long" 1 "$strata" --headless --exec "set light.steps 128; set light.sun_particles 256"
+grep -q "would take about" "$tmp/err" || { echo "FAIL light cost message: $(cat "$tmp/err")"; fail=1; }
 
 echo "cli_test: $([ $fail -eq 0 ] && echo passed || echo FAILED)"
 exit $fail

@@ -6,8 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gfx/light_tex.h"
 #include "gfx/quad_index.h"
+#include "core/log.h"
 #include "gfx/shader.h"
+#include "mesh/mesh_world.h"
+#include "ui/cvar.h"
 #include "voxel/chunk.h"
 
 typedef struct gpu_chunk {
@@ -17,16 +21,19 @@ typedef struct gpu_chunk {
 } gpu_chunk;
 
 struct renderer {
-    GLuint prog, overlay_prog, vao, overlay_vao, overlay_vbo, ibo;
+    GLuint prog, vao, ibo;
     int ibo_quads;
     GLuint atlas;
     int cx, cy, cz;
     gpu_chunk *chunks;
-    struct draw_item { int index; float dist; } *order; /* scratch: visible chunks */
+    unsigned char *has;   /* per chunk: any geometry (the visible set skips the rest) */
+    render_item *order;   /* scratch: the visible set */
+    /* the mode's build output, kept for upload */
+    chunk_mesh *meshes;
+    int mesh_cap, mesh_count;
     struct {
         GLint viewproj, origin, camera, atlas, pass, sun, fog_color, fog_start, fog_end, tints;
     } u;
-    GLint overlay_screen, overlay_color;
 };
 
 renderer *renderer_create(char *err, size_t errlen)
@@ -35,15 +42,11 @@ renderer *renderer_create(char *err, size_t errlen)
     if (!r) return NULL;
     r->prog = shader_load("chunk.vert", "chunk.frag", err, errlen);
     if (!r->prog) goto fail;
-    r->overlay_prog = shader_load("overlay.vert", "overlay.frag", err, errlen);
-    if (!r->overlay_prog) goto fail;
 #define U(name) glGetUniformLocation(r->prog, "u_" #name)
     r->u.viewproj = U(viewproj), r->u.origin = U(origin), r->u.camera = U(camera), r->u.atlas = U(atlas);
     r->u.pass = U(pass), r->u.sun = U(sun), r->u.fog_color = U(fog_color), r->u.fog_start = U(fog_start);
     r->u.fog_end = U(fog_end), r->u.tints = U(tints);
 #undef U
-    r->overlay_screen = glGetUniformLocation(r->overlay_prog, "u_screen");
-    r->overlay_color = glGetUniformLocation(r->overlay_prog, "u_color");
 
     /* One VAO for every chunk: only the vertex buffer binding changes per draw. */
     glCreateVertexArrays(1, &r->vao);
@@ -54,14 +57,6 @@ renderer *renderer_create(char *err, size_t errlen)
     glVertexArrayAttribBinding(r->vao, 0, 0);
     glVertexArrayAttribBinding(r->vao, 1, 0);
     glCreateBuffers(1, &r->ibo);
-
-    glCreateVertexArrays(1, &r->overlay_vao);
-    glCreateBuffers(1, &r->overlay_vbo);
-    glNamedBufferData(r->overlay_vbo, sizeof(float) * 64, NULL, GL_STREAM_DRAW);
-    glEnableVertexArrayAttrib(r->overlay_vao, 0);
-    glVertexArrayAttribFormat(r->overlay_vao, 0, 2, GL_FLOAT, GL_FALSE, 0);
-    glVertexArrayAttribBinding(r->overlay_vao, 0, 0);
-    glVertexArrayVertexBuffer(r->overlay_vao, 0, r->overlay_vbo, 0, sizeof(float) * 2);
     return r;
 fail:
     renderer_destroy(r);
@@ -75,8 +70,10 @@ static void free_chunks(renderer *r)
         if (r->chunks[i].vbo) glDeleteBuffers(1, &r->chunks[i].vbo);
     free(r->chunks);
     free(r->order);
+    free(r->has);
     r->chunks = NULL;
     r->order = NULL;
+    r->has = NULL;
 }
 
 void renderer_destroy(renderer *r)
@@ -84,11 +81,10 @@ void renderer_destroy(renderer *r)
     if (!r) return;
     free_chunks(r);
     if (r->prog) glDeleteProgram(r->prog);
-    if (r->overlay_prog) glDeleteProgram(r->overlay_prog);
     if (r->vao) glDeleteVertexArrays(1, &r->vao);
-    if (r->overlay_vao) glDeleteVertexArrays(1, &r->overlay_vao);
-    if (r->overlay_vbo) glDeleteBuffers(1, &r->overlay_vbo);
     if (r->ibo) glDeleteBuffers(1, &r->ibo);
+    for (int i = 0; i < r->mesh_cap; i++) mesh_free(&r->meshes[i]);
+    free(r->meshes);
     free(r);
 }
 
@@ -101,6 +97,7 @@ void renderer_reset(renderer *r, int cx, int cy, int cz)
     int n = cx * cy * cz;
     r->chunks = calloc((size_t)n, sizeof *r->chunks);
     r->order = malloc(sizeof *r->order * (size_t)n);
+    r->has = calloc((size_t)n, 1);
 }
 
 /* The shared quad indices, for as many quads as the largest chunk. */
@@ -112,10 +109,20 @@ static void ensure_indices(renderer *r, int quads)
     if (quad_index_upload(r->ibo, n)) r->ibo_quads = n;
 }
 
-void renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m)
+/* Frees chunk i's buffer (an empty chunk, or one GL could not hold). */
+static void drop_chunk(renderer *r, int i)
 {
-    if (cx < 0 || cy < 0 || cz < 0 || cx >= r->cx || cy >= r->cy || cz >= r->cz) return;
-    gpu_chunk *g = &r->chunks[cx + cz * r->cx + cy * r->cx * r->cz];
+    gpu_chunk *g = &r->chunks[i];
+    if (g->vbo) glDeleteBuffers(1, &g->vbo);
+    memset(g, 0, sizeof *g);
+    r->has[i] = 0;
+}
+
+bool renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m)
+{
+    if (cx < 0 || cy < 0 || cz < 0 || cx >= r->cx || cy >= r->cy || cz >= r->cz) return false;
+    int i = cx + cz * r->cx + cy * r->cx * r->cz;
+    gpu_chunk *g = &r->chunks[i];
     int total = 0, maxq = 0;
     for (int p = 0; p < PASS_COUNT; p++) {
         g->first[p] = total;
@@ -124,81 +131,41 @@ void renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m)
         if (m->pass[p].count / 4 > maxq) maxq = m->pass[p].count / 4;
     }
     if (total == 0) {
-        if (g->vbo) glDeleteBuffers(1, &g->vbo);
-        g->vbo = 0;
-        return;
+        drop_chunk(r, i);
+        return true;
     }
     ensure_indices(r, maxq);
     if (!g->vbo) glCreateBuffers(1, &g->vbo);
+    while (glGetError() != GL_NO_ERROR) {} /* only this upload's errors count below */
     /* Re-specifying the whole (small) store lets the driver orphan the old
      * one instead of stalling on it: the paper's conclusion, done cheaply. */
     glNamedBufferData(g->vbo, (GLsizeiptr)(sizeof(mesh_vertex) * (size_t)total), NULL, GL_STATIC_DRAW);
+    if (glGetError() == GL_OUT_OF_MEMORY || r->ibo_quads < maxq) {
+        log_warn("chunk %d %d %d: no GPU memory for %d vertices; the chunk is not drawn", cx, cy, cz, total);
+        drop_chunk(r, i);
+        return false;
+    }
     for (int p = 0; p < PASS_COUNT; p++)
         if (m->pass[p].count)
             glNamedBufferSubData(g->vbo, (GLintptr)(sizeof(mesh_vertex) * (size_t)g->first[p]),
                                  (GLsizeiptr)(sizeof(mesh_vertex) * (size_t)m->pass[p].count), m->pass[p].v);
+    r->has[i] = 1;
+    return true;
 }
 
-
-static int cmp_dist_desc(const void *a, const void *b)
+void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
 {
-    float da = ((const struct draw_item *)a)->dist, db = ((const struct draw_item *)b)->dist;
-    return (da < db) - (da > db);
-}
-
-static void draw_overlay(renderer *r, const render_settings *s)
-{
-    float cx = (float)s->width * 0.5f, cy = (float)s->height * 0.5f;
-    float k = (float)(s->height > 1080 ? 2 : 1), len = 9.f * k, th = 1.f * k;
-    /* two thin rectangles as triangles */
-    float v[] = {
-        cx - len, cy - th, cx + len, cy - th, cx + len, cy + th, cx - len, cy - th, cx + len, cy + th, cx - len, cy + th,
-        cx - th, cy - len, cx + th, cy - len, cx + th, cy + len, cx - th, cy - len, cx + th, cy + len, cx - th, cy + len,
-    };
-    glNamedBufferSubData(r->overlay_vbo, 0, sizeof v, v);
-    glDisable(GL_DEPTH_TEST);
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_ONE_MINUS_DST_COLOR, GL_ZERO); /* inverts what is behind: visible on any terrain */
-    glUseProgram(r->overlay_prog);
-    glUniform2f(r->overlay_screen, (float)s->width, (float)s->height);
-    glUniform4f(r->overlay_color, 1, 1, 1, 1);
-    glBindVertexArray(r->overlay_vao);
-    glDrawArrays(GL_TRIANGLES, 0, 12);
-    glDisable(GL_BLEND);
-}
-
-void renderer_draw(renderer *r, const camera *cam, const render_settings *s, render_stats *stats)
-{
+    const render_settings *s = v->s;
+    const camera *cam = v->cam;
     memset(stats, 0, sizeof *stats);
-    glBindFramebuffer(GL_FRAMEBUFFER, s->framebuffer);
-    glViewport(0, 0, s->width, s->height);
-    glClearColor(s->sky[0], s->sky[1], s->sky[2], 1);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
-    glEnable(GL_CULL_FACE);
-    glCullFace(GL_BACK);
-    glFrontFace(GL_CCW);
-    glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
-
-    /* Cull: frustum test on each chunk's bounding sphere, then distance. */
-    const float radius = CHUNK_SIZE * 0.8660254f; /* half the chunk diagonal */
-    int n = r->cx * r->cy * r->cz, visible = 0;
+    int n = r->cx * r->cy * r->cz;
     for (int i = 0; i < n; i++) {
-        gpu_chunk *g = &r->chunks[i];
-        if (!g->vbo) continue;
+        if (!r->has[i]) continue;
+        const gpu_chunk *g = &r->chunks[i];
         stats->chunks_loaded++;
         stats->triangles_loaded += (g->count[0] + g->count[1] + g->count[2]) / 2;
-        int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
-        vec3 c = { (float)x * CHUNK_SIZE + CHUNK_SIZE / 2, (float)y * CHUNK_SIZE + CHUNK_SIZE / 2,
-                   (float)z * CHUNK_SIZE + CHUNK_SIZE / 2 };
-        float d = glm_vec3_distance(c, (float *)cam->pos);
-        if (d - radius > s->view_distance) continue;
-        if (!camera_sphere_visible(cam, c, radius)) continue;
-        r->order[visible++] = (struct draw_item){ i, d };
     }
-    stats->chunks_drawn = visible;
-
+    glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
     glUseProgram(r->prog);
     glUniformMatrix4fv(r->u.viewproj, 1, GL_FALSE, (const float *)cam->viewproj);
     glUniform3fv(r->u.camera, 1, cam->pos);
@@ -210,23 +177,26 @@ void renderer_draw(renderer *r, const camera *cam, const render_settings *s, ren
     glUniform1f(r->u.fog_end, s->view_distance);
     glUniform3fv(r->u.tints, 8, &s->tints[0][0]);
     glUniform1i(r->u.atlas, 0);
-    glBindTextureUnit(0, r->atlas);
+    glBindTextureUnit(0, s->atlas ? s->atlas : r->atlas);
+    light_shading_apply(r->prog, &s->light, 1);
     glBindVertexArray(r->vao);
     glVertexArrayElementBuffer(r->vao, r->ibo);
 
     for (int pass = 0; pass < PASS_COUNT; pass++) {
-        if (pass == PASS_TRANSLUCENT) {
+        bool translucent = pass == PASS_TRANSLUCENT;
+        if (translucent) {
             /* far to near so overlapping bog surfaces blend in order */
-            qsort(r->order, (size_t)visible, sizeof *r->order, cmp_dist_desc);
             glEnable(GL_BLEND);
             glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
             glDepthMask(GL_FALSE);
             glDisable(GL_CULL_FACE); /* a bog surface is seen from above and below */
         }
         glUniform1i(r->u.pass, pass);
-        for (int k = 0; k < visible; k++) {
-            int i = r->order[k].index;
+        for (int k = 0; k < v->visible_count; k++) {
+            int i = v->visible[translucent ? v->visible_count - 1 - k : k].index;
+            if (i < 0 || i >= n || !r->has[i]) continue;
             gpu_chunk *g = &r->chunks[i];
+            if (pass == 0) stats->chunks_drawn++;
             if (!g->count[pass]) continue;
             int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
             glUniform3f(r->u.origin, (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE));
@@ -242,11 +212,57 @@ void renderer_draw(renderer *r, const camera *cam, const render_settings *s, ren
     glBindVertexArray(0);
 }
 
-void renderer_draw_crosshair(renderer *r, const render_settings *s)
+void renderer_draw(renderer *r, const camera *cam, const render_settings *s, render_stats *stats)
 {
-    glBindFramebuffer(GL_FRAMEBUFFER, s->framebuffer);
-    glViewport(0, 0, s->width, s->height);
-    draw_overlay(r, s);
-    glEnable(GL_DEPTH_TEST);
-    glBindVertexArray(0);
+    render_frame_begin(s);
+    int n = render_visible_set(cam, s->view_distance, r->cx, r->cy, r->cz, r->has, r->order);
+    render_view v = { cam, s, r->order, n, r->cx, r->cy, r->cz };
+    renderer_draw_view(r, &v, stats);
 }
+
+/* ---- the blocks render mode ------------------------------------------- */
+
+static void *blocks_create(char *err, size_t errlen) { return renderer_create(err, errlen); }
+static void blocks_destroy(void *self) { renderer_destroy(self); }
+static void blocks_reset(void *self, int cx, int cy, int cz) { renderer_reset(self, cx, cy, cz); }
+
+static void blocks_build(void *self, const world *w, job_pool *jobs, const int *idx, int n)
+{
+    renderer *r = self;
+    if (n > r->mesh_cap) {
+        chunk_mesh *m = realloc(r->meshes, sizeof *m * (size_t)n);
+        if (!m) {
+            log_warn("no memory to mesh %d chunks; they stay as they were", n);
+            r->mesh_count = 0;
+            return;
+        }
+        memset(m + r->mesh_cap, 0, sizeof *m * (size_t)(n - r->mesh_cap));
+        r->meshes = m, r->mesh_cap = n;
+    }
+    const cvar *greedy = cvar_find("render.greedy");
+    mesh_world_chunks(w, jobs, idx, n, greedy ? greedy->b : true, r->meshes);
+    r->mesh_count = n;
+}
+
+static void blocks_upload(void *self, const world *w, const int *idx, int n)
+{
+    renderer *r = self;
+    for (int i = 0; i < n && i < r->mesh_count; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, idx[i], &cx, &cy, &cz);
+        renderer_upload(r, cx, cy, cz, &r->meshes[i]);
+    }
+}
+
+static void blocks_draw(void *self, const render_view *v, render_stats *stats) { renderer_draw_view(self, v, stats); }
+
+const render_mode renderer_blocks_mode = {
+    .name = "blocks",
+    .help = "textured blocks from the atlas, greedy-merged quads (seed 001)",
+    .create = blocks_create,
+    .destroy = blocks_destroy,
+    .reset = blocks_reset,
+    .build = blocks_build,
+    .upload = blocks_upload,
+    .draw = blocks_draw,
+};

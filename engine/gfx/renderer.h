@@ -1,8 +1,9 @@
-/* renderer: draws the block world from per-chunk vertex buffers.
- * One VBO per chunk holds its opaque, cut-out and translucent quads back to
- * back; a shared index buffer turns quads into triangles. Chunks outside
- * the view frustum or beyond the view distance are skipped; translucent
- * chunks are drawn last, far to near. GL is used on the main thread only. */
+/* renderer: the "blocks" render mode — draws the block world from per-chunk
+ * vertex buffers. One VBO per chunk holds its opaque, cut-out and
+ * translucent quads back to back; a shared index buffer turns quads into
+ * triangles. The shared visible set (render_mode.h) says which chunks to
+ * draw, nearest first; translucent chunks are drawn last, far to near.
+ * GL is used on the main thread only. */
 #ifndef STRATA_RENDERER_H
 #define STRATA_RENDERER_H
 
@@ -10,38 +11,29 @@
 #include <stddef.h>
 
 #include "gfx/camera.h"
+#include "gfx/render_mode.h"
 #include "mesh/mesh_blocks.h"
 
 typedef struct renderer renderer;
 
-typedef struct render_settings {
-    int width, height;     /* framebuffer size */
-    unsigned framebuffer;  /* 0 = window */
-    float view_distance;   /* chunks beyond are not drawn; fog ends here */
-    float sky[3];
-    float sun[3];          /* direction towards the sun (need not be normalised) */
-    float tints[8][3];     /* tint id -> colour; 0 unused */
-    bool wireframe;
-} render_settings;
-
-typedef struct render_stats {
-    int chunks_loaded;  /* chunks with any geometry */
-    int chunks_drawn;   /* after culling */
-    long triangles;     /* drawn this frame */
-    long triangles_loaded;
-} render_stats;
+/* The table entry of this mode (render.mode blocks). Its build meshes on
+ * the job pool with greedy merging unless the cvar render.greedy is 0. */
+extern const render_mode renderer_blocks_mode;
 
 renderer *renderer_create(char *err, size_t errlen);
 void renderer_destroy(renderer *r);
-/* The atlas array texture (owned by the caller). */
+/* The atlas array texture (owned by the caller); render_settings.atlas,
+ * when set, wins. */
 void renderer_set_atlas(renderer *r, unsigned texture);
 /* Drops every chunk buffer and sizes the table for a new world. */
 void renderer_reset(renderer *r, int cx, int cy, int cz);
-/* Uploads (replaces) one chunk's mesh. Empty meshes free the buffer. */
-void renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m);
+/* Uploads (replaces) one chunk's mesh. Empty meshes free the buffer. A
+ * buffer GL cannot allocate is reported, the chunk left empty; returns
+ * false then. */
+bool renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m);
+/* A whole frame: clear, visible set, draw (tests, benchmarks). */
 void renderer_draw(renderer *r, const camera *cam, const render_settings *s, render_stats *stats);
-/* The crosshair, drawn last: after the world and whatever the caller draws
- * over it (the tool's ghost), so nothing tints it. */
-void renderer_draw_crosshair(renderer *r, const render_settings *s);
+/* Draws the chunks of a visible set (the frame is begun by the caller). */
+void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats);
 
 #endif

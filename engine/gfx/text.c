@@ -10,7 +10,7 @@
 
 #include "core/log.h"
 #include "gfx/shader.h"
-#include "ui/utf8.h"
+#include "core/utf8.h"
 
 /* One glyph or rectangle: a screen rectangle, its atlas rectangle and a
  * colour. 20 bytes; the vertex shader expands it to a 4-vertex strip. */

@@ -9,7 +9,7 @@
 
 #include "ui/cmd.h"
 #include "ui/cvar.h"
-#include "ui/utf8.h"
+#include "core/utf8.h"
 
 #define CONSOLE_MAX_LINE 1024 /* bytes kept of one scrollback line */
 #define CONSOLE_SLIDE_SECONDS 0.12

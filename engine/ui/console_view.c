@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ui/cvar.h"
-#include "ui/utf8.h"
+#include "core/utf8.h"
 
 #define NOTIFY_LINES 4
 #define NOTIFY_SECONDS 4.0

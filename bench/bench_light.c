@@ -1,0 +1,103 @@
+/* bench_light: snowflake lighting (seed 000, 4.4).
+ *   light.bake.world    every element of the default 512x128x512 hills world,
+ *                       sun and sky sets, on the workers (occupancy read included)
+ *   light.bake.taiga    the same for the taiga world (fir canopies: more elements)
+ *   light.relight.cut   relight after one 8^3 ball is cut out of the hills
+ *                       surface: read the changed box, trace the window it reaches */
+#include <stdlib.h>
+
+#include "bench.h"
+#include "biomes.h"
+#include "light/light.h"
+#include "terrain.h"
+#include "worldgen.h"
+
+typedef struct light_state {
+    world *w;
+    light *l;
+    light_params p;
+    int lo[3], hi[3];
+} light_state;
+
+static light_state *setup_kind(const worldgen_kind *kind)
+{
+    light_state *s = calloc(1, sizeof *s);
+    s->w = world_create(16, 4, 16);
+    if (!s->w || !worldgen_generate(s->w, kind, 1, bench_jobs())) {
+        bench_skip("world generation failed");
+        world_destroy(s->w);
+        free(s);
+        return NULL;
+    }
+    s->l = light_create(s->w->sx, s->w->sy, s->w->sz);
+    s->p = light_params_default();
+    return s;
+}
+
+static void *bake_setup(void)
+{
+    terrain_register();
+    return setup_kind(&terrain_hills);
+}
+static void *bake_taiga_setup(void)
+{
+    biomes_register();
+    const worldgen_kind *k = worldgen_find("taiga");
+    if (!k) {
+        bench_skip("no taiga kind");
+        return NULL;
+    }
+    return setup_kind(k);
+}
+
+static void bake_run(void *p)
+{
+    light_state *s = p;
+    light_stats st;
+    light_read_world(s->l, s->w, NULL, NULL, bench_jobs());
+    light_bake(s->l, &s->p, bench_jobs(), NULL, NULL, &st);
+    bench_note("elements", (double)st.elements);
+    bench_note("particles", (double)st.particles);
+}
+
+static void *relight_setup(void)
+{
+    light_state *s = bake_setup();
+    if (!s) return NULL;
+    light_read_world(s->l, s->w, NULL, NULL, bench_jobs());
+    light_bake(s->l, &s->p, bench_jobs(), NULL, NULL, NULL);
+    int cx = s->w->sx / 2, cz = s->w->sz / 2, cy = world_surface_y(s->w, cx, cz);
+    for (int z = -4; z < 4; z++)
+        for (int y = -4; y < 4; y++)
+            for (int x = -4; x < 4; x++)
+                if ((x + .5f) * (x + .5f) + (y + .5f) * (y + .5f) + (z + .5f) * (z + .5f) < 16.f)
+                    world_set(s->w, cx + x, cy + y, cz + z, MAT_AIR);
+    s->lo[0] = cx - 4, s->lo[1] = cy - 4, s->lo[2] = cz - 4;
+    s->hi[0] = cx + 4, s->hi[1] = cy + 4, s->hi[2] = cz + 4;
+    return s;
+}
+
+static void relight_run(void *p)
+{
+    light_state *s = p;
+    light_stats st;
+    int wl[3], wh[3];
+    light_relight(s->l, s->w, &s->p, bench_jobs(), s->lo, s->hi, wl, wh, &st);
+    bench_note("elements", (double)st.elements);
+    bench_note("window_voxels", (double)(wh[0] - wl[0]) * (wh[1] - wl[1]) * (wh[2] - wl[2]));
+}
+
+static void light_teardown(void *p)
+{
+    light_state *s = p;
+    light_destroy(s->l);
+    world_destroy(s->w);
+    free(s);
+}
+
+static const bench_case light_cases[] = {
+    { "light.bake.world", bake_setup, bake_run, light_teardown, 5 },
+    { "light.bake.taiga", bake_taiga_setup, bake_run, light_teardown, 5 },
+    { "light.relight.cut", relight_setup, relight_run, light_teardown, 30 },
+};
+BENCH_REGISTER(light_cases)

@@ -1,0 +1,85 @@
+#include "gfx/light_tex.h"
+
+#include <glad/gl.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+bool light_tex_create(light_tex *t, int sx, int sy, int sz, char *err, size_t errlen)
+{
+    *t = (light_tex){ 0 };
+    GLint max3d = 0;
+    glGetIntegerv(GL_MAX_3D_TEXTURE_SIZE, &max3d);
+    if (sx > max3d || sy > max3d || sz > max3d) {
+        snprintf(err, errlen, "a %dx%dx%d light volume exceeds GL_MAX_3D_TEXTURE_SIZE %d", sx, sy, sz, max3d);
+        return false;
+    }
+    while (glGetError() != GL_NO_ERROR) {}
+    glCreateTextures(GL_TEXTURE_3D, 1, &t->tex);
+    glTextureStorage3D(t->tex, 1, GL_RG8, sx, sy, sz);
+    if (glGetError() != GL_NO_ERROR) {
+        snprintf(err, errlen, "no memory for a %dx%dx%d light volume (%.0f MiB)", sx, sy, sz,
+                 (double)sx * sy * sz * 2 / 1048576.0);
+        glDeleteTextures(1, &t->tex);
+        t->tex = 0;
+        return false;
+    }
+    glTextureParameteri(t->tex, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTextureParameteri(t->tex, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTextureParameteri(t->tex, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTextureParameteri(t->tex, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glTextureParameteri(t->tex, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
+    t->sx = sx, t->sy = sy, t->sz = sz;
+    return true;
+}
+
+void light_tex_destroy(light_tex *t)
+{
+    if (t->tex) glDeleteTextures(1, &t->tex);
+    *t = (light_tex){ 0 };
+}
+
+void light_tex_upload(light_tex *t, const light *l, const int lo[3], const int hi[3])
+{
+    if (!t->tex) return;
+    int a[3] = { 0, 0, 0 }, b[3] = { t->sx, t->sy, t->sz };
+    for (int k = 0; k < 3; k++) {
+        if (lo && lo[k] > a[k]) a[k] = lo[k];
+        if (hi && hi[k] < b[k]) b[k] = hi[k];
+        if (b[k] <= a[k]) return;
+    }
+    /* the sub-box is read straight out of the whole volume: no copy */
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, t->sx);
+    glPixelStorei(GL_UNPACK_IMAGE_HEIGHT, t->sy);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, a[0]);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, a[1]);
+    glPixelStorei(GL_UNPACK_SKIP_IMAGES, a[2]);
+    glTextureSubImage3D(t->tex, 0, a[0], a[1], a[2], b[0] - a[0], b[1] - a[1], b[2] - a[2], GL_RG, GL_UNSIGNED_BYTE,
+                        light_data(l));
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_UNPACK_IMAGE_HEIGHT, 0);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
+    glPixelStorei(GL_UNPACK_SKIP_IMAGES, 0);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+}
+
+void light_tex_fill(light_tex *t, unsigned char sun, unsigned char sky)
+{
+    if (!t->tex) return;
+    const unsigned char rg[2] = { sun, sky };
+    glClearTexImage(t->tex, 0, GL_RG, GL_UNSIGNED_BYTE, rg);
+}
+
+void light_shading_apply(unsigned program, const light_shading *ls, int unit)
+{
+    GLuint p = program;
+    glUniform1i(glGetUniformLocation(p, "u_light_on"), ls->enabled && ls->texture);
+    glUniform1i(glGetUniformLocation(p, "u_light"), unit);
+    if (!ls->enabled || !ls->texture) return;
+    glBindTextureUnit((GLuint)unit, ls->texture);
+    glUniform3i(glGetUniformLocation(p, "u_light_size"), ls->size[0], ls->size[1], ls->size[2]);
+    glUniform3fv(glGetUniformLocation(p, "u_sun_color"), 1, ls->sun_color);
+    glUniform3fv(glGetUniformLocation(p, "u_sky_color"), 1, ls->sky_color);
+    glUniform1f(glGetUniformLocation(p, "u_ambient"), ls->ambient);
+}

@@ -1,0 +1,42 @@
+/* light_tex: the snowflake light volume (engine/light) as an RG8 3D texture
+ * the terrain shaders sample per fragment, so lighting needs no vertex data
+ * and greedy-merged quads stay merged. Only changed boxes are uploaded.
+ * GL, main thread only. */
+#ifndef STRATA_LIGHT_TEX_H
+#define STRATA_LIGHT_TEX_H
+
+#include <stdbool.h>
+
+#include "light/light.h"
+
+typedef struct light_tex {
+    unsigned tex;   /* GL_TEXTURE_3D, GL_RG8, nearest, clamped */
+    int sx, sy, sz;
+} light_tex;
+
+/* How the terrain shaders light a fragment: ambient + sun * sun_color +
+ * sky * sky_color, sun and sky read from the volume at the voxel in front of
+ * the face. Disabled: the old fixed directional shade. */
+typedef struct light_shading {
+    bool enabled;
+    unsigned texture;
+    int size[3];
+    float sun_color[3], sky_color[3], ambient;
+} light_shading;
+
+/* Sized for a world of sx*sy*sz voxels; false (and the reason in err) when
+ * the driver cannot hold it. */
+bool light_tex_create(light_tex *t, int sx, int sy, int sz, char *err, size_t errlen);
+void light_tex_destroy(light_tex *t);
+/* Uploads the box [lo, hi) of the light volume (whole when NULL). */
+void light_tex_upload(light_tex *t, const light *l, const int lo[3], const int hi[3]);
+/* Sets the light uniforms every terrain shader declares (u_light_on,
+ * u_light, u_light_size, u_sun_color, u_sky_color, u_ambient; see
+ * shaders/chunk.frag) on the program in use, binding the volume to texture
+ * `unit`. Every render mode calls this, so they light alike. */
+void light_shading_apply(unsigned program, const light_shading *ls, int unit);
+
+/* Every voxel fully lit: what the shaders see before the first bake. */
+void light_tex_fill(light_tex *t, unsigned char sun, unsigned char sky);
+
+#endif

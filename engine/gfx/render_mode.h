@@ -1,0 +1,102 @@
+/* render_mode: the ways the same world can be drawn (blocks, smooth surface
+ * nets, enhanced fragments) as a table of functions, and what every mode
+ * shares: the visible set of chunks (frustum + view distance, front to
+ * back), fog, the sky clear. Registering a mode is a table insert; the frame
+ * loop, the ghost and the HUD never ask which mode is on. See docs/renderer.md. */
+#ifndef STRATA_RENDER_MODE_H
+#define STRATA_RENDER_MODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/jobs.h"
+#include "gfx/camera.h"
+#include "gfx/light_tex.h"
+#include "voxel/world.h"
+
+typedef struct render_settings {
+    int width, height;     /* framebuffer size */
+    unsigned framebuffer;  /* 0 = window */
+    float view_distance;   /* chunks beyond are not drawn; fog ends here */
+    float sky[3];
+    float sun[3];          /* direction towards the sun (need not be normalised) */
+    float tints[8][3];     /* tint id -> colour; 0 unused */
+    bool wireframe;
+    unsigned atlas;        /* the block atlas array texture (0: the mode's own) */
+    /* Per-voxel light for every mode (snowflake lighting): an RG8 3D
+     * texture over the whole world, one texel (sun, sky) per voxel, read by
+     * the fragment shader at the voxel in front of the face (world position
+     * + normal / 2). Disabled: the fixed directional shade. A texture keeps
+     * greedy merging intact: quads carry no light. */
+    light_shading light;
+} render_settings;
+
+typedef struct render_stats {
+    int chunks_loaded;  /* chunks with any geometry */
+    int chunks_drawn;   /* after culling, with geometry */
+    long triangles;     /* drawn this frame */
+    long triangles_loaded;
+} render_stats;
+
+/* One chunk of the visible set. */
+typedef struct render_item {
+    int index;   /* world chunk index (world_chunk_coords) */
+    float dist;  /* eye to chunk centre, voxels */
+} render_item;
+
+/* What every mode's draw gets: the view and the chunks it may draw, nearest
+ * first (opaque front to back lets early depth reject hidden pixels). */
+typedef struct render_view {
+    const camera *cam;
+    const render_settings *s;
+    const render_item *visible;
+    int visible_count;
+    int cx, cy, cz;  /* the chunk grid */
+} render_view;
+
+/* A render mode. `self` is what create returned. All but build run on the
+ * main thread with the GL context current.
+ *   create   load shaders, make buffers; NULL with err set on failure
+ *   reset    a new world of cx*cy*cz chunks: drop every chunk, size tables
+ *   build    make the meshes of chunks idx[0..n) of w (CPU: on jobs, and
+ *            wait; GPU: a compute dispatch); the world is not written meanwhile
+ *   upload   hand the chunks built by the last build to GL. A chunk whose
+ *            buffer cannot be allocated is reported (log_warn) and skipped.
+ *   draw     draw the chunks of v->visible that have geometry (the frame
+ *            has cleared colour and depth); fill stats
+ *   destroy  free everything (GL included) */
+typedef struct render_mode {
+    const char *name; /* the value of render.mode */
+    const char *help; /* one line, for `help render.mode` */
+    void *(*create)(char *err, size_t errlen);
+    void (*destroy)(void *self);
+    void (*reset)(void *self, int cx, int cy, int cz);
+    void (*build)(void *self, const world *w, job_pool *jobs, const int *idx, int n);
+    void (*upload)(void *self, const world *w, const int *idx, int n);
+    void (*draw)(void *self, const render_view *v, render_stats *stats);
+} render_mode;
+
+#define RENDER_MODE_MAX 8
+
+/* Adds a mode to the table (the same pointer twice is one entry; a name
+ * already taken or a full table is refused with false). `m` must outlive
+ * the table (a static const). */
+bool render_mode_register(const render_mode *m);
+const render_mode *render_mode_find(const char *name);
+int render_mode_count(void);
+const render_mode *render_mode_at(int i);
+/* The mode after `m` in registration order, wrapping (the cycle hotkey). */
+const render_mode *render_mode_next(const render_mode *m);
+
+/* Bounding sphere of a chunk (centre and radius), the one culling rule. */
+float render_chunk_sphere(int cx, int cy, int cz, float centre[3]);
+/* Fills out[0..) with the chunks of a cx*cy*cz grid inside the frustum and
+ * within view_distance of the eye, nearest first; returns how many. out
+ * holds cx*cy*cz items. `has` (NULL: all) skips chunks with has[i] == 0. */
+int render_visible_set(const camera *cam, float view_distance, int cx, int cy, int cz, const unsigned char *has,
+                       render_item *out);
+/* Binds the framebuffer, sets the viewport, clears to the sky colour and
+ * sets the depth/cull state every mode draws with. */
+void render_frame_begin(const render_settings *s);
+
+#endif

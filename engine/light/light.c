@@ -1,0 +1,498 @@
+#include "light/light.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hash.h"
+#include "core/jobs.h"
+#include "core/rng.h"
+#include "core/timer.h"
+
+#define LIGHT_SKY_JITTERS 16
+
+struct light {
+    int sx, sy, sz;
+    size_t count;
+    /* one bit per voxel, x fastest, then y, then z: bit set = stops light */
+    uint64_t *opaque;
+    /* one bit per voxel: the material's faces are drawn (an element's neighbour) */
+    uint64_t *drawn;
+    uint8_t *rg; /* sun, sky per voxel, interleaved (an RG8 texture's layout) */
+};
+
+light_params light_params_default(void)
+{
+    return (light_params){
+        .sun_particles = 16, .sky_particles = 16, .steps = 16, .step = 1.0f, .radius = 16.f,
+        .sun_dir = { 0.35f, 1.0f, 0.25f }, .jitter = 0.6f, .seed = 1,
+    };
+}
+
+bool light_params_check(const light_params *p, char *err, size_t errlen)
+{
+    if (p->sun_particles < 0 || p->sun_particles > LIGHT_MAX_PARTICLES || p->sky_particles < 0 ||
+        p->sky_particles > LIGHT_MAX_PARTICLES) {
+        snprintf(err, errlen, "particles per element must be in [0, %d]", LIGHT_MAX_PARTICLES);
+        return false;
+    }
+    if (p->steps < 1 || p->steps > LIGHT_MAX_STEPS) {
+        snprintf(err, errlen, "steps must be in [1, %d]", LIGHT_MAX_STEPS);
+        return false;
+    }
+    if (!(p->step >= 0.125f && p->step <= 4.f)) {
+        snprintf(err, errlen, "step must be in [0.125, 4] voxels");
+        return false;
+    }
+    if (!(p->radius >= 1.f && p->radius <= LIGHT_MAX_RADIUS)) {
+        snprintf(err, errlen, "radius must be in [1, %g] voxels", (double)LIGHT_MAX_RADIUS);
+        return false;
+    }
+    float len = sqrtf(p->sun_dir[0] * p->sun_dir[0] + p->sun_dir[1] * p->sun_dir[1] + p->sun_dir[2] * p->sun_dir[2]);
+    if (!(len > 1e-6f) || !isfinite(len)) {
+        snprintf(err, errlen, "the sun direction must be a non-zero vector");
+        return false;
+    }
+    if (!(p->jitter >= 0.f && p->jitter <= 2.f)) {
+        snprintf(err, errlen, "jitter must be in [0, 2]");
+        return false;
+    }
+    long work = (long)(p->sun_particles + p->sky_particles) * p->steps;
+    if (work > LIGHT_MAX_WORK) {
+        /* ~1.2 ns a step on this 2-core machine, ~400k elements in the default world */
+        snprintf(err, errlen,
+                 "(sun + sky particles) x steps = %ld exceeds %d: a bake of the default world would take about %.0f s",
+                 work, LIGHT_MAX_WORK, (double)work * 4e5 * 1.2e-9);
+        return false;
+    }
+    return true;
+}
+
+int light_reach(const light_params *p)
+{
+    float d = fminf(p->radius, (float)p->steps * p->step);
+    return (int)ceilf(d + 0.5f) + 1; /* +1: a changed neighbour changes whether a voxel is an element */
+}
+
+bool light_blocks(uint8_t m)
+{
+    const material *mt = material_get(m);
+    return mt->render_self && !mt->render_neighbors;
+}
+
+light *light_create(int sx, int sy, int sz)
+{
+    /* whole chunks: read_world packs 32-voxel chunk rows into half words */
+    if (sx <= 0 || sy <= 0 || sz <= 0 || sx % CHUNK_SIZE || sy % CHUNK_SIZE || sz % CHUNK_SIZE) return NULL;
+    light *l = calloc(1, sizeof *l);
+    if (!l) return NULL;
+    l->sx = sx, l->sy = sy, l->sz = sz;
+    l->count = (size_t)sx * (size_t)sy * (size_t)sz;
+    size_t words = (l->count + 63) / 64;
+    l->opaque = calloc(words, sizeof *l->opaque);
+    l->drawn = calloc(words, sizeof *l->drawn);
+    l->rg = calloc(l->count, 2);
+    if (!l->opaque || !l->drawn || !l->rg) {
+        light_destroy(l);
+        return NULL;
+    }
+    return l;
+}
+
+void light_destroy(light *l)
+{
+    if (!l) return;
+    free(l->opaque);
+    free(l->drawn);
+    free(l->rg);
+    free(l);
+}
+
+void light_size(const light *l, int *sx, int *sy, int *sz)
+{
+    *sx = l->sx, *sy = l->sy, *sz = l->sz;
+}
+
+static inline size_t vidx(const light *l, int x, int y, int z)
+{
+    return (size_t)x + (size_t)l->sx * ((size_t)y + (size_t)l->sy * (size_t)z);
+}
+
+static inline bool bit_get(const uint64_t *bits, size_t i) { return (bits[i >> 6] >> (i & 63)) & 1u; }
+
+static void clamp_box(const light *l, const int lo[3], const int hi[3], int out_lo[3], int out_hi[3])
+{
+    const int size[3] = { l->sx, l->sy, l->sz };
+    for (int a = 0; a < 3; a++) {
+        out_lo[a] = lo ? lo[a] : 0;
+        out_hi[a] = hi ? hi[a] : size[a];
+        if (out_lo[a] < 0) out_lo[a] = 0;
+        if (out_hi[a] > size[a]) out_hi[a] = size[a];
+        if (out_hi[a] < out_lo[a]) out_hi[a] = out_lo[a];
+    }
+}
+
+/* ---- reading the world ------------------------------------------------- */
+
+typedef struct read_ctx {
+    light *l;
+    const world *w;
+    int lo[3], hi[3];
+    uint8_t opaque_lut[256], drawn_lut[256];
+} read_ctx;
+
+/* One z plane of the box, a chunk row (32 voxels) at a time: the world is
+ * 32 voxels a chunk wide, so each chunk row is one aligned half of a 64-bit
+ * word, and planes (sx*sy bits, a multiple of 1024) never share a word, so
+ * planes can be read in parallel. */
+static void read_plane(void *arg, int k)
+{
+    read_ctx *c = arg;
+    light *l = c->l;
+    int z = c->lo[2] + k;
+    for (int y = c->lo[1]; y < c->hi[1]; y++)
+        for (int x0 = c->lo[0]; x0 < c->hi[0]; x0 += CHUNK_SIZE) {
+            const chunk *ch = world_chunk(c->w, x0 >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS);
+            uint64_t o = 0, d = 0;
+            if (ch) {
+                const uint8_t *row = &ch->vox[CHUNK_INDEX(0, y & CHUNK_MASK, z & CHUNK_MASK)];
+                for (int x = 0; x < CHUNK_SIZE; x++) {
+                    o |= (uint64_t)c->opaque_lut[row[x]] << x;
+                    d |= (uint64_t)c->drawn_lut[row[x]] << x;
+                }
+            }
+            size_t i = vidx(l, x0, y, z);
+            int shift = (int)(i & 63);
+            uint64_t keep = ~(0xffffffffull << shift);
+            l->opaque[i >> 6] = (l->opaque[i >> 6] & keep) | (o << shift);
+            l->drawn[i >> 6] = (l->drawn[i >> 6] & keep) | (d << shift);
+        }
+}
+
+void light_read_world(light *l, const world *w, const int lo[3], const int hi[3], struct job_pool *jobs)
+{
+    read_ctx c = { .l = l, .w = w };
+    clamp_box(l, lo, hi, c.lo, c.hi);
+    /* re-reading voxels is harmless: widen x to whole chunk rows */
+    c.lo[0] &= ~CHUNK_MASK;
+    c.hi[0] = (c.hi[0] + CHUNK_MASK) & ~CHUNK_MASK;
+    if (c.hi[0] > l->sx) c.hi[0] = l->sx;
+    for (int m = 0; m < 256; m++) {
+        c.opaque_lut[m] = light_blocks((uint8_t)m);
+        c.drawn_lut[m] = material_get((uint8_t)m)->render_self;
+    }
+    job_parallel_for(jobs, c.hi[2] - c.lo[2], read_plane, &c);
+}
+
+/* ---- tracing ----------------------------------------------------------- */
+
+typedef struct trace_ctx {
+    light *l;
+    light_params params;
+    const light_params *p; /* &params: the caller's copy may go away during a background bake */
+    int lo[3], hi[3];
+    /* Step vectors, already scaled by the step length. A sun particle draws
+     * each step from sun_d (8 random bits); a sky particle first draws its
+     * own heading (8 bits), then each step from that heading's 16 (4 bits). */
+    float sun_d[LIGHT_DIRS][3];
+    float sky_d[LIGHT_DIRS][LIGHT_SKY_JITTERS][3];
+    float r2;                   /* radius squared; <0: radius never reached */
+    float sky_norm;             /* survival of a sky particle over an open plain */
+    long *elements, *particles; /* per z plane */
+    /* background bakes */
+    job_pool *jobs;
+    job_group group;
+    atomic_int planes_done;
+    atomic_bool cancel;
+    uint64_t t0;
+} trace_ctx;
+
+/* Unit vector k of n spread evenly over the sphere (a Fibonacci lattice). */
+static void sphere_dir(int k, int n, float out[3])
+{
+    const float golden = 2.39996322972865332f;
+    float y = 1.f - 2.f * ((float)k + 0.5f) / (float)n;
+    float r = sqrtf(fmaxf(0.f, 1.f - y * y));
+    float t = golden * (float)k;
+    out[0] = r * cosf(t), out[1] = y, out[2] = r * sinf(t);
+}
+
+/* step * normalize(base + jitter * w): a step that wanders about a heading. */
+static void jittered(const float base[3], const float w[3], float jitter, float step, float out[3])
+{
+    float v[3];
+    for (int a = 0; a < 3; a++) v[a] = base[a] + jitter * w[a];
+    float vl = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    for (int a = 0; a < 3; a++) out[a] = vl > 1e-6f ? v[a] / vl * step : base[a] * step;
+}
+
+/* With a random index per step the walk needs no sqrt or division. */
+static void fill_dirs(trace_ctx *c)
+{
+    const light_params *p = c->p;
+    float s[3] = { p->sun_dir[0], p->sun_dir[1], p->sun_dir[2] };
+    float sl = sqrtf(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    for (int a = 0; a < 3; a++) s[a] /= sl;
+    for (int k = 0; k < LIGHT_DIRS; k++) {
+        float u[3], head[3];
+        sphere_dir(k, LIGHT_DIRS, u);
+        jittered(s, u, p->jitter, p->step, c->sun_d[k]);
+        /* headings: the same even spread, but shuffled so any 8 bits pick any part of the sky */
+        sphere_dir((k * 97) % LIGHT_DIRS, LIGHT_DIRS, head);
+        for (int j = 0; j < LIGHT_SKY_JITTERS; j++) {
+            float w[3];
+            sphere_dir(j * (LIGHT_DIRS / LIGHT_SKY_JITTERS) + k % (LIGHT_DIRS / LIGHT_SKY_JITTERS), LIGHT_DIRS, w);
+            jittered(head, w, p->jitter, p->step, c->sky_d[k][j]);
+        }
+    }
+    c->r2 = (float)p->steps * p->step > p->radius ? p->radius * p->radius : -1.f;
+}
+
+/* The sky walk over an infinite open plain, from an element resting on it:
+ * dividing by this makes an open field full sky, whatever the walk. */
+static float plain_survival(const trace_ctx *c)
+{
+    const int n = 8192;
+    rng r = rng_make(c->p->seed ^ 0x5ca1ab1eull);
+    int alive = 0;
+    for (int i = 0; i < n; i++) {
+        float x = 0, y = 0.5f, z = 0;
+        bool ok = true;
+        uint64_t bits = rng_next(&r);
+        const float (*dirs)[3] = (const float (*)[3])c->sky_d[bits & 255];
+        bits >>= 8;
+        for (int s = 0; s < c->p->steps; s++) {
+            if (s % 14 == 13) bits = rng_next(&r);
+            const float *d = dirs[bits & 15];
+            bits >>= 4;
+            x += d[0], y += d[1], z += d[2];
+            if (c->r2 >= 0 && x * x + (y - 0.5f) * (y - 0.5f) + z * z >= c->r2) break;
+            if (y < 0) { ok = false; break; }
+        }
+        alive += ok;
+    }
+    return alive > 0 ? (float)alive / (float)n : 1.f;
+}
+
+/* One particle from the centre of (x, y, z), stepping by dirs[random & mask]
+ * (bits random bits a step): true when it comes home lit. */
+static inline bool walk(const trace_ctx *c, const float (*dirs)[3], unsigned mask, int bits_per_step, uint64_t bits,
+                        int bits_left, rng *r, int x, int y, int z)
+{
+    const light *l = c->l;
+    float px = (float)x + 0.5f, py = (float)y + 0.5f, pz = (float)z + 0.5f;
+    const float ox = px, oy = py, oz = pz;
+    for (int s = 0; s < c->p->steps; s++) {
+        if (bits_left < bits_per_step) bits = rng_next(r), bits_left = 64;
+        const float *d = dirs[bits & mask];
+        bits >>= bits_per_step, bits_left -= bits_per_step;
+        px += d[0], py += d[1], pz += d[2];
+        if (c->r2 >= 0) {
+            float dx = px - ox, dy = py - oy, dz = pz - oz;
+            if (dx * dx + dy * dy + dz * dz >= c->r2) return true; /* wandered off: escaped */
+        }
+        if (py < 0.f) return false;              /* the bedrock floor under the world */
+        int iy = (int)py;
+        if (iy >= l->sy) return true;            /* out of the top: open sky */
+        if (px < 0.f || pz < 0.f) continue;      /* beyond the side: open air */
+        int ix = (int)px, iz = (int)pz;
+        if (ix >= l->sx || iz >= l->sz) continue;
+        if (bit_get(l->opaque, vidx(l, ix, iy, iz))) return false;
+    }
+    return true;
+}
+
+static bool is_element(const light *l, int x, int y, int z)
+{
+    size_t i = vidx(l, x, y, z);
+    if (bit_get(l->opaque, i)) return false;
+    /* a drawn face of some neighbour looks at this voxel */
+    if (x > 0 && bit_get(l->drawn, i - 1)) return true;
+    if (x + 1 < l->sx && bit_get(l->drawn, i + 1)) return true;
+    size_t row = (size_t)l->sx, plane = (size_t)l->sx * (size_t)l->sy;
+    if (y > 0 && bit_get(l->drawn, i - row)) return true;
+    if (y + 1 < l->sy && bit_get(l->drawn, i + row)) return true;
+    if (z > 0 && bit_get(l->drawn, i - plane)) return true;
+    if (z + 1 < l->sz && bit_get(l->drawn, i + plane)) return true;
+    return false;
+}
+
+/* Any bit set among the n bits from i (whole words: may say yes wrongly, never no). */
+static bool bits_any(const uint64_t *bits, size_t i, size_t n)
+{
+    for (size_t w = i >> 6, e = (i + n - 1) >> 6; w <= e; w++)
+        if (bits[w]) return true;
+    return false;
+}
+
+/* Whether a row of the box can hold an element: some drawn voxel in it or
+ * in the four rows beside it. Most rows are deep rock or open air. */
+static bool row_may_light(const light *l, int x0, int x1, int y, int z)
+{
+    size_t n = (size_t)(x1 - x0);
+    if (bits_any(l->drawn, vidx(l, x0, y, z), n)) return true;
+    if (y > 0 && bits_any(l->drawn, vidx(l, x0, y - 1, z), n)) return true;
+    if (y + 1 < l->sy && bits_any(l->drawn, vidx(l, x0, y + 1, z), n)) return true;
+    if (z > 0 && bits_any(l->drawn, vidx(l, x0, y, z - 1), n)) return true;
+    if (z + 1 < l->sz && bits_any(l->drawn, vidx(l, x0, y, z + 1), n)) return true;
+    return false;
+}
+
+static void trace_plane(void *arg, int k)
+{
+    trace_ctx *c = arg;
+    if (atomic_load_explicit(&c->cancel, memory_order_relaxed)) return;
+    light *l = c->l;
+    const light_params *p = c->p;
+    int z = c->lo[2] + k;
+    long elements = 0;
+    for (int y = c->lo[1]; y < c->hi[1]; y++) {
+        if (!row_may_light(l, c->lo[0], c->hi[0], y, z)) {
+            memset(&l->rg[2 * vidx(l, c->lo[0], y, z)], 0, 2 * (size_t)(c->hi[0] - c->lo[0]));
+            continue;
+        }
+        for (int x = c->lo[0]; x < c->hi[0]; x++) {
+            size_t i = vidx(l, x, y, z);
+            if (!is_element(l, x, y, z)) {
+                l->rg[2 * i] = l->rg[2 * i + 1] = 0;
+                continue;
+            }
+            elements++;
+            rng r = rng_make(rng_hash3(p->seed, x, y, z));
+            int sun = 0, sky = 0;
+            for (int n = 0; n < p->sun_particles; n++)
+                sun += walk(c, (const float (*)[3])c->sun_d, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z);
+            for (int n = 0; n < p->sky_particles; n++) {
+                uint64_t bits = rng_next(&r); /* the heading, then the first 14 steps */
+                sky += walk(c, (const float (*)[3])c->sky_d[bits & 255], LIGHT_SKY_JITTERS - 1, 4, bits >> 8, 56,
+                            &r, x, y, z);
+            }
+            float fs = p->sun_particles ? (float)sun / (float)p->sun_particles : 0.f;
+            float fk = p->sky_particles ? (float)sky / (float)p->sky_particles / c->sky_norm : 0.f;
+            l->rg[2 * i] = (uint8_t)lrintf(fminf(fs, 1.f) * 255.f);
+            l->rg[2 * i + 1] = (uint8_t)lrintf(fminf(fk, 1.f) * 255.f);
+        }
+    }
+    c->elements[k] = elements;
+    c->particles[k] = elements * (p->sun_particles + p->sky_particles);
+    atomic_fetch_add_explicit(&c->planes_done, 1, memory_order_release);
+}
+
+/* A background bake: one job per z plane of the box, so the pool stays
+ * free for meshing between planes and progress is exact. */
+struct light_task {
+    trace_ctx c;
+    int planes;
+    struct plane_job { trace_ctx *c; int k; } *jobs;
+};
+
+static void plane_job(void *arg)
+{
+    struct plane_job *j = arg;
+    trace_plane(j->c, j->k);
+}
+
+light_task *light_bake_start(light *l, const light_params *p, job_pool *jobs, const int lo[3], const int hi[3])
+{
+    light_task *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    trace_ctx *c = &t->c;
+    c->t0 = timer_ns();
+    c->l = l, c->params = *p, c->p = &c->params, c->jobs = jobs;
+    clamp_box(l, lo, hi, c->lo, c->hi);
+    fill_dirs(c);
+    c->sky_norm = plain_survival(c);
+    t->planes = c->hi[2] - c->lo[2];
+    c->elements = calloc((size_t)t->planes + 1, sizeof *c->elements);
+    c->particles = calloc((size_t)t->planes + 1, sizeof *c->particles);
+    t->jobs = calloc((size_t)t->planes + 1, sizeof *t->jobs);
+    if (!c->elements || !c->particles || !t->jobs) {
+        light_task_finish(t, NULL);
+        return NULL;
+    }
+    if (!jobs || job_pool_threads(jobs) == 0) {
+        for (int k = 0; k < t->planes; k++) trace_plane(c, k);
+        return t;
+    }
+    for (int k = 0; k < t->planes; k++) {
+        t->jobs[k] = (struct plane_job){ c, k };
+        job_submit(jobs, &c->group, plane_job, &t->jobs[k]);
+    }
+    return t;
+}
+
+float light_task_progress(light_task *t)
+{
+    if (!t || t->planes == 0) return 1.f;
+    return (float)atomic_load_explicit(&t->c.planes_done, memory_order_acquire) / (float)t->planes;
+}
+
+bool light_task_done(light_task *t)
+{
+    return !t || !t->c.jobs || job_group_done(t->c.jobs, &t->c.group);
+}
+
+void light_task_finish(light_task *t, light_stats *stats)
+{
+    if (!t) return;
+    trace_ctx *c = &t->c;
+    if (c->jobs) job_group_wait(c->jobs, &c->group);
+    if (stats) {
+        stats->elements = stats->particles = 0;
+        for (int k = 0; k < t->planes && c->elements; k++) {
+            stats->elements += c->elements[k];
+            stats->particles += c->particles[k];
+        }
+        stats->ms = timer_ms_since(c->t0);
+    }
+    free(c->elements);
+    free(c->particles);
+    free(t->jobs);
+    free(t);
+}
+
+void light_task_cancel(light_task *t)
+{
+    if (!t) return;
+    atomic_store(&t->c.cancel, true);
+    light_task_finish(t, NULL);
+}
+
+void light_bake(light *l, const light_params *p, job_pool *jobs, const int lo[3], const int hi[3],
+                light_stats *stats)
+{
+    light_task_finish(light_bake_start(l, p, jobs, lo, hi), stats);
+}
+
+void light_relight(light *l, const world *w, const light_params *p, job_pool *jobs, const int lo[3],
+                   const int hi[3], int win_lo[3], int win_hi[3], light_stats *stats)
+{
+    light_read_world(l, w, lo, hi, jobs);
+    int reach = light_reach(p);
+    int a[3], b[3], wl[3], wh[3];
+    for (int k = 0; k < 3; k++) a[k] = lo[k] - reach, b[k] = hi[k] + reach;
+    clamp_box(l, a, b, wl, wh);
+    light_bake(l, p, jobs, wl, wh, stats);
+    if (win_lo) memcpy(win_lo, wl, sizeof wl);
+    if (win_hi) memcpy(win_hi, wh, sizeof wh);
+}
+
+void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky)
+{
+    if (y >= l->sy) {
+        *sun = *sky = 255;
+        return;
+    }
+    if (x < 0 || y < 0 || z < 0 || x >= l->sx || z >= l->sz) {
+        *sun = *sky = 0;
+        return;
+    }
+    size_t i = vidx(l, x, y, z);
+    *sun = l->rg[2 * i], *sky = l->rg[2 * i + 1];
+}
+
+const uint8_t *light_data(const light *l) { return l->rg; }
+
+uint64_t light_hash(const light *l) { return hash_bytes(HASH_SEED, l->rg, l->count * 2); }

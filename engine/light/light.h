@@ -1,0 +1,105 @@
+/* light: seed 000's snowflake lighting on the voxel world.
+ * From every lit element (a see-through voxel beside a drawn face) particles
+ * wander in small random steps: a sun set drifting toward the sun, a sky set
+ * whose headings are spread uniformly over all directions, each drifting
+ * towards its own heading ("snowflakes falling in reverse", docs/light.md).
+ * A particle that takes every step, or strays beyond the wander radius,
+ * without entering an opaque voxel brings light home. The
+ * result is two bytes per voxel (sun, sky), read by the renderers as a light
+ * volume, so greedy-merged meshes stay merged.
+ *
+ * Each element's particles are seeded by its position, and a particle only
+ * ever looks at voxels within the wander radius, so relighting the window an
+ * edit can reach gives exactly what a whole bake would: the result is a pure
+ * function of (occupancy, params), on any number of workers. Pure CPU. */
+#ifndef STRATA_LIGHT_H
+#define STRATA_LIGHT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "voxel/world.h"
+
+struct job_pool;
+
+#define LIGHT_DIRS 256       /* directions a step can take (table, indexed by random bytes) */
+#define LIGHT_MAX_PARTICLES 256
+#define LIGHT_MAX_STEPS 128
+#define LIGHT_MAX_RADIUS 32.f
+/* (sun + sky particles) x steps per element; past this a bake of the default
+ * world takes tens of seconds, so such settings are refused. */
+#define LIGHT_MAX_WORK 16384
+
+typedef struct light_params {
+    int sun_particles, sky_particles; /* per element */
+    int steps;                        /* steps a particle must survive */
+    float step;                       /* step length in voxels */
+    float radius;                     /* a particle this far from home has escaped */
+    float sun_dir[3];                 /* towards the sun; need not be normalised */
+    float jitter;                     /* how far a step strays from its heading, 0..2 */
+    uint64_t seed;
+} light_params;
+
+/* The defaults the game starts with. */
+light_params light_params_default(void);
+/* Checks ranges and the cost bound; writes why into err. */
+bool light_params_check(const light_params *p, char *err, size_t errlen);
+/* Voxels an edit can influence in each direction: particles never look
+ * further than this from their element (plus one for the element test). */
+int light_reach(const light_params *p);
+
+typedef struct light_stats {
+    long elements;    /* lit elements in the last bake or relight */
+    long particles;   /* particles traced */
+    double ms;        /* wall time */
+} light_stats;
+
+typedef struct light light;
+
+/* Light for a world of sx*sy*sz voxels (whole chunks); NULL when out of
+ * memory or not a multiple of the chunk size. */
+light *light_create(int sx, int sy, int sz);
+void light_destroy(light *l);
+void light_size(const light *l, int *sx, int *sy, int *sz);
+
+/* Reads which voxels block light from the world, in the box [lo, hi)
+ * (clamped); the whole world when lo and hi are NULL. On the workers when a
+ * pool is given. */
+void light_read_world(light *l, const world *w, const int lo[3], const int hi[3], struct job_pool *jobs);
+/* Traces every element in [lo, hi) (clamped; whole world when NULL), on the
+ * workers when a pool is given, and clears the non-elements there. */
+void light_bake(light *l, const light_params *p, struct job_pool *jobs, const int lo[3], const int hi[3],
+                light_stats *stats);
+/* The same bake in the background, one job per z plane: the world stays
+ * playable meanwhile. Nothing may change the light (or read_world) until the
+ * task is finished. NULL when out of memory. */
+typedef struct light_task light_task;
+light_task *light_bake_start(light *l, const light_params *p, struct job_pool *jobs, const int lo[3],
+                             const int hi[3]);
+float light_task_progress(light_task *t); /* 0..1 */
+bool light_task_done(light_task *t);
+/* Waits for the rest, fills stats (when given) and frees the task. */
+void light_task_finish(light_task *t, light_stats *stats);
+/* Skips the planes not yet started, waits for the rest, frees the task. */
+void light_task_cancel(light_task *t);
+
+/* After voxels in [lo, hi) changed: re-reads them and relights the window
+ * they can reach. Writes that window into win_lo/win_hi when given. */
+void light_relight(light *l, const world *w, const light_params *p, struct job_pool *jobs, const int lo[3],
+                   const int hi[3], int win_lo[3], int win_hi[3], light_stats *stats);
+
+/* Does the material stop light? Opaque blocks and foliage do; air, the
+ * placeholder and the translucent bog do not. */
+bool light_blocks(uint8_t material);
+
+/* Sun and sky light at a voxel, 0..255 (0 for voxels that are not elements).
+ * Above the world is open sky: full sky, full sun. */
+void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky);
+/* The raw volume: (sun, sky) byte pairs, x fastest, then y, then z (an RG8
+ * 3D texture's order). */
+const uint8_t *light_data(const light *l);
+/* Hash of both volumes (tests, determinism). */
+uint64_t light_hash(const light *l);
+
+#endif

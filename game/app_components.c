@@ -1,0 +1,18 @@
+/* app_components: the list of the app's components, in the order their
+ * hooks run (init, new world, edit, frame, draw; shutdown in reverse). A
+ * new subsystem adds its line here and keeps everything else in its own
+ * file. */
+#include "app_internal.h"
+#include "app_light.h"
+#include "app_render.h"
+#include "app_tool.h"
+
+void app_add_components(app *a)
+{
+    static const component *const list[] = {
+        &app_render_component, /* first: a new world is meshed before others look at it */
+        &app_tool_component,
+        &app_light_component,
+    };
+    for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) component_add(&a->comps, list[i]);
+}

@@ -1,0 +1,84 @@
+#include "app_frame.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "app_light.h"
+#include "app_render.h"
+#include "app_tool.h"
+#include "platform/platform.h"
+#include "ui/console_view.h"
+
+void app_step(app *a, const player_input *in, float dt, double now)
+{
+    a->pl.flying = a->cv.fly->b;
+    a->pl.occupancy = app_occupancy(a);
+    player_update(&a->pl, a->w, in, dt);
+    a->pl.occupancy = NULL; /* the tree may be rebuilt before the next update */
+    component_frame_all(&a->comps, a, now, dt); /* after the move: the tool follows this frame's eye */
+}
+
+void app_render(app *a)
+{
+    int w, h;
+    platform_size(a->plat, &w, &h);
+    camera *c = &a->cam;
+    player_eye(&a->pl, c->pos);
+    c->yaw = a->pl.yaw;
+    c->pitch = a->pl.pitch;
+    c->fov = a->cv.fov->f;
+    c->aspect = h > 0 ? (float)w / (float)h : 1.f;
+    c->znear = 0.05f;
+    c->zfar = a->cv.distance->f + 64.f;
+    camera_update(c);
+    render_settings s = {
+        .width = w, .height = h, .framebuffer = platform_framebuffer(a->plat),
+        .view_distance = a->cv.distance->f,
+        .sky = { 0.62f, 0.76f, 0.93f }, .sun = { 0.35f, 1.0f, 0.25f },
+        .wireframe = a->cv.wireframe->b, .atlas = a->atlas_tex,
+    };
+    memcpy(s.tints, app_tint_palette, sizeof s.tints);
+    app_light_settings(a, &s);
+    if (!app_render_world(a, c, &s)) return;
+    component_draw_all(&a->comps, a, &(frame_draw){ c, &s });
+    if (a->cv.crosshair->b) app_render_crosshair(a, &s); /* over the tool, not tinted by it */
+}
+
+/* The keys read_input reads directly, for the help overlay (everything
+ * else is a binding and is listed from the bindings). */
+static const hud_key_help k_unbound_keys[] = {
+    { "W A S D", "move (Ctrl sprints)" },
+    { "SPACE", "jump; fly up" },
+    { "SHIFT", "fly down" },
+    { "MOUSE", "look" },
+    { "ESC", "release the mouse (click to take it back)" },
+    { "GRAVE (`)", "console (TAB completes)" },
+};
+
+void app_draw_overlays(app *a)
+{
+    if (!a->text) return;
+    int w, h;
+    platform_size(a->plat, &w, &h);
+    text_begin(a->text, w, h);
+    cvar *dbg = cvar_find("hud.debug"), *help = cvar_find("hud.help");
+    char mode[64];
+    snprintf(mode, sizeof mode, "%s%s", a->render_mode ? a->render_mode : "?", a->cv.wireframe->b ? " (wireframe)" : "");
+    hud_info info = {
+        .fps = a->fps, .frame_ms = a->frame_times, .frame_count = a->frame_count,
+        .frame_head = a->frame_count < HUD_FRAME_SAMPLES ? 0 : a->frame_head,
+        .pos = { a->pl.pos[0], a->pl.pos[1], a->pl.pos[2] }, .yaw = a->pl.yaw, .pitch = a->pl.pitch,
+        .biome = a->world_kind ? a->world_kind->name : "?", .seed = (uint64_t)(int64_t)a->world_seed,
+        .chunks_loaded = a->stats.chunks_loaded, .chunks_visible = a->stats.chunks_drawn,
+        .triangles = a->stats.triangles, .render_mode = mode,
+        .queue_len = job_pool_queued(a->jobs),
+    };
+    float progress = a->gen_task ? worldgen_progress(a->gen_task) : app_light_progress(a);
+    /* one layout for every overlay, so none covers another */
+    hud_layout L = hud_draw_all(a->text, dbg && dbg->b ? &info : NULL, k_unbound_keys,
+                                (int)(sizeof k_unbound_keys / sizeof k_unbound_keys[0]), help && help->b, progress,
+                                a->gen_task ? "generating world" : "lighting world",
+                                a->con ? console_view_message_rows(a->con) : 0, w, h);
+    if (a->con) console_view_draw_at(a->text, a->con, w, h, L.messages.x, L.messages.y, L.messages.w);
+    text_end(a->text);
+}

@@ -1,0 +1,282 @@
+#include "app_light.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "gfx/light_tex.h"
+#include "light/light.h"
+#include "platform/platform.h"
+#include "ui/cmd.h"
+
+/* The component's state. */
+typedef struct app_light {
+    app *a;
+    light *vol;           /* NULL until a world exists */
+    light_tex tex;
+    bool gl;              /* a GL context exists: keep the texture */
+    light_task *task;     /* background bake in flight */
+    light_params task_params;
+    bool pending_edit;    /* edits while the bake ran: relit when it lands */
+    int edit_lo[3], edit_hi[3];
+    bool rebake;          /* a parameter changed: bake again */
+    bool baked;           /* the volume holds a finished bake of this world */
+    light_stats last;     /* of the last bake or relight */
+    const char *last_what;
+    long relights;
+    job_pool *jobs;
+    const world *w;
+    int seed;
+    struct {
+        cvar *enable, *sun_particles, *sky_particles, *steps, *step, *radius, *sun_yaw, *sun_pitch, *jitter,
+            *sun_color, *sky_color, *ambient;
+    } cv;
+} app_light;
+
+static void light_edited(app_light *L, const int lo[3], const int hi[3]);
+
+static light_params params_from_cvars(const app_light *L)
+{
+    light_params p = light_params_default();
+    p.sun_particles = L->cv.sun_particles->i;
+    p.sky_particles = L->cv.sky_particles->i;
+    p.steps = L->cv.steps->i;
+    p.step = L->cv.step->f;
+    p.radius = L->cv.radius->f;
+    p.jitter = L->cv.jitter->f;
+    /* the player's convention: yaw 0 faces -z, 90 faces +x; pitch is the elevation */
+    float yaw = L->cv.sun_yaw->f * 0.017453292519943295f, pitch = L->cv.sun_pitch->f * 0.017453292519943295f;
+    p.sun_dir[0] = sinf(yaw) * cosf(pitch);
+    p.sun_dir[1] = sinf(pitch);
+    p.sun_dir[2] = -cosf(yaw) * cosf(pitch);
+    p.seed = (uint64_t)(int64_t)L->seed;
+    return p;
+}
+
+static void start_bake(app_light *L)
+{
+    L->rebake = false;
+    if (!L->vol || !L->w) return;
+    light_task_cancel(L->task);
+    L->task = NULL;
+    L->pending_edit = false;
+    light_read_world(L->vol, L->w, NULL, NULL, L->jobs);
+    L->task_params = params_from_cvars(L);
+    L->task = light_bake_start(L->vol, &L->task_params, L->jobs, NULL, NULL);
+    if (!L->task) log_error("light: no memory for a bake");
+}
+
+static void land_bake(app_light *L)
+{
+    light_task_finish(L->task, &L->last);
+    L->task = NULL;
+    L->last_what = "bake";
+    L->baked = true;
+    if (L->gl) light_tex_upload(&L->tex, L->vol, NULL, NULL);
+    if (L->pending_edit) { /* edits made while it ran were not in its occupancy */
+        L->pending_edit = false;
+        light_edited(L, L->edit_lo, L->edit_hi);
+    }
+}
+
+static void on_param(cvar *c, void *user)
+{
+    (void)c;
+    app_light *L = user;
+    L->rebake = true;
+}
+
+/* Refuses particle counts, steps and radii whose bake would take too long. */
+static bool validate_param(const cvar *proposed, char *err, size_t errlen, void *user)
+{
+    const app_light *L = user;
+    light_params p = params_from_cvars(L);
+    const char *n = proposed->d.name;
+    if (strcmp(n, "light.sun_particles") == 0) p.sun_particles = proposed->i;
+    else if (strcmp(n, "light.sky_particles") == 0) p.sky_particles = proposed->i;
+    else if (strcmp(n, "light.steps") == 0) p.steps = proposed->i;
+    return light_params_check(&p, err, errlen);
+}
+
+static int c_light(void *u, int argc, char **argv)
+{
+    app_light *L = u;
+    if (argc == 2 && strcmp(argv[1], "bake") == 0) {
+        if (!L->vol) {
+            log_error("light bake: no world yet");
+            return 1;
+        }
+        start_bake(L);
+        if (!L->task) return 1;
+        land_bake(L); /* a command that asks for a bake gets it whole */
+        printf("light_elements=%ld\nlight_particles=%ld\nlight_ms=%.1f\n", L->last.elements, L->last.particles,
+               L->last.ms);
+        return 0;
+    }
+    if (argc == 2 && strcmp(argv[1], "stats") == 0) {
+        printf("light_enabled=%d\nlight_baking=%d\nlight_progress=%.2f\nlight_last=%s\nlight_elements=%ld\n"
+               "light_particles=%ld\nlight_ms=%.2f\nlight_relights=%ld\nlight_reach=%d\n",
+               L->cv.enable->b, L->task != NULL, L->task ? light_task_progress(L->task) : (L->baked ? 1.0 : 0.0),
+               L->last_what ? L->last_what : "none", L->last.elements, L->last.particles, L->last.ms, L->relights,
+               light_reach(&(light_params){ .steps = L->cv.steps->i, .step = L->cv.step->f,
+                                             .radius = L->cv.radius->f }));
+        return 0;
+    }
+    log_error("usage: light bake | light stats");
+    return 1;
+}
+
+static void *light_init(app *a)
+{
+    app_light *L = calloc(1, sizeof *L);
+    if (!L) return NULL;
+    L->a = a;
+    L->jobs = a->jobs;
+    const cvar_validate_fn v = validate_param;
+    cvar_desc d[] = {
+        { "light.enable", "snowflake lighting (seed 000): shadows, dark caves; 0 = fixed directional shade", CVAR_BOOL, CVAR_ARCHIVE, "1" },
+        { "light.sun_particles", "sun particles released per lit element", CVAR_INT, CVAR_ARCHIVE, "16", 0, LIGHT_MAX_PARTICLES, NULL, on_param, L, v },
+        { "light.sky_particles", "sky particles released per lit element", CVAR_INT, CVAR_ARCHIVE, "16", 0, LIGHT_MAX_PARTICLES, NULL, on_param, L, v },
+        { "light.steps", "steps a particle must wander without meeting a solid to bring light home", CVAR_INT, CVAR_ARCHIVE, "16", 1, LIGHT_MAX_STEPS, NULL, on_param, L, v },
+        { "light.step", "length of one wandering step, in voxels", CVAR_FLOAT, CVAR_ARCHIVE, "1", 0.125, 4, NULL, on_param, L },
+        { "light.radius", "wander radius in voxels: a particle this far from home has escaped (longer shadows, larger relight window)", CVAR_FLOAT, CVAR_ARCHIVE, "16", 1, LIGHT_MAX_RADIUS, NULL, on_param, L },
+        { "light.sun_yaw", "sun direction, degrees (0 = towards -z, 90 = towards +x)", CVAR_FLOAT, CVAR_ARCHIVE, "125", 0, 360, NULL, on_param, L },
+        { "light.sun_pitch", "sun elevation above the horizon, degrees", CVAR_FLOAT, CVAR_ARCHIVE, "50", 1, 90, NULL, on_param, L },
+        { "light.jitter", "how far each step strays from its particle's heading (0 = straight lines)", CVAR_FLOAT, CVAR_ARCHIVE, "0.6", 0, 2, NULL, on_param, L },
+        { "light.sun_color", "colour the sun set brings home (r g b)", CVAR_VEC3, CVAR_ARCHIVE, "0.78 0.72 0.6", 0, 4 },
+        { "light.sky_color", "colour the sky set brings home (r g b)", CVAR_VEC3, CVAR_ARCHIVE, "0.36 0.42 0.52", 0, 4 },
+        { "light.ambient", "light floor where no particle comes home (caves)", CVAR_FLOAT, CVAR_ARCHIVE, "0.05", 0, 1 },
+    };
+    cvar **slots[] = { &L->cv.enable, &L->cv.sun_particles, &L->cv.sky_particles, &L->cv.steps, &L->cv.step,
+                       &L->cv.radius, &L->cv.sun_yaw, &L->cv.sun_pitch, &L->cv.jitter, &L->cv.sun_color,
+                       &L->cv.sky_color, &L->cv.ambient };
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *slots[i] = cvar_register(&d[i]);
+    cmd_register(&(cmd_desc){ "light", "bake|stats", "bake the snowflake light of the whole world now, or report on it",
+                              c_light, L });
+    return L;
+}
+
+static bool light_gfx_init(void *self, app *a)
+{
+    app_light *L = self;
+    if (L) L->gl = true;
+    return L != NULL;
+}
+
+static void light_new_world(void *self, app *a, world *w)
+{
+    app_light *L = self;
+    if (!L) return;
+    int seed = a->cv.seed->i;
+    light_task_cancel(L->task);
+    L->task = NULL;
+    L->baked = false;
+    L->w = w;
+    L->seed = seed;
+    int sx = 0, sy = 0, sz = 0;
+    if (L->vol) light_size(L->vol, &sx, &sy, &sz);
+    if (!L->vol || sx != w->sx || sy != w->sy || sz != w->sz) {
+        light_destroy(L->vol);
+        light_tex_destroy(&L->tex);
+        L->vol = light_create(w->sx, w->sy, w->sz);
+        if (!L->vol) {
+            log_error("light: no memory for a %dx%dx%d light volume: the world stays unlit", w->sx, w->sy, w->sz);
+            return;
+        }
+        char err[256];
+        if (L->gl && !light_tex_create(&L->tex, w->sx, w->sy, w->sz, err, sizeof err))
+            log_error("light: %s: the world stays unlit", err);
+    }
+    start_bake(L);
+    /* scripts see the final picture; the window plays on while it bakes */
+    if (platform_headless(a->plat) && L->task) land_bake(L);
+}
+
+static void light_edited(app_light *L, const int lo[3], const int hi[3])
+{
+    if (!L->vol) return;
+    if (L->task) { /* the bake in flight reads an older occupancy: relight after it */
+        for (int k = 0; k < 3; k++) {
+            L->edit_lo[k] = L->pending_edit && L->edit_lo[k] < lo[k] ? L->edit_lo[k] : lo[k];
+            L->edit_hi[k] = L->pending_edit && L->edit_hi[k] > hi[k] ? L->edit_hi[k] : hi[k];
+        }
+        L->pending_edit = true;
+        return;
+    }
+    if (!L->baked) return;
+    light_params p = params_from_cvars(L);
+    int wl[3], wh[3];
+    light_relight(L->vol, L->w, &p, L->jobs, lo, hi, wl, wh, &L->last);
+    L->last_what = "relight";
+    L->relights++;
+    if (L->gl) light_tex_upload(&L->tex, L->vol, wl, wh);
+}
+
+static void light_on_edit(void *self, app *a, const world_edit *e)
+{
+    if (self) light_edited(self, e->lo, e->hi);
+}
+
+static void light_frame(void *self, app *a, double now, float dt)
+{
+    app_light *L = self;
+    if (!L) return;
+    if (L->task && light_task_done(L->task)) land_bake(L);
+    if (L->rebake) {
+        start_bake(L);
+        if (platform_headless(a->plat) && L->task) land_bake(L);
+    }
+}
+
+static void light_shutdown(void *self, app *a)
+{
+    app_light *L = self;
+    if (!L) return;
+    light_task_cancel(L->task);
+    L->task = NULL;
+    light_destroy(L->vol);
+    L->vol = NULL;
+    if (L->gl) light_tex_destroy(&L->tex);
+    cmd_unregister("light");
+    free(L);
+}
+
+const component app_light_component = {
+    .name = "light",
+    .init = light_init,
+    .gfx_init = light_gfx_init,
+    .on_new_world = light_new_world,
+    .on_edit = light_on_edit,
+    .on_frame = light_frame,
+    .shutdown = light_shutdown,
+};
+
+static const app_light *state(const app *a) { return component_state(&a->comps, app_light_component.name); }
+
+float app_light_progress(const app *a)
+{
+    const app_light *L = state(a);
+    return L && L->task ? light_task_progress(L->task) : -1.f;
+}
+
+static void shading(const app_light *L, light_shading *out)
+{
+    memset(out, 0, sizeof *out);
+    out->enabled = L->cv.enable->b && L->baked && L->tex.tex;
+    out->texture = L->tex.tex;
+    out->size[0] = L->tex.sx, out->size[1] = L->tex.sy, out->size[2] = L->tex.sz;
+    memcpy(out->sun_color, L->cv.sun_color->v, sizeof out->sun_color);
+    memcpy(out->sky_color, L->cv.sky_color->v, sizeof out->sky_color);
+    out->ambient = L->cv.ambient->f;
+}
+
+void app_light_settings(const app *a, render_settings *s)
+{
+    const app_light *L = state(a);
+    if (!L) return;
+    shading(L, &s->light);
+    light_params p = params_from_cvars(L); /* face shading and shadows agree on the sun */
+    memcpy(s->sun, p.sun_dir, sizeof p.sun_dir);
+}

@@ -1,0 +1,20 @@
+/* app_light: snowflake lighting (seed 000, 4.4) as the app's component
+ * "light". It owns the light volume of the current world (engine/light) and
+ * its texture (gfx/light_tex): a whole-world bake in the background after
+ * each new world (drawn with the fixed shade until it lands, progress on
+ * screen; headless runs wait for it), a windowed relight after each edit
+ * (only that window is uploaded), the light.* cvars and the `light bake` /
+ * `light stats` commands. Render modes only sample the texture. */
+#ifndef STRATA_APP_LIGHT_H
+#define STRATA_APP_LIGHT_H
+
+#include "app_internal.h"
+
+extern const component app_light_component;
+
+/* Fills s->light (texture, colours) and s->sun for this frame. */
+void app_light_settings(const app *a, render_settings *s);
+/* 0..1 while a bake runs, else -1 (the HUD's progress bar). */
+float app_light_progress(const app *a);
+
+#endif

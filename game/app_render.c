@@ -1,0 +1,193 @@
+#include "app_render.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "gfx/crosshair.h"
+#include "gfx/renderer.h"
+#include "ui/cmd.h"
+
+typedef struct render_comp {
+    app *a;
+    cvar *mode_cv;
+    const render_mode *mode; /* the mode inst belongs to */
+    void *inst;
+    bool gl;                 /* gfx_init ran: modes may be created */
+    int cx, cy, cz;          /* the grid inst was reset for */
+    int *dirty;              /* scratch: dirty chunk indices */
+    render_item *visible;    /* scratch: the visible set */
+    int cap;
+    crosshair *xh;
+} render_comp;
+
+static render_comp *state(const app *a) { return component_state(&a->comps, app_render_component.name); }
+
+static bool size_for(render_comp *r, const world *w)
+{
+    if (w->chunk_count <= r->cap) return true;
+    int *d = realloc(r->dirty, sizeof *d * (size_t)w->chunk_count);
+    if (d) r->dirty = d;
+    render_item *v = realloc(r->visible, sizeof *v * (size_t)w->chunk_count);
+    if (v) r->visible = v;
+    if (!d || !v) return false;
+    r->cap = w->chunk_count;
+    return true;
+}
+
+/* Makes `m` the drawing mode: a new instance, sized for the world, every
+ * chunk to be built again. The world, the player and the edits stay. */
+static bool switch_mode(render_comp *r, const render_mode *m)
+{
+    char err[1024];
+    void *inst = m->create(err, sizeof err);
+    if (!inst) {
+        log_error("render.mode %s: %s", m->name, err);
+        return false;
+    }
+    if (r->inst) r->mode->destroy(r->inst);
+    r->mode = m, r->inst = inst;
+    r->cx = r->cy = r->cz = 0;
+    app *a = r->a;
+    if (a->w) {
+        m->reset(inst, a->w->cx, a->w->cy, a->w->cz);
+        r->cx = a->w->cx, r->cy = a->w->cy, r->cz = a->w->cz;
+        world_mark_all_dirty(a->w);
+    }
+    a->render_mode = m->name;
+    return true;
+}
+
+static bool check_mode(const cvar *proposed, char *err, size_t errlen, void *user)
+{
+    if (render_mode_find(proposed->str)) return true;
+    int n = snprintf(err, errlen, "unknown render mode '%s' (one of:", proposed->str);
+    for (int i = 0; i < render_mode_count() && n > 0 && (size_t)n < errlen; i++)
+        n += snprintf(err + n, errlen - (size_t)n, " %s", render_mode_at(i)->name);
+    if (n > 0 && (size_t)n < errlen) snprintf(err + n, errlen - (size_t)n, ")");
+    return false;
+}
+
+static void on_mode(cvar *c, void *user)
+{
+    render_comp *r = user;
+    const render_mode *m = render_mode_find(c->str);
+    if (!r->gl || !m || m == r->mode) return; /* before GL: gfx_init picks it up */
+    if (!switch_mode(r, m) && r->mode) cvar_set_by_name(c->d.name, r->mode->name); /* say what is drawn */
+}
+
+static int c_cycle(void *u, int argc, char **argv)
+{
+    render_comp *r = u;
+    const render_mode *next = render_mode_next(render_mode_find(r->mode_cv->str));
+    if (!next) return 1;
+    if (!cvar_set_by_name(r->mode_cv->d.name, next->name)) return 1;
+    log_info("render.mode %s", r->mode_cv->str);
+    return 0;
+}
+
+static void *render_init(app *a)
+{
+    render_comp *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->a = a;
+    render_mode_register(&renderer_blocks_mode);
+    cvar_desc d = { "render.mode", "how the world is drawn: blocks (more modes register themselves; F8 cycles)",
+                    CVAR_STRING, CVAR_ARCHIVE, "blocks", 0, 0, NULL, on_mode, r, check_mode };
+    r->mode_cv = cvar_register(&d);
+    const cmd_desc table[] = {
+        { "render.cycle", "", "switch to the next render mode (render.mode); the world stays", c_cycle, r },
+    };
+    cmd_register_table(table, 1);
+    return r;
+}
+
+static bool render_gfx_init(void *self, app *a)
+{
+    render_comp *r = self;
+    if (!r) return false;
+    char err[1024];
+    r->xh = crosshair_create(err, sizeof err);
+    if (!r->xh) log_warn("no crosshair: %s", err);
+    r->gl = true;
+    const render_mode *m = render_mode_find(r->mode_cv->str);
+    if (m && switch_mode(r, m)) return true;
+    /* a mode that cannot start: blocks always can (or nothing can) */
+    if (!switch_mode(r, &renderer_blocks_mode)) return false;
+    cvar_set_by_name(r->mode_cv->d.name, renderer_blocks_mode.name);
+    return true;
+}
+
+static void render_new_world(void *self, app *a, world *w)
+{
+    render_comp *r = self;
+    if (!size_for(r, w)) log_error("no memory for a %d-chunk world's draw lists", w->chunk_count);
+    world_mark_all_dirty(w);
+    if (!r->inst) return;
+    r->mode->reset(r->inst, w->cx, w->cy, w->cz);
+    r->cx = w->cx, r->cy = w->cy, r->cz = w->cz;
+    app_render_mesh_dirty(a);
+}
+
+/* world_set already marked the chunks of the box (and the neighbours whose
+ * faces it changes); marking again is free and covers writers that bypass
+ * it. */
+static void render_on_edit(void *self, app *a, const world_edit *e)
+{
+    int lo[3], hi[3];
+    for (int i = 0; i < 3; i++) lo[i] = (e->lo[i] - 1) >> 5, hi[i] = e->hi[i] >> 5; /* one voxel of border */
+    for (int y = lo[1]; y <= hi[1]; y++)
+        for (int z = lo[2]; z <= hi[2]; z++)
+            for (int x = lo[0]; x <= hi[0]; x++)
+                if (x >= 0 && y >= 0 && z >= 0 && x < a->w->cx && y < a->w->cy && z < a->w->cz)
+                    world_mark_dirty(a->w, x, y, z);
+}
+
+void app_render_mesh_dirty(app *a)
+{
+    render_comp *r = state(a);
+    if (!a->w || a->w->dirty_count == 0 || !r || !r->inst || r->cap < a->w->chunk_count) return;
+    if (r->cx != a->w->cx || r->cy != a->w->cy || r->cz != a->w->cz) return; /* not reset for this world yet */
+    int n = world_take_dirty(a->w, r->dirty, a->w->chunk_count);
+    r->mode->build(r->inst, a->w, a->jobs, r->dirty, n);
+    r->mode->upload(r->inst, a->w, r->dirty, n);
+}
+
+bool app_render_world(app *a, const camera *cam, const render_settings *s)
+{
+    render_comp *r = state(a);
+    memset(&a->stats, 0, sizeof a->stats);
+    if (!r || !r->inst || !a->w) return false;
+    app_render_mesh_dirty(a);
+    render_frame_begin(s);
+    int n = render_visible_set(cam, s->view_distance, a->w->cx, a->w->cy, a->w->cz, NULL, r->visible);
+    render_view v = { cam, s, r->visible, n, a->w->cx, a->w->cy, a->w->cz };
+    r->mode->draw(r->inst, &v, &a->stats);
+    return true;
+}
+
+void app_render_crosshair(app *a, const render_settings *s)
+{
+    render_comp *r = state(a);
+    if (r && r->xh) crosshair_draw(r->xh, s);
+}
+
+static void render_shutdown(void *self, app *a)
+{
+    render_comp *r = self;
+    if (!r) return;
+    if (r->inst) r->mode->destroy(r->inst);
+    crosshair_destroy(r->xh);
+    free(r->dirty);
+    free(r->visible);
+    free(r);
+}
+
+const component app_render_component = {
+    .name = "render",
+    .init = render_init,
+    .gfx_init = render_gfx_init,
+    .on_new_world = render_new_world,
+    .on_edit = render_on_edit,
+    .shutdown = render_shutdown,
+};

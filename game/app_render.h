@@ -1,0 +1,21 @@
+/* app_render: the world's renderer as the app's component "render". It
+ * owns the current render mode (render.mode, the table in
+ * gfx/render_mode.h; F8 cycles), builds and uploads the chunks an edit or
+ * a new world made dirty, computes the shared visible set and draws it. */
+#ifndef STRATA_APP_RENDER_H
+#define STRATA_APP_RENDER_H
+
+#include "app_internal.h"
+
+extern const component app_render_component;
+
+/* Draws the world for cam with s (clear, re-mesh dirty chunks, visible set,
+ * the mode's draw); fills a->stats. False when there is nothing to draw
+ * with (no GL, no world). */
+bool app_render_world(app *a, const camera *cam, const render_settings *s);
+/* Builds and uploads every dirty chunk now (stats, tests). */
+void app_render_mesh_dirty(app *a);
+/* The crosshair, last of all. */
+void app_render_crosshair(app *a, const render_settings *s);
+
+#endif

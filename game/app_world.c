@@ -1,0 +1,82 @@
+#include "app_world.h"
+
+#include <stdlib.h>
+
+#include "core/log.h"
+#include "terrain.h"
+
+const worldgen_kind *app_kind(app *a)
+{
+    const worldgen_kind *k = worldgen_find(a->cv.biome->str);
+    return k ? k : &terrain_hills;
+}
+
+/* Installs a freshly generated world: every component hears of it, then
+ * the player spawns. */
+static void install_world(app *a, world *w)
+{
+    world_destroy(a->w);
+    a->w = w;
+    component_new_world_all(&a->comps, a, w);
+    player_spawn(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f);
+    a->pl.yaw = 0, a->pl.pitch = 0;
+    player_look(&a->pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
+    a->world_seed = a->cv.seed->i;
+    a->world_kind = app_kind(a);
+}
+
+bool app_regenerate(app *a)
+{
+    a->regen_pending = false;
+    if (a->gen_task) { /* a background generation is superseded */
+        world_destroy(worldgen_finish(a->gen_task));
+        a->gen_task = NULL;
+    }
+    world *w = world_create(a->cv.size_x->i, a->cv.size_y->i, a->cv.size_z->i);
+    if (!w) return false;
+    if (!worldgen_generate(w, app_kind(a), a->cv.seed->i, a->jobs)) {
+        world_destroy(w);
+        return false;
+    }
+    install_world(a, w);
+    return true;
+}
+
+bool app_regenerate_async(app *a)
+{
+    a->regen_pending = false;
+    if (a->gen_task) world_destroy(worldgen_finish(a->gen_task));
+    char err[256];
+    a->gen_task = worldgen_start(a->cv.size_x->i, a->cv.size_y->i, a->cv.size_z->i, app_kind(a), a->cv.seed->i,
+                                 a->jobs, err, sizeof err);
+    if (!a->gen_task) {
+        log_error("%s: %s", app_kind(a)->name, err);
+        return false;
+    }
+    return true;
+}
+
+bool app_sync_world(app *a)
+{
+    if (a->gen_task) {
+        world *w = worldgen_finish(a->gen_task);
+        a->gen_task = NULL;
+        if (!w) return false;
+        install_world(a, w);
+    }
+    if (a->regen_pending) return app_regenerate(a);
+    return true;
+}
+
+void app_world_edited(app *a, const int lo[3], const int hi[3], const component *source)
+{
+    if (!a->w) return;
+    world_edit e = { .source = source };
+    const int size[3] = { a->w->sx, a->w->sy, a->w->sz };
+    for (int i = 0; i < 3; i++) {
+        e.lo[i] = lo[i] < 0 ? 0 : lo[i];
+        e.hi[i] = hi[i] > size[i] ? size[i] : hi[i];
+        if (e.lo[i] >= e.hi[i]) return; /* nothing of the world changed */
+    }
+    component_edit_all(&a->comps, a, &e);
+}

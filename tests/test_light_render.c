@@ -1,0 +1,222 @@
+/* Snowflake light as the block renderer draws it (headless GL): the light
+ * volume texture equals the CPU volume, a lit plain spanning four chunks has
+ * no seams, a tower's shadow shows on screen on the side away from the sun,
+ * and lit pictures differ from unlit ones. Light alone is read by dividing a
+ * lit render by an unlit one of the same view (the albedo cancels). */
+#include "test_support.h"
+
+#include <glad/gl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/jobs.h"
+#include "gfx/atlas.h"
+#include "gfx/camera.h"
+#include "gfx/light_tex.h"
+#include "gfx/renderer.h"
+#include "gfx/screenshot.h"
+#include "light/light.h"
+#include "mesh/mesh_world.h"
+#include "platform/platform.h"
+
+#define W 192
+#define H 192
+
+typedef struct scene {
+    platform *plat;
+    renderer *rend;
+    unsigned atlas;
+    job_pool *jobs;
+    world *w;
+    light *l;
+    light_tex tex;
+    light_params p;
+} scene;
+
+static int setup(void **state)
+{
+    scene *s = calloc(1, sizeof *s);
+    char err[1024];
+    s->plat = platform_create(&(platform_desc){ .width = W, .height = H, .headless = true }, err, sizeof err);
+    if (!s->plat) {
+        print_error("headless context: %s\n", err);
+        return -1;
+    }
+    atlas_image img;
+    const char *path = platform_find_asset("assets/atlas.png");
+    if (!path || !atlas_load(path, &img, err, sizeof err)) return -1;
+    s->atlas = atlas_texture_create(&img);
+    atlas_free(&img);
+    s->rend = renderer_create(err, sizeof err);
+    if (!s->rend) return -1;
+    renderer_set_atlas(s->rend, s->atlas);
+    s->jobs = job_pool_create(2);
+    *state = s;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    scene *s = *state;
+    light_tex_destroy(&s->tex);
+    light_destroy(s->l);
+    world_destroy(s->w);
+    renderer_destroy(s->rend);
+    atlas_texture_destroy(s->atlas);
+    job_pool_destroy(s->jobs);
+    platform_destroy(s->plat);
+    free(s);
+    return 0;
+}
+
+/* Meshes and uploads the world, bakes its light and uploads the volume. */
+static void prepare(scene *s)
+{
+    int n = s->w->chunk_count;
+    int *idx = malloc(sizeof *idx * (size_t)n);
+    chunk_mesh *m = calloc((size_t)n, sizeof *m);
+    assert_non_null(idx);
+    assert_non_null(m);
+    for (int i = 0; i < n; i++) idx[i] = i;
+    mesh_world_chunks(s->w, s->jobs, idx, n, true, m);
+    renderer_reset(s->rend, s->w->cx, s->w->cy, s->w->cz);
+    for (int i = 0; i < n; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(s->w, i, &cx, &cy, &cz);
+        renderer_upload(s->rend, cx, cy, cz, &m[i]);
+        mesh_free(&m[i]);
+    }
+    free(m);
+    free(idx);
+    light_tex_destroy(&s->tex);
+    light_destroy(s->l);
+    s->l = light_create(s->w->sx, s->w->sy, s->w->sz);
+    assert_non_null(s->l);
+    light_read_world(s->l, s->w, NULL, NULL, s->jobs);
+    light_bake(s->l, &s->p, s->jobs, NULL, NULL, NULL);
+    char err[256];
+    assert_true(light_tex_create(&s->tex, s->w->sx, s->w->sy, s->w->sz, err, sizeof err));
+    light_tex_upload(&s->tex, s->l, NULL, NULL);
+}
+
+static uint8_t *render(scene *s, bool lit, float x, float y, float z, float yaw, float pitch)
+{
+    camera c = { .pos = { x, y, z }, .yaw = yaw, .pitch = pitch, .fov = 60, .aspect = (float)W / H, .znear = 0.05f,
+                 .zfar = 400 };
+    camera_update(&c);
+    render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->plat),
+                           .view_distance = 300, .sky = { 0.2f, 0.4f, 0.9f } };
+    memcpy(rs.sun, s->p.sun_dir, sizeof rs.sun);
+    rs.light = (light_shading){ .enabled = lit, .texture = s->tex.tex, .size = { s->tex.sx, s->tex.sy, s->tex.sz },
+                                .sun_color = { 0.6f, 0.6f, 0.6f }, .sky_color = { 0.4f, 0.4f, 0.4f },
+                                .ambient = 0.05f };
+    render_stats st;
+    renderer_draw(s->rend, &c, &rs, &st);
+    return screenshot_read(platform_framebuffer(s->plat), W, H);
+}
+
+/* Light seen from (x, y, z) looking straight down: lit / unlit per pixel. */
+static float *light_image(scene *s, float x, float y, float z)
+{
+    uint8_t *a = render(s, true, x, y, z, 0, -89.9f), *b = render(s, false, x, y, z, 0, -89.9f);
+    float *out = malloc(sizeof *out * W * H);
+    for (int i = 0; i < W * H; i++) {
+        float la = (float)(a[i * 4] + a[i * 4 + 1] + a[i * 4 + 2]), lb = (float)(b[i * 4] + b[i * 4 + 1] + b[i * 4 + 2]);
+        out[i] = lb > 0 ? la / lb : 0;
+    }
+    free(a);
+    free(b);
+    return out;
+}
+
+static float mean(const float *img, int x0, int y0, int x1, int y1)
+{
+    double acc = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) acc += img[y * W + x];
+    return (float)(acc / ((x1 - x0) * (y1 - y0)));
+}
+
+static void fill_box(world *w, int x0, int y0, int z0, int x1, int y1, int z1, uint8_t m)
+{
+    for (int y = y0; y < y1; y++)
+        for (int z = z0; z < z1; z++)
+            for (int x = x0; x < x1; x++) world_set(w, x, y, z, m);
+}
+
+/* The texture holds exactly the CPU volume. */
+static void test_texture_equals_volume(void **state)
+{
+    scene *s = *state;
+    world_destroy(s->w);
+    s->w = world_create(2, 1, 2);
+    s->p = light_params_default();
+    fill_box(s->w, 0, 0, 0, 64, 6, 64, MAT_STONE);
+    fill_box(s->w, 20, 6, 20, 24, 20, 24, MAT_OAK_LOG);
+    prepare(s);
+    size_t n = (size_t)s->w->sx * s->w->sy * s->w->sz * 2;
+    uint8_t *gpu = malloc(n);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glGetTextureImage(s->tex.tex, 0, GL_RG, GL_UNSIGNED_BYTE, (GLsizei)n, gpu);
+    assert_int_equal(memcmp(gpu, light_data(s->l), n), 0);
+    free(gpu);
+}
+
+/* A plain over four chunks, seen from above their shared corner: the light
+ * is the same on both sides of each chunk border and no border line shows. */
+static void test_plain_has_no_seams(void **state)
+{
+    scene *s = *state;
+    world_destroy(s->w);
+    s->w = world_create(2, 1, 2);
+    s->p = light_params_default();
+    s->p.sun_particles = s->p.sky_particles = 64;
+    fill_box(s->w, 0, 0, 0, 64, 6, 64, MAT_STONE);
+    prepare(s);
+    float *img = light_image(s, 32, 30, 32);
+    float all = mean(img, 16, 16, W - 16, H - 16);
+    assert_true(all > 0.5f); /* an open plain is well lit */
+    float left = mean(img, W / 2 - 24, 16, W / 2 - 4, H - 16), right = mean(img, W / 2 + 4, 16, W / 2 + 24, H - 16);
+    assert_true(fabsf(left - right) < 0.03f * all);
+    /* every column and row near the borders looks like the rest */
+    for (int c = W / 2 - 3; c <= W / 2 + 3; c++) {
+        assert_true(fabsf(mean(img, c, 16, c + 1, H - 16) - all) < 0.05f * all);
+        assert_true(fabsf(mean(img, 16, c, W - 16, c + 1) - all) < 0.05f * all);
+    }
+    free(img);
+}
+
+/* A tower on the plain with the sun towards +x: its shadow darkens the
+ * floor on its -x side, on screen. */
+static void test_tower_shadow_on_screen(void **state)
+{
+    scene *s = *state;
+    world_destroy(s->w);
+    s->w = world_create(2, 2, 2);
+    s->p = light_params_default();
+    s->p.sun_dir[0] = 1, s->p.sun_dir[1] = 1, s->p.sun_dir[2] = 0;
+    s->p.sky_particles = 0; /* sun only: the shadow is all there is */
+    s->p.sun_particles = 32, s->p.jitter = 0.2f;
+    fill_box(s->w, 0, 0, 0, 64, 6, 64, MAT_STONE);
+    fill_box(s->w, 30, 6, 30, 34, 40, 34, MAT_STONE);
+    prepare(s);
+    /* from high above the tower: screen right is +x (yaw 0 looks at -z) */
+    float *img = light_image(s, 32, 62, 40);
+    /* the tower's foot (z 30..34) projects to rows ~66-78; x 16..25 and 39..48 to
+     * columns ~48-75 and ~117-144, clear of the tower's walls */
+    float west = mean(img, 50, 66, 75, 78), east = mean(img, 117, 66, 142, 78);
+    print_message("west %.3f east %.3f\n", west, east);
+    assert_true(west < 0.6f * east);
+    free(img);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_texture_equals_volume),
+        cmocka_unit_test(test_plain_has_no_seams),
+        cmocka_unit_test(test_tower_shadow_on_screen),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
