@@ -78,7 +78,8 @@ void app_draw_overlays(app *a)
     hud_layout L = hud_draw_all(a->text, dbg && dbg->b ? &info : NULL, k_unbound_keys,
                                 (int)(sizeof k_unbound_keys / sizeof k_unbound_keys[0]), help && help->b, progress,
                                 a->gen_task ? "generating world" : "lighting world",
-                                a->con ? console_view_message_rows(a->con) : 0, w, h);
+                                a->con ? console_view_message_rows(a->con) : 0,
+                                a->con ? console_view_bottom(a->con, h) : 0.f, w, h);
     if (a->con) console_view_draw_at(a->text, a->con, w, h, L.messages.x, L.messages.y, L.messages.w);
     text_end(a->text);
 }

@@ -470,7 +470,7 @@ static void test_overlay_layout_never_overlaps(void **state)
             text_begin(t, w, h);
             int rows = console_view_message_rows(c);
             assert_int_equal(rows, 4);
-            hud_layout L = hud_draw_all(t, &info, fixed, 4, true, progress ? 0.5f : -1.f, "generating world", rows, w, h);
+            hud_layout L = hud_draw_all(t, &info, fixed, 4, true, progress ? 0.5f : -1.f, "generating world", rows, 0, w, h);
             console_view_draw_at(t, c, w, h, L.messages.x, L.messages.y, L.messages.w);
             if (L.help.w <= 0) fail_msg("%dx%d: no room for the help panel", w, h);
             hud_rect p[4] = { L.debug, L.messages, L.help, L.progress };
@@ -481,6 +481,21 @@ static void test_overlay_layout_never_overlaps(void **state)
                                  p[i].y, p[i].w, p[i].h, p[j].x, p[j].y, p[j].w, p[j].h);
             quads_inside(t, 0, p, 4, w, h);
         }
+    }
+    /* the open console covers the top: every panel starts below it */
+    console_set_open(c, true);
+    console_update(c, 1.0);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int w = sizes[k][0], h = sizes[k][1];
+        float top = console_view_bottom(c, h);
+        assert_true(top >= (float)h * 0.45f);
+        text_begin(t, w, h);
+        hud_layout L = hud_draw_all(t, &info, fixed, 4, false, 0.5f, "lighting world", 0, top, w, h);
+        hud_rect p[4] = { L.debug, L.messages, L.help, L.progress };
+        for (int i = 0; i < 4; i++)
+            if (p[i].w > 0 && p[i].h > 0 && p[i].y < top) fail_msg("%dx%d: panel %d under the open console", w, h, i);
+        assert_true(L.debug.w > 0);
+        quads_inside(t, 0, p, 4, w, h);
     }
     bind_shutdown();
     text_destroy(t);

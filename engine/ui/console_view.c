@@ -99,6 +99,14 @@ static void draw_notify(text_ctx *t, console *c, float x, float y0, float width)
     console_unlock(c);
 }
 
+float console_view_bottom(console *c, int fb_h)
+{
+    float frac = console_fraction(c);
+    if (frac <= 0) return 0;
+    float height = floorf((float)fb_h * cvar_float("console.height", 0.5f));
+    return floorf(height * (frac - 1)) + height; /* as console_view_draw places it */
+}
+
 void console_view_draw(text_ctx *t, console *c, int fb_w, int fb_h)
 {
     int cw = text_char_width(t);

@@ -16,6 +16,9 @@ void console_view_draw(text_ctx *t, console *c, int fb_w, int fb_h);
 /* The same, with the recent messages in the box the HUD layout gave them
  * (top-left x, y and width; console_view_message_rows lines tall). */
 void console_view_draw_at(text_ctx *t, console *c, int fb_w, int fb_h, float msg_x, float msg_y, float msg_w);
+/* The bottom edge of the open console in pixels (0 when closed): the HUD
+ * lays its panels out below it. */
+float console_view_bottom(console *c, int fb_h);
 /* How many recent-message lines a closed console shows now (0 when open). */
 int console_view_message_rows(console *c);
 /* The colour of a line level, shared with the HUD. */

@@ -31,7 +31,16 @@ static const char *compass(float yaw)
     return names[(int)((y + 22.5f) / 45.f) % 8];
 }
 
+static hud_rect draw_debug_at(text_ctx *t, const hud_info *in, float top);
+
 hud_rect hud_draw_debug(text_ctx *t, const hud_info *in, int fb_w, int fb_h)
+{
+    (void)fb_w, (void)fb_h;
+    return draw_debug_at(t, in, 0);
+}
+
+/* The debug panel with its top edge at `top` (below an open console). */
+static hud_rect draw_debug_at(text_ctx *t, const hud_info *in, float top)
 {
     int cw = text_char_width(t), lh = text_line_height(t);
     char lines[8][160];
@@ -58,7 +67,7 @@ hud_rect hud_draw_debug(text_ctx *t, const hud_info *in, int fb_w, int fb_h)
     int graph_w = HUD_FRAME_SAMPLES, graph_h = 3 * lh;
     float pw = (float)(width * cw > graph_w ? width * cw : graph_w) + 2.f * (float)cw;
     float ph = (float)(n * lh + graph_h) + 1.5f * (float)lh;
-    float x = (float)cw, y = (float)(lh / 2);
+    float x = (float)cw, y = top + (float)(lh / 2);
     text_rect(t, x - (float)cw / 2, y - (float)lh / 4, pw, ph, PANEL);
     for (int i = 0; i < n; i++) {
         /* label word dim, values bright: the eye finds numbers faster */
@@ -82,9 +91,7 @@ hud_rect hud_draw_debug(text_ctx *t, const hud_info *in, int fb_w, int fb_h)
         text_rect(t, x + (float)(graph_w - in->frame_count + i), base - hgt, 1, hgt, col);
     }
     text_rect(t, x, base - (float)graph_h / 2, (float)graph_w, 1, TEXT_RGBA(255, 255, 255, 90));
-    (void)fb_w;
-    (void)fb_h;
-    return (hud_rect){ (float)cw - (float)cw / 2, (float)(lh / 2) - (float)lh / 4, pw, ph };
+    return (hud_rect){ (float)cw - (float)cw / 2, top + (float)(lh / 2) - (float)lh / 4, pw, ph };
 }
 
 /* Appends at most `cols` characters of src to a line, ending in "..." when
@@ -205,9 +212,10 @@ hud_rect hud_draw_progress(text_ctx *t, float fraction, const char *label, int f
 }
 
 hud_layout hud_draw_all(text_ctx *t, const hud_info *debug, const hud_key_help *fixed, int nfixed, bool help,
-                        float progress, const char *progress_label, int message_rows, int fb_w, int fb_h)
+                        float progress, const char *progress_label, int message_rows, float top, int fb_w, int fb_h)
 {
     hud_layout L = { 0 };
+    if (!(top > 0)) top = 0;
     int cw = text_char_width(t), lh = text_line_height(t);
     float gap = (float)lh / 4, bottom = (float)fb_h;
     if (progress >= 0) {
@@ -218,10 +226,10 @@ hud_layout hud_draw_all(text_ctx *t, const hud_info *debug, const hud_key_help *
     for (int attempt = 0; attempt < 2; attempt++) {
         /* attempt 1: the help panel did not fit beside the debug panel, which gives way */
         bool with_debug = debug && attempt == 0;
-        L.debug = with_debug ? hud_draw_debug(t, debug, fb_w, fb_h) : (hud_rect){ 0 };
+        L.debug = with_debug ? draw_debug_at(t, debug, top) : (hud_rect){ 0, top, 0, 0 };
         float right = L.debug.w > 0 ? L.debug.x + L.debug.w + gap : 0;
         float msg_h = (float)(message_rows * lh);
-        L.messages = (hud_rect){ right + (float)cw / 2, gap, (float)fb_w - right - (float)cw, msg_h };
+        L.messages = (hud_rect){ right + (float)cw / 2, top + gap, (float)fb_w - right - (float)cw, msg_h };
         if (L.messages.w < (float)(24 * cw)) /* too narrow beside it: under the debug panel */
             L.messages = (hud_rect){ (float)cw / 2, L.debug.y + L.debug.h + gap, (float)fb_w - (float)cw, msg_h };
         if (message_rows <= 0) L.messages.h = 0;
@@ -230,8 +238,8 @@ hud_layout hud_draw_all(text_ctx *t, const hud_info *debug, const hud_key_help *
         L.help = hud_draw_help_in(t, fixed, nfixed, (hud_rect){ 0, below, (float)fb_w, bottom - below });
         if (L.help.w > 0) return L;
         if (with_debug) { /* beside the debug panel, under the messages */
-            float top = L.messages.x > right ? L.messages.y + L.messages.h + gap : below;
-            L.help = hud_draw_help_in(t, fixed, nfixed, (hud_rect){ right, top, (float)fb_w - right, bottom - top });
+            float side_top = L.messages.x > right ? L.messages.y + L.messages.h + gap : below;
+            L.help = hud_draw_help_in(t, fixed, nfixed, (hud_rect){ right, side_top, (float)fb_w - right, bottom - side_top });
             if (L.help.w > 0) return L;
         }
         text_rollback(t, before_debug);

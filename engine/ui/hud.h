@@ -52,16 +52,18 @@ void hud_draw_help(text_ctx *t, const hud_key_help *fixed, int nfixed, int fb_w,
 /* Bar at the bottom centre; fraction in [0, 1], label e.g. "generating world". */
 hud_rect hud_draw_progress(text_ctx *t, float fraction, const char *label, int fb_w, int fb_h);
 
-/* Lays the overlays out so none covers another and draws them: the debug
- * panel top-left (when debug), recent messages to its right (the caller
- * draws them into *messages), the help panel (when help) below both, else
- * beside the debug panel, else alone (the debug panel then gives way), and
- * the progress bar (progress >= 0) at the bottom, under nothing. */
+/* Lays the overlays out so none covers another and draws them, below `top`
+ * (the open console's bottom edge, 0 when closed): the debug panel
+ * top-left (when debug), recent messages to its right (the caller draws
+ * them into .messages), the help panel (when help) below both, else beside
+ * the debug panel, else alone (the debug panel then gives way), and the
+ * progress bar (progress >= 0) at the bottom. */
 typedef struct hud_layout {
     hud_rect debug, messages, help, progress;
 } hud_layout;
 hud_layout hud_draw_all(text_ctx *t, const hud_info *debug, const hud_key_help *fixed, int nfixed, bool help,
-                        float progress, const char *progress_label, int message_rows, int fb_w, int fb_h);
+                        float progress, const char *progress_label, int message_rows, float top, int fb_w,
+                        int fb_h);
 
 /* Registers hud.debug and hud.help (bool, archived) for the app to read and
  * for bindings to toggle ("bind F3 \"toggle hud.debug\""). */
