@@ -5,20 +5,8 @@
 # truth, memory that stays flat over many headless frames.
 set -u
 strata=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/cli_lib.sh" # tmp, fail, check
 cd "$tmp" || exit 1
-fail=0
-check() { # check NAME EXPECTED_RC CMD...
-    local name=$1 want=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    if [ "$rc" -ne "$want" ]; then
-        echo "FAIL $name: exit $rc, expected $want"; sed 's/^/  | /' "$tmp/err" | head -20; fail=1
-    else
-        echo "ok   $name"
-    fi
-}
 has() { # has NAME FILE PATTERN: a fixed string in out/err
     grep -qF -- "$3" "$tmp/$2" || { echo "FAIL $1: $2 lacks '$3'"; sed 's/^/  | /' "$tmp/$2" | head -10; fail=1; }
 }
