@@ -1,6 +1,6 @@
 /* bench_edit: destructible terrain (seed 003).
  *   expr.eval100      the formula world's default formula over a 100^3 grid, one core
- *   expr.eval100.*    the paper's sphere, and a formula that varies in every voxel
+ *   expr.eval100.*    the default ball (our centred fix of the paper's sphere), and a formula that varies in every voxel
  *   collide.octree    all intersecting voxel pairs, 64^3 formula terrain vs a
  *                     rotated 8^3 sphere tool, the paper's recursive search
  *   collide.brute     the same pairs by checking every voxel against every voxel

@@ -1,6 +1,6 @@
 /* bench_worldgen: worldgen.desert, worldgen.taiga, worldgen.deciduous —
  * generate and mesh the whole default world (16x4x16 chunks) of each seed-001
- * biome on the bench's workers. gen_ms and plan_ms split out generation so
+ * biome on the bench's workers, grammar caves on. gen_ms and plan_ms split out generation so
  * the JSON shows where the time goes (plan = height map, sites, forest model;
  * the rest of gen_ms = column fills; the rest of the run = meshing). */
 #include <stdio.h>
@@ -8,6 +8,7 @@
 
 #include "bench.h"
 #include "biomes.h"
+#include "caves.h"
 #include "core/timer.h"
 #include "terrain.h"
 #include "worldgen.h"
@@ -32,6 +33,7 @@ static void *gen_setup(const char *name)
 {
     terrain_register();
     biomes_register();
+    caves_register(); /* the biomes' caves and overhangs are part of generation */
     gen_state *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->kind = worldgen_find(name);

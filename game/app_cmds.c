@@ -175,7 +175,8 @@ static int c_stats(void *u, int argc, char **argv)
         log_out("render_mode=%s", a->render_mode ? a->render_mode : "none");
     }
     log_out("triangles=%ld", tris);
-    log_out("tinted_voxels=%llu", (unsigned long long)world_count_tinted(w));
+    log_out("tinted_faces=%llu", (unsigned long long)world_count_tinted(w));
+    log_out("tint_bytes=%zu", world_tint_bytes(w));
     log_out("position=%.2f %.2f %.2f", a->pl.pos[0], a->pl.pos[1], a->pl.pos[2]);
     long rss = resident_kib();
     if (rss >= 0) log_out("rss_kib=%ld", rss); /* scripts watch memory over many frames */

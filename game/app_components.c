@@ -2,17 +2,23 @@
  * hooks run (init, new world, edit, frame, draw; shutdown in reverse). A
  * new subsystem adds its line here and keeps everything else in its own
  * file. */
+#include "app_grammar.h"
 #include "app_internal.h"
 #include "app_light.h"
+#include "app_plain.h"
 #include "app_render.h"
 #include "app_tool.h"
+#include "app_voxelize.h"
 
 void app_add_components(app *a)
 {
     static const component *const list[] = {
         &app_render_component, /* first: a new world is meshed before others look at it */
+        &app_plain_component, /* draws before the tool's ghost, which blends over it */
         &app_tool_component,
         &app_light_component,
+        &app_voxelize_component,
+        &app_caves_component,
     };
     for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) component_add(&a->comps, list[i]);
 }

@@ -66,6 +66,12 @@ const octree *app_occupancy(const app *a)
     return t && t->ready && a->w && t->tool.terrain_of == a->w ? tool_terrain(&t->tool) : NULL;
 }
 
+tool *app_tool(const app *a)
+{
+    tool_comp *t = state(a);
+    return t && t->ready ? &t->tool : NULL;
+}
+
 static void tool_frame(void *self, app *a, double now, float dt)
 {
     tool_comp *t = self;

@@ -14,5 +14,8 @@ extern const component app_tool_component;
  * the player's collision broad phase. Rebinding frees the old tree, so this
  * is asked right before every player update, never kept. */
 const octree *app_occupancy(const app *a);
+/* The cutting tool when it is ready, else NULL (tool.mesh gives it a
+ * mesh's shape; import reads its material). */
+struct tool *app_tool(const app *a);
 
 #endif

@@ -18,7 +18,9 @@ static void install_world(app *a, world *w)
     world_destroy(a->w);
     a->w = w;
     component_new_world_all(&a->comps, a, w);
-    player_spawn(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f);
+    /* on the ground near the centre, in a clearing if there is one (never on the leaf roof) */
+    if (!player_spawn_ground(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f))
+        player_spawn(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f);
     a->pl.yaw = 0, a->pl.pitch = 0;
     player_look(&a->pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
     a->world_seed = a->cv.seed->i;

@@ -69,6 +69,26 @@ static bool player_in_muskeg(const player *p, const world *w)
     return false;
 }
 
+/* The world's x/z edge is a wall at every height: a box that is inside the
+ * world on an axis never crosses its edge on that axis (it stops a skin
+ * short), so the player cannot walk or fly off the world into the endless
+ * bedrock plain below it. A box already outside (a teleport) is not pulled
+ * back; it can walk in, and then stays. */
+static void player_border(const player *p, const world *w, float delta[3], bool blocked[3])
+{
+    const float hw = 0.5f * PLAYER_WIDTH;
+    for (int a = 0; a <= 2; a += 2) {
+        const float size = (float)(a == 0 ? w->sx : w->sz), lo = p->pos[a] - hw, hi = p->pos[a] + hw;
+        if (delta[a] < 0 && lo > -COLLIDE_SKIN && lo + delta[a] < COLLIDE_SKIN) {
+            delta[a] = lo > COLLIDE_SKIN ? COLLIDE_SKIN - lo : 0.0f;
+            blocked[a] = true;
+        } else if (delta[a] > 0 && hi < size + COLLIDE_SKIN && hi + delta[a] > size - COLLIDE_SKIN) {
+            delta[a] = hi < size - COLLIDE_SKIN ? size - COLLIDE_SKIN - hi : 0.0f;
+            blocked[a] = true;
+        }
+    }
+}
+
 static void player_step(player *p, const world *w, const player_input *in, float h)
 {
     const float yaw = p->yaw * PLAYER_DEG2RAD;
@@ -109,14 +129,16 @@ static void player_step(player *p, const world *w, const player_input *in, float
         dy = 0.5f * (v0 + v1) * h;
     }
 
-    const float delta[3] = { p->vel[0] * h, dy, p->vel[2] * h };
+    float delta[3] = { p->vel[0] * h, dy, p->vel[2] * h };
+    bool border[3] = { false, false, false };
+    player_border(p, w, delta, border);
     const collide_box_desc box = player_box();
     collide_result r;
     collide_move_octree(w, p->occupancy, p->pos, &box, delta, &r);
     /* A blocked axis loses its speed: no pressing into walls, no bouncing
      * off the floor, and a head bump ends the jump. */
     for (int a = 0; a < 3; a++)
-        if (r.blocked[a]) p->vel[a] = 0.0f;
+        if (r.blocked[a] || border[a]) p->vel[a] = 0.0f;
     p->on_ground = r.on_ground;
     p->in_muskeg = player_in_muskeg(p, w);
 }
@@ -176,4 +198,74 @@ void player_spawn(player *p, const world *w, float x, float z)
     p->vel[0] = p->vel[1] = p->vel[2] = 0.0f;
     p->on_ground = false;
     p->in_muskeg = player_in_muskeg(p, w);
+}
+
+bool player_is_ground(uint8_t m)
+{
+    return material_get(m)->solid && m != MAT_OAK_LEAVES && m != MAT_FIR_LEAVES && m != MAT_OAK_LOG &&
+           m != MAT_FIR_LOG && m != MAT_CACTUS;
+}
+
+/* A column open to the sky: its highest solid voxel is ground. */
+static bool player_column_open(const world *w, int x, int z)
+{
+    if (x < 0 || z < 0 || x >= w->sx || z >= w->sz) return false;
+    int s = world_surface_y(w, x, z);
+    return s < 0 || player_is_ground(world_get(w, x, s, z));
+}
+
+/* The highest ground voxel of a column with room for the player above it
+ * (nothing solid in the next two voxels: the box is 1.8 high), or -1. */
+static int player_column_floor(const world *w, int x, int z)
+{
+    if (x < 0 || z < 0 || x >= w->sx || z >= w->sz) return -1;
+    for (int y = world_surface_y(w, x, z); y >= 0; y--)
+        if (player_is_ground(world_get(w, x, y, z)) && !material_get(world_get(w, x, y + 1, z))->solid &&
+            !material_get(world_get(w, x, y + 2, z))->solid)
+            return y;
+    return -1;
+}
+
+/* Visits columns in rings of growing Chebyshev radius around (cx, cz), in a
+ * fixed order, until `ok` accepts one. */
+static bool player_search(const world *w, int cx, int cz, int radius, bool (*ok)(const world *, int, int), int *ox,
+                          int *oz)
+{
+    for (int r = 0; r <= radius; r++)
+        for (int dz = -r; dz <= r; dz++)
+            for (int dx = -r; dx <= r; dx += (dz == -r || dz == r) ? 1 : 2 * r) {
+                if (ok(w, cx + dx, cz + dz)) {
+                    *ox = cx + dx, *oz = cz + dz;
+                    return true;
+                }
+                if (r == 0) break;
+            }
+    return false;
+}
+
+static bool player_clearing(const world *w, int x, int z)
+{
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (!player_column_open(w, x + dx, z + dz)) return false;
+    return player_column_floor(w, x, z) >= 0;
+}
+
+static bool player_has_floor(const world *w, int x, int z) { return player_column_floor(w, x, z) >= 0; }
+
+bool player_spawn_ground(player *p, const world *w, float x, float z)
+{
+    if (!(fabsf(x) < 1.0e8f) || !(fabsf(z) < 1.0e8f)) return false;
+    int cx = (int)floorf(x), cz = (int)floorf(z), gx, gz;
+    if (!player_search(w, cx, cz, PLAYER_CLEARING_SEARCH, player_clearing, &gx, &gz) &&
+        !player_search(w, cx, cz, w->sx > w->sz ? w->sx : w->sz, player_has_floor, &gx, &gz))
+        return false;
+    /* the box (0.6 wide) at the column's centre stays inside the column */
+    p->pos[0] = (float)gx + 0.5f;
+    p->pos[1] = (float)(player_column_floor(w, gx, gz) + 1) + PLAYER_SPAWN_MARGIN;
+    p->pos[2] = (float)gz + 0.5f;
+    p->vel[0] = p->vel[1] = p->vel[2] = 0.0f;
+    p->on_ground = false;
+    p->in_muskeg = player_in_muskeg(p, w);
+    return true;
 }

@@ -54,7 +54,8 @@ typedef struct player_input {
 } player_input;
 
 /* Advances the player by dt seconds (clamped to PLAYER_MAX_DT), in
- * substeps of at most PLAYER_MAX_SUBSTEP. */
+ * substeps of at most PLAYER_MAX_SUBSTEP. The world's x/z edge is a wall
+ * at every height: a player inside the world stays inside. */
 void player_update(player *p, const world *w, const player_input *in, float dt);
 
 /* Adds to yaw (wrapped into [0, 360)) and pitch (clamped to +-89 so the view
@@ -69,6 +70,17 @@ void player_forward(const player *p, float out[3]);
  * around column (x, z) (bedrock floor at y = 0 if none) and stops the player.
  * Orientation and the flying flag are kept. */
 void player_spawn(player *p, const world *w, float x, float z);
+
+/* Where a new world puts the player: standing on the ground (never on a
+ * plant: leaves, logs, cacti), in the clearing nearest (x, z) if there is
+ * one within PLAYER_CLEARING_SEARCH columns (a 3 x 3 patch of columns open
+ * to the sky), else on the ground under the canopy at the nearest column
+ * with headroom. Returns false (and keeps the player) when no column has
+ * ground. */
+#define PLAYER_CLEARING_SEARCH 96
+bool player_spawn_ground(player *p, const world *w, float x, float z);
+/* The material a spawned player may stand on: solid, and not a plant. */
+bool player_is_ground(uint8_t m);
 
 /* The collision box the player uses, for callers that sweep or test it. */
 collide_box_desc player_box(void);

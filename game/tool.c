@@ -95,6 +95,31 @@ bool tool_set_shape(tool *t, const char *formula, int size, char *err, size_t er
     t->size = size;
     t->shape_version++;
     snprintf(t->formula, sizeof t->formula, "%s", formula);
+    t->mesh[0] = 0;
+    return true;
+}
+
+bool tool_set_shape_voxels(tool *t, shape *s, const char *label, char *err, size_t errlen)
+{
+    int big = s->sx > s->sy ? (s->sx > s->sz ? s->sx : s->sz) : (s->sy > s->sz ? s->sy : s->sz);
+    if (s->sx < 1 || s->sy < 1 || s->sz < 1 || big > TOOL_MAX_SIZE) {
+        snprintf(err, errlen, "tool shape %dx%dx%d is refused: 1 to %d voxels a side (the limit)", s->sx, s->sy, s->sz,
+                 TOOL_MAX_SIZE);
+        return false;
+    }
+    octree *tree = octree_from_dense(s->vox, s->sx, s->sy, s->sz);
+    if (!tree) {
+        snprintf(err, errlen, "out of memory for the tool's octree");
+        return false;
+    }
+    shape_free(&t->shape);
+    octree_destroy(t->tree);
+    t->shape = *s;
+    memset(s, 0, sizeof *s);
+    t->tree = tree;
+    t->size = big;
+    t->shape_version++;
+    snprintf(t->mesh, sizeof t->mesh, "%s", label);
     return true;
 }
 
@@ -150,7 +175,11 @@ int tool_cut(tool *t, world *w, const octree_pose *pose)
         t->removed = r;
         t->removed_cap = cap;
     }
-    /* remove first, then look around: a neighbour removed by the same cut is not "exposed" */
+    /* The colour goes into the carved cell (world.h): every face that looks
+     * into it was hidden by the removed voxel, so it is newly exposed, and
+     * faces exposed earlier (by other cuts, into other cells) keep theirs.
+     * A see-through voxel (muskeg) hid no other material's faces, so the
+     * cell it leaves stays untinted: what showed through it keeps its colour. */
     int n = 0;
     for (size_t i = 0; i < t->pairs.count; i++) {
         const int *p = t->pairs.v[i].t;
@@ -158,30 +187,29 @@ int tool_cut(tool *t, world *w, const octree_pose *pose)
         /* several tool voxels may claim one terrain voxel only at rounding edges: the first wins */
         if (m == MAT_AIR || m == MAT_BEDROCK) continue;
         world_set(w, p[0], p[1], p[2], MAT_AIR);
-        world_set_tint(w, p[0], p[1], p[2], 0);
         octree_set(t->terrain, p[0], p[1], p[2], false);
         int *r = &t->removed[4 * n++];
         r[0] = p[0], r[1] = p[1], r[2] = p[2], r[3] = m;
     }
+    /* Paint a carved cell only where a face now looks into it: a cell deep
+     * inside the cut shows nothing, and a fill next to it later is not a
+     * face a cut exposed. last_tinted counts the faces painted. */
     int tinted = 0;
     int lo[3] = { INT_MAX, INT_MAX, INT_MAX }, hi[3] = { INT_MIN, INT_MIN, INT_MIN };
     for (int i = 0; i < n; i++) {
         const int *r = &t->removed[4 * i];
-        for (int k = 0; k < 3; k++) { /* the removed voxel and the neighbours it may tint */
+        for (int k = 0; k < 3; k++) { /* the removed voxel and the neighbours whose faces it shows */
             if (r[k] - 1 < lo[k]) lo[k] = r[k] - 1;
             if (r[k] + 2 > hi[k]) hi[k] = r[k] + 2;
         }
-        for (int f = 0; f < FACE_COUNT; f++) {
-            int x = r[0] + face_normal[f][0], y = r[1] + face_normal[f][1], z = r[2] + face_normal[f][2];
-            if (!world_in_bounds(w, x, y, z)) continue;
-            uint8_t m = world_get(w, x, y, z);
-            if (m == MAT_AIR) continue;
-            if (material_face_visible(m, (uint8_t)r[3]) || !material_face_visible(m, MAT_AIR)) continue;
-            if (world_get_tint(w, x, y, z) != t->color) {
-                world_set_tint(w, x, y, z, (uint8_t)t->color);
-                tinted++;
-            }
-        }
+        if (material_get((uint8_t)r[3])->render_neighbors) continue;
+        int faces = 0;
+        for (int f = 0; f < FACE_COUNT; f++)
+            faces += material_face_visible(world_get(w, r[0] + face_normal[f][0], r[1] + face_normal[f][1],
+                                                     r[2] + face_normal[f][2]),
+                                           MAT_AIR);
+        if (faces) world_set_tint(w, r[0], r[1], r[2], (uint8_t)t->color);
+        tinted += faces;
     }
     t->last_removed = n;
     t->last_tinted = tinted;
@@ -234,8 +262,7 @@ int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const too
                     in = shape_get(s, cc[0], cc[1], cc[2]) && octree_voxel_pair_hit(pose, pivot, t3, cc);
                 }
                 if (!in) continue;
-                world_set(w, x, y, z, mat);
-                world_set_tint(w, x, y, z, 0);
+                world_set(w, x, y, z, mat); /* clears the cell's tint */
                 octree_set(t->terrain, x, y, z, true);
                 const int p[3] = { x, y, z };
                 for (int k = 0; k < 3; k++) {
@@ -300,7 +327,7 @@ static int cmd_cut(void *user, int argc, char **argv)
     if (!get_view(t, &v) || !pose_from_args(t, &v, argc - 1, argv + 1, &pose)) return 1;
     tool_cut(t, v.w, &pose);
     log_out("cut_voxels=%d", t->last_removed);
-    log_out("exposed_voxels=%d", t->last_tinted);
+    log_out("exposed_faces=%d", t->last_tinted);
     return 0;
 }
 
@@ -338,7 +365,7 @@ static int cmd_info(void *user, int argc, char **argv)
     expr_to_postfix(&t->shape.prog, post, sizeof post);
     log_out("tool_voxels=%ld", t->shape.count);
     log_out("tool_size=%d", t->size);
-    log_out("tool_shape=%s", t->formula);
+    log_out("tool_shape=%s", t->mesh[0] ? t->mesh : t->formula);
     log_out("tool_syntax=%s", t->shape.prog.syntax == EXPR_POSTFIX ? "postfix" : "infix");
     log_out("tool_postfix=%s", post);
     log_out("tool_color=%d", t->color);

@@ -66,6 +66,7 @@ typedef struct tool {
     shape shape;
     octree *tree; /* over the shape, in its own grid */
     char formula[TOOL_FORMULA_MAX];
+    char mesh[TOOL_FORMULA_MAX]; /* "": the shape is the formula's; else the mesh file it was voxelized from */
     int size;
     unsigned shape_version; /* bumped whenever the shape changes: redraw caches key on it */
     int color;        /* 1..TOOL_COLORS: the tint id painted on exposed faces */
@@ -92,6 +93,12 @@ void tool_free(tool *t);
  * (column and what was expected, or the size limit) and the old shape stays. */
 bool tool_set_shape(tool *t, const char *formula, int size, char *err, size_t errlen);
 
+/* Makes `s` (taken over on success; sides 1..TOOL_MAX_SIZE) the tool's
+ * shape, e.g. a voxelized mesh; `label` names it in tool.info. The formula
+ * cvars stay: setting tool.shape or tool.size goes back to a formula.
+ * On failure the old shape stays and s is still the caller's. */
+bool tool_set_shape_voxels(tool *t, shape *s, const char *label, char *err, size_t errlen);
+
 /* Whether formula and size would make a tool shape, without changing one:
  * the same checks and messages as tool_set_shape. */
 bool tool_check_shape(const char *formula, int size, char *err, size_t errlen);
@@ -112,13 +119,13 @@ const octree *tool_terrain(const tool *t);
 bool tool_place(tool *t, const tool_view *v, octree_pose *out);
 
 /* Removes every terrain voxel that intersects the tool at `pose` (bedrock
- * excepted: the world's floor stays) and paints the newly exposed faces.
- * "Newly exposed", precisely: a voxel that is not air after the cut gets the
- * tool's tint iff one of its faces borders a removed voxel, was hidden
- * before (material_face_visible(it, removed material) false) and is visible
- * now (material_face_visible(it, air) true). Tints are per voxel, so the
- * whole voxel takes the colour (its older visible faces too); the removed
- * voxels lose theirs. Returns the number of voxels removed. */
+ * excepted: the world's floor stays) and paints the newly exposed faces,
+ * and only those (seed 003): the tool's colour goes into each carved cell
+ * (world.h), so exactly the faces that look into it take it. Faces visible
+ * before keep their colour, and so do faces an earlier cut exposed that are
+ * still visible. A removed see-through voxel (muskeg) hid nothing but its
+ * own kind, so its cell stays untinted. last_tinted counts the faces
+ * painted. Returns the number of voxels removed. */
 int tool_cut(tool *t, world *w, const octree_pose *pose);
 /* Puts `mat` into every air voxel whose centre lies in the tool (the
  * same voxel test as the cut, so a fill then a cut in the same pose is a

@@ -10,6 +10,9 @@
 #define MAX_KINDS 16
 static const worldgen_kind *g_kinds[MAX_KINDS];
 static int g_nkinds;
+static const worldgen_pass *g_pass;
+
+void worldgen_set_pass(const worldgen_pass *pass) { g_pass = pass; }
 
 void worldgen_register(const worldgen_kind *kind)
 {
@@ -32,6 +35,8 @@ struct worldgen_task {
     world *w;
     const worldgen_kind *kind;
     void *plan;
+    const worldgen_pass *pass;
+    void *pass_state; /* NULL: no pass for this kind */
     job_pool *jobs;
     atomic_int columns_done;
     int columns;
@@ -54,18 +59,37 @@ static void run_columns(worldgen_task *t)
     if (t->kind->finish) t->kind->finish(t->plan, t->w);
     t->kind->free_plan(t->plan);
     t->plan = NULL;
+    if (t->pass_state) {
+        t->pass->run(t->pass_state, t->w, t->jobs);
+        t->pass->free_state(t->pass_state);
+        t->pass_state = NULL;
+    }
     world_mark_all_dirty(t->w);
+}
+
+/* The pass's state for this kind; false (plan freed) when it refuses. */
+static bool prepare_pass(const worldgen_kind *kind, int64_t seed, void *plan, void **state, char *err, size_t errlen)
+{
+    *state = NULL;
+    if (!g_pass) return true;
+    err[0] = '\0';
+    *state = g_pass->prepare(kind, seed, err, errlen);
+    if (*state || !err[0]) return true;
+    kind->free_plan(plan);
+    return false;
 }
 
 bool worldgen_generate(world *w, const worldgen_kind *kind, int64_t seed, job_pool *jobs)
 {
     char err[256] = "";
     void *plan = kind->plan(w, seed, err, sizeof err);
-    if (!plan) {
+    void *pass_state = NULL;
+    if (!plan || !prepare_pass(kind, seed, plan, &pass_state, err, sizeof err)) {
         log_error("%s: %s", kind->name, err);
         return false;
     }
-    worldgen_task t = { .w = w, .kind = kind, .plan = plan, .jobs = jobs, .columns = w->cx * w->cz };
+    worldgen_task t = { .w = w, .kind = kind, .plan = plan, .pass = g_pass, .pass_state = pass_state, .jobs = jobs,
+                        .columns = w->cx * w->cz };
     run_columns(&t);
     return true;
 }
@@ -88,11 +112,14 @@ worldgen_task *worldgen_start(int cx, int cy, int cz, const worldgen_kind *kind,
     }
     /* plan on the caller: it validates parameters, so errors come back at once */
     void *plan = kind->plan(w, seed, err, errlen);
-    if (!plan) {
+    void *pass_state = NULL;
+    if (!plan || !prepare_pass(kind, seed, plan, &pass_state, err, errlen)) {
         world_destroy(w);
         return NULL;
     }
     worldgen_task *t = calloc(1, sizeof *t);
+    t->pass = g_pass;
+    t->pass_state = pass_state;
     t->w = w;
     t->kind = kind;
     t->plan = plan;
@@ -100,6 +127,7 @@ worldgen_task *worldgen_start(int cx, int cy, int cz, const worldgen_kind *kind,
     t->columns = cx * cz;
     if (pthread_create(&t->thread, NULL, task_main, t) != 0) {
         kind->free_plan(plan);
+        if (pass_state) t->pass->free_state(pass_state);
         world_destroy(w);
         free(t);
         snprintf(err, errlen, "cannot start the generation thread");

@@ -36,6 +36,18 @@ typedef struct worldgen_kind {
     bool seedless;
 } worldgen_kind;
 
+/* A pass over the whole world after a kind's columns and finish (the caves
+ * of game/caves.c). prepare runs on the caller's thread, reads its cvars and
+ * may refuse (NULL with a message) or skip this kind (NULL, empty message);
+ * run may use the pool but its result must not depend on how many workers
+ * it has. One slot: registering again replaces it; NULL removes it. */
+typedef struct worldgen_pass {
+    void *(*prepare)(const worldgen_kind *kind, int64_t seed, char *err, size_t errlen);
+    void (*run)(void *state, world *w, job_pool *jobs);
+    void (*free_state)(void *state);
+} worldgen_pass;
+void worldgen_set_pass(const worldgen_pass *pass);
+
 /* Kinds register at start-up (game code tables); name lookup for `biome`. */
 void worldgen_register(const worldgen_kind *kind);
 const worldgen_kind *worldgen_find(const char *name);

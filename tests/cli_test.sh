@@ -37,10 +37,10 @@ check "screenshot to a bad path exits 1" 1 "$strata" --headless --exec "$small; 
 # seed 003: the cutting tool and the formula world, wired into the game
 kv() { grep "^$1=" "$tmp/out" | head -1 | cut -d= -f2; }
 check "cut from the view" 0 "$strata" --headless --exec "$small; stats; tp 64 63 64; look 0 -89; set tool.reach 64; cut; stats"
-cut=$(kv cut_voxels); tinted=$(grep '^tinted_voxels=' "$tmp/out" | tail -1 | cut -d= -f2)
+cut=$(kv cut_voxels); tinted=$(grep '^tinted_faces=' "$tmp/out" | tail -1 | cut -d= -f2)
 ha=$(grep '^world_hash=' "$tmp/out" | head -1); hb=$(grep '^world_hash=' "$tmp/out" | tail -1)
 [ "${cut:-0}" -gt 100 ] || { echo "FAIL cut from the view removed ${cut:-nothing}"; fail=1; }
-[ "${tinted:-0}" -gt 0 ] || { echo "FAIL a cut tinted no voxels (tinted_voxels=${tinted:-?})"; fail=1; }
+[ "${tinted:-0}" -gt 0 ] || { echo "FAIL a cut tinted no faces (tinted_faces=${tinted:-?})"; fail=1; }
 [ "$ha" != "$hb" ] || { echo "FAIL a cut left world_hash unchanged"; fail=1; }
 check "cut then fill at a point" 0 "$strata" --headless --exec "$small; cut 64 30 64; fill sandstone 64 30 64; stats; tool.info"
 [ "$(kv cut_voxels)" = "$(kv fill_voxels)" ] || { echo "FAIL fill put back $(kv fill_voxels) of $(kv cut_voxels) voxels"; fail=1; }
@@ -55,7 +55,7 @@ down='set world.size_y 4; tp 64 100 64; look 0 -89; set tool.reach 64'
 "$strata" --headless --exec "$small; $down; cut; stats" >"$tmp/one" 2>/dev/null
 check "held +cut tunnels" 0 "$strata" --headless --exec "$small; $down; +cut; frames 20; -cut; stats"
 s1=$(grep '^solid_voxels=' "$tmp/one" | cut -d= -f2); s20=$(kv solid_voxels)
-t1=$(grep '^tinted_voxels=' "$tmp/one" | cut -d= -f2); t20=$(kv tinted_voxels)
+t1=$(grep '^tinted_faces=' "$tmp/one" | cut -d= -f2); t20=$(kv tinted_faces)
 [ "$s20" -lt $((s1 - 500)) ] && [ "$t20" -gt "$t1" ] || { echo "FAIL held cut did not tunnel: solid $s1 -> $s20, tinted $t1 -> $t20"; fail=1; }
 check "held +fill repeats" 0 "$strata" --headless --exec "$small; $down; set tool.material sandstone; +fill; frames 1; stats; frames 30; -fill; frames 30; stats"
 f1=$(grep '^material.sandstone=' "$tmp/out" | head -1 | cut -d= -f2); f2=$(grep '^material.sandstone=' "$tmp/out" | tail -1 | cut -d= -f2)
@@ -85,6 +85,52 @@ for b in desert taiga deciduous hills; do
 done
 check "light refuses a bake that would take too long" 1 "$strata" --headless --exec "set light.steps 128; set light.sun_particles 256"
 grep -q "would take about" "$tmp/err" || { echo "FAIL light cost message: $(cat "$tmp/err")"; fail=1; }
+
+# seed 002: meshes voxelized, overlapped, imported and made the tool's shape
+cube='v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\nv 0 1 1\nv 1 1 1\n'
+faces='f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n'
+printf "$cube$faces" >"$tmp/cube.obj"
+printf "${cube//v 1/v 1.5}" | sed 's/^v 0 /v 0.5 /' >"$tmp/cube2.obj"; printf "$faces" >>"$tmp/cube2.obj"
+check "voxelize a cube" 0 "$strata" --headless --exec "voxelize $tmp/cube.obj 32"
+[ "$(kv inside_voxels)" = 32768 ] && [ "$(kv volume)" = 1 ] || { echo "FAIL voxelize cube: $(cat "$tmp/out")"; fail=1; }
+check "overlap of half-overlapping cubes" 0 "$strata" --headless --exec "set voxelize.method winding; overlap $tmp/cube.obj $tmp/cube2.obj 64"
+awk -v v="$(kv volume)" 'BEGIN { exit !(v > 0.47 && v < 0.53) }' || { echo "FAIL overlap volume $(kv volume), expected ~0.5"; fail=1; }
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 zero\nf 1 2 3\n' >"$tmp/bad.obj"
+check "malformed OBJ exits 1" 1 "$strata" --headless --exec "voxelize $tmp/bad.obj 16"
+grep -q "bad.obj:3: 'zero' is not a number" "$tmp/err" || { echo "FAIL malformed OBJ message: $(cat "$tmp/err")"; fail=1; }
+printf "$cube"'f 1 2 9\n' >"$tmp/range.obj"
+check "out-of-range index exits 1" 1 "$strata" --headless --exec "voxelize $tmp/range.obj 16"
+grep -q "range.obj:9: vertex index 9 out of range" "$tmp/err" || { echo "FAIL index message: $(cat "$tmp/err")"; fail=1; }
+printf 'v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n' >"$tmp/flat.obj"
+check "flat mesh refused" 1 "$strata" --headless --exec "voxelize $tmp/flat.obj 16"
+grep -q "degenerate bounding box" "$tmp/err" || { echo "FAIL flat mesh message: $(cat "$tmp/err")"; fail=1; }
+printf "$cube" >"$tmp/nofaces.obj"
+check "mesh without faces refused" 1 "$strata" --headless --exec "voxelize $tmp/nofaces.obj 16"
+check "resolution over the limit refused" 1 "$strata" --headless --exec "voxelize $tmp/cube.obj 100000"
+grep -q "the limit" "$tmp/err" || { echo "FAIL resolution message: $(cat "$tmp/err")"; fail=1; }
+# import: stamps tool.material where the view meets ground; a failed import changes nothing
+printf 'stats\nimport %s 16\nstats\nimport %s 16\nstats\n' "$tmp/bad.obj" "$tmp/cube.obj" >"$tmp/import.cfg"
+"$strata" --headless --exec "$small; set world.size_y 4; tp 64 70 64; look 0 -60; set tool.material sandstone; exec $tmp/import.cfg" >"$tmp/out" 2>"$tmp/err"
+w1=$(grep '^world_hash=' "$tmp/out" | sed -n 1p); w2=$(grep '^world_hash=' "$tmp/out" | sed -n 2p); w3=$(grep '^world_hash=' "$tmp/out" | sed -n 3p)
+[ -n "$w1" ] && [ "$w1" = "$w2" ] || { echo "FAIL a failed import changed the world ($w1 / $w2)"; fail=1; }
+[ "$(kv import_voxels)" = 4096 ] && [ "$w3" != "$w2" ] || { echo "FAIL import stamped $(kv import_voxels) voxels ($w2 -> $w3)"; fail=1; }
+[ "$(grep '^material.sandstone=' "$tmp/out" | tail -1 | cut -d= -f2)" -ge 4096 ] || { echo "FAIL import did not use tool.material"; fail=1; }
+check "tool.mesh cuts with the mesh's shape" 0 "$strata" --headless --exec "$small; tool.mesh $tmp/cube.obj 6; tool.info; cut 64 30 64"
+[ "$(kv tool_voxels)" = 216 ] && [ "$(kv cut_voxels)" -gt 150 ] || { echo "FAIL tool.mesh: tool_voxels=$(kv tool_voxels) cut_voxels=$(kv cut_voxels)"; fail=1; }
+check "tool.mesh with a bad file keeps the tool" 1 "$strata" --headless --exec "$small; tool.mesh $tmp/bad.obj 6"
+# seed 004: voxel grammars; a bad grammar is refused with file:line:col and changes no voxel
+check "grammar info" 0 "$strata" --headless --exec "grammar info cave.grammar"
+[ "$(kv rules)" = 4 ] && grep -q '^rule.widen=size 4 4 1' "$tmp/out" || { echo "FAIL grammar info: $(head -5 "$tmp/out")"; fail=1; }
+gdesert='set world.size_x 4; set world.size_z 4; biome desert; tp 64 90 64; look 30 -60'
+check "grammar apply edits around the view" 0 "$strata" --headless --exec "$gdesert; stats; grammar apply overhang.grammar 3; stats"
+[ "$(kv changed_voxels)" -gt 0 ] && [ "$(grep '^world_hash=' "$tmp/out" | head -1)" != "$(grep '^world_hash=' "$tmp/out" | tail -1)" ] || { echo "FAIL grammar apply changed nothing: $(grep -E 'changed|matches' "$tmp/out")"; fail=1; }
+printf 'rule a\nsize 2 1 1\nsymbol\n GEQ 0.5 XX\n' >"$tmp/bad.grammar"
+check "a bad grammar is refused" 1 "$strata" --headless --exec "$gdesert; grammar apply $tmp/bad.grammar"
+grep -q "bad.grammar:4:10: unknown symbol operator 'XX'" "$tmp/err" || { echo "FAIL bad grammar message: $(cat "$tmp/err")"; fail=1; }
+printf 'stats\ngrammar apply %s\nstats\n' "$tmp/bad.grammar" >"$tmp/bad.cfg"
+check "a bad grammar changes no voxel (exec runs on after the failure)" 1 "$strata" --headless --exec "$gdesert; exec $tmp/bad.cfg"
+[ "$(grep -c '^world_hash=' "$tmp/out")" = 2 ] && [ "$(grep '^world_hash=' "$tmp/out" | head -1)" = "$(grep '^world_hash=' "$tmp/out" | tail -1)" ] || { echo "FAIL a refused grammar changed the world"; fail=1; }
+check "caves.grammar refuses a bad file" 1 "$strata" --headless --exec "set caves.grammar $tmp/bad.grammar"
 
 echo "cli_test: $([ $fail -eq 0 ] && echo passed || echo FAILED)"
 exit $fail

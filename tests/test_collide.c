@@ -352,6 +352,38 @@ static void test_raycast_misses_cleanly(void **state)
     world_destroy(w);
 }
 
+/* The world's x/z edge is a wall: walking, sprint-jumping or flying at any
+ * of the four edges, the player stays inside and on the floor, never falls
+ * off onto the bedrock plain below. */
+static void test_world_edge_is_a_wall(void **state)
+{
+    (void)state;
+    world *w = make_world(true);
+    const float yaws[4] = { 270, 90, 0, 180 }; /* towards -x, +x, -z, +z */
+    for (int k = 0; k < 4; k++) {
+        player p = player_at(32.5f, FLOOR_TOP, 32.5f, yaws[k]);
+        player_input in = { .forward = 1, .sprint = true, .jump = k % 2 == 1 };
+        run(&p, w, &in, 12.0f);
+        float lo[3], hi[3];
+        player_bounds(&p, lo, hi);
+        assert_true(lo[0] >= 0 && lo[2] >= 0 && hi[0] <= w->sx && hi[2] <= w->sz);
+        /* at the edge, not stopped short */
+        assert_true(lo[0] < 0.01f || lo[2] < 0.01f || hi[0] > w->sx - 0.01f || hi[2] > w->sz - 0.01f);
+        in.jump = false;
+        run(&p, w, &in, 1.0f);
+        assert_float_equal(p.pos[1], FLOOR_TOP, EPS);
+        assert_true(p.on_ground);
+        /* flying high over the edge too */
+        p.flying = true;
+        in.fly_up = true;
+        run(&p, w, &in, 6.0f);
+        player_bounds(&p, lo, hi);
+        assert_true(p.pos[1] > w->sy);
+        assert_true(lo[0] >= 0 && lo[2] >= 0 && hi[0] <= w->sx && hi[2] <= w->sz);
+    }
+    world_destroy(w);
+}
+
 static void test_stands_on_bedrock_outside_world(void **state)
 {
     (void)state;
@@ -498,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_sinks_into_muskeg),
         cmocka_unit_test(test_raycast_hits_voxel_and_face),
         cmocka_unit_test(test_raycast_misses_cleanly),
+        cmocka_unit_test(test_world_edge_is_a_wall),
         cmocka_unit_test(test_stands_on_bedrock_outside_world),
         cmocka_unit_test(test_spawn_on_highest_voxel_under_footprint),
         cmocka_unit_test(test_walk_speed_and_jump),

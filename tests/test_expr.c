@@ -49,6 +49,9 @@ static void test_every_operator_both_notations(void **state)
         { "0 or y", "0 y or", 1 }, { "0 or 0", "0 0 or", 0 },
         { "not x", "x not", 0 }, { "not 0", "0 not", 1 },
         { "x = 3", "x 3 =", 1 }, { "x == 4", "x 4 ==", 0 },
+        /* '=' holds within half a voxel: exact on integers, nearest layer on half-integers */
+        { "x = 3.5", "x 3.5 =", 1 }, { "x = 2.5", "x 2.5 =", 1 }, { "x = 3.51", "x 3.51 =", 0 },
+        { "cy = 0", "cy 0 =", 1 }, { "cy = 1", "cy 1 =", 1 }, { "cy = -0.01", "cy -0.01 =", 0 },
         { "x < y", "x y <", 1 }, { "y < x", "y x <", 0 },
         { "x > y", "x y >", 0 }, { "y > x", "y x >", 1 },
         { "x <= 3", "x 3 <=", 1 }, { "x <= 2", "x 2 <=", 0 },
@@ -188,19 +191,32 @@ static void test_paper_hills(void **state)
     (void)state;
     enum { N = 64 };
     static uint8_t g[N * N * N], s[N * N * N];
-    /* exact '=' as in the paper: solid only where the reals agree exactly */
+    /* '=' on the grid (within half a voxel): the paper's formula makes its
+     * Figure 5 hills, a sheet holding the voxel nearest the surface in every
+     * column, and its neighbour too where the surface passes exactly
+     * between two centres (h = 0 on the diagonal x + z = 63, by symmetry) */
     long n = grid_of("cx 5 / sin 5 * cz 5 / sin 5 * + cy =", EXPR_POSTFIX, N, N, N, g);
-    long want = 0;
-    for (int y = 0; y < N; y++)
-        for (int z = 0; z < N; z++)
-            for (int x = 0; x < N; x++) {
-                double cx = x - 31.5, cy = y - 31.5, cz = z - 31.5;
-                int in = (sin(cx / 5) * 5 + sin(cz / 5) * 5) == cy;
-                want += in;
-                assert_int_equal(g[x + N * (z + N * y)], in);
+    long ties = 0;
+    for (int z = 0; z < N; z++)
+        for (int x = 0; x < N; x++) {
+            double h = 5 * sin((x - 31.5) / 5) + 5 * sin((z - 31.5) / 5);
+            int nearest = (int)floor(h + 31.5 + 0.5); /* the y whose centre y - 31.5 is nearest h */
+            int count = 0;
+            for (int y = 0; y < N; y++) {
+                bool in = g[x + N * (z + N * y)];
+                count += in;
+                if (y == nearest) assert_true(in);
+                else if (in) assert_true(fabs(h - (y - 31.5)) <= 0.5); /* the other side of a tie */
             }
-    assert_int_equal(n, want);
-    assert_true(n < N * N / 4); /* a thin scatter at best, hence the solid default */
+            assert_true(count == 1 || count == 2);
+            ties += count == 2;
+        }
+    assert_true(ties >= N - 1 && ties < N * N / 16);
+    assert_int_equal(n, N * N + ties);
+    /* the infix form is the same object */
+    static uint8_t g2[N * N * N];
+    assert_int_equal(grid_of("5*sin(cx/5) + 5*sin(cz/5) = cy", EXPR_INFIX, N, N, N, g2), n);
+    assert_memory_equal(g, g2, sizeof g);
     /* the formula world's default: solid below the same surface, one column each */
     n = grid_of("cy < 5*sin(cx/5) + 5*sin(cz/5)", EXPR_INFIX, N, N, N, s);
     assert_true(n > N * N * 20 && n < N * N * 44);

@@ -405,7 +405,9 @@ static void test_greedy_tint_splits(void **state)
     for (int z = 0; z < 32; z++)
         for (int x = 0; x < 32; x++) vol_set(x, 3, z, MAT_STONE);
     mesh_gather_volume(vol, &input);
-    input.tint[MESH_PAD_INDEX(16, 3, 16)] = 7;
+    /* a face takes the tint of the cell it faces: the cells above and below */
+    input.tint[MESH_PAD_INDEX(16, 4, 16)] = 7;
+    input.tint[MESH_PAD_INDEX(16, 2, 16)] = 7;
     chunk_mesh g = { 0 }, p = { 0 };
     build_both(&input, &g, &p);
     int tops = 0, tinted = 0;
@@ -415,8 +417,8 @@ static void test_greedy_tint_splits(void **state)
         if (qd.face == FACE_TOP) tops++;
         if (qd.tint == 7) tinted++;
     }
-    /* the tinted voxel is a quad of its own on top and bottom; the rest of
-     * each plane splits around it */
+    /* the voxel between the tinted cells is a quad of its own on top and
+     * bottom; the rest of each plane splits around it */
     assert_true(tops > 1);
     assert_int_equal(tinted, 2);
     assert_same_faces(&g, &p);
@@ -447,7 +449,8 @@ static void fill_random(rng *r, int density_pct, bool with_tint)
 }
 
 /* The face set straight from the definition: material_face_visible per voxel
- * and direction, with the tile, tint and pass a quad should carry. */
+ * and direction, with the tile, tint (the faced cell's) and pass a quad
+ * should carry. */
 static void reference_faces(const mesh_input *in, face_set *set)
 {
     memset(set, 0, sizeof *set);
@@ -462,7 +465,7 @@ static void reference_faces(const mesh_input *in, face_set *set)
                     uint8_t nb = in->vox[MESH_PAD_INDEX(x + n[0], y + n[1], z + n[2])];
                     if (!material_face_visible(self, nb)) continue;
                     (*set)[f][CHUNK_INDEX(x, y, z)] = (uint32_t)(m->tile[f] + 1) |
-                                                      (uint32_t)in->tint[MESH_PAD_INDEX(x, y, z)] << 8 |
+                                                      (uint32_t)in->tint[MESH_PAD_INDEX(x + n[0], y + n[1], z + n[2])] << 8 |
                                                       (uint32_t)m->pass << 16;
                 }
             }

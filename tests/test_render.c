@@ -4,10 +4,12 @@
 #include "test_support.h"
 
 #include <glad/gl.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "gfx/atlas.h"
 #include "gfx/camera.h"
+#include "gfx/plain.h"
 #include "gfx/renderer.h"
 #include "gfx/screenshot.h"
 #include "mesh/mesh_world.h"
@@ -189,12 +191,71 @@ static void test_translucent_muskeg(void **state)
     free(bare);
 }
 
+/* Standing at the world's edge looking out and down: the endless bedrock
+ * floor (gfx/plain.h) fills every pixel whose ray meets y = 0 well inside
+ * the fog; none of them shows the sky colour, i.e. the world's missing
+ * underside. The view back into the world is unchanged by the plain. */
+static void test_edge_shows_ground_not_sky(void **state)
+{
+    scene *s = *state;
+    world_destroy(s->w);
+    s->w = world_create(2, 1, 2);
+    for (int z = 0; z < 64; z++)
+        for (int x = 0; x < 64; x++)
+            for (int y = 0; y < 8; y++) world_set(s->w, x, y, z, y == 0 ? MAT_BEDROCK : MAT_STONE);
+    upload_world(s);
+    char err[1024];
+    plain_renderer *pl = plain_create(err, sizeof err);
+    if (!pl) fail_msg("%s", err);
+    const float eye[3] = { 0.5f, 9.62f, 32.f }, pitch = -20, fov = 70;
+    camera c = { .pos = { eye[0], eye[1], eye[2] }, .yaw = 270, .pitch = pitch, .fov = fov, .aspect = (float)W / H,
+                 .znear = 0.05f, .zfar = 400 };
+    camera_update(&c);
+    render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->plat), .view_distance = 300,
+                           .sky = { 0.2f, 0.4f, 0.9f }, .sun = { 0.3f, 1, 0.2f } };
+    render_stats st;
+    renderer_draw(s->rend, &c, &rs, &st);
+    uint8_t *bare = screenshot_read(platform_framebuffer(s->plat), W, H);
+    plain_draw(pl, &c, &rs, s->atlas, material_get(MAT_BEDROCK)->tile[FACE_TOP], s->w->sx, s->w->sz);
+    uint8_t *px = screenshot_read(platform_framebuffer(s->plat), W, H);
+    int checked = 0, holes_before = 0;
+    for (int row = 0; row < H; row++) { /* screenshot rows: top first */
+        /* the pitch of this row's rays (exact in the middle column, steeper elsewhere) */
+        double ndc = 1.0 - 2.0 * (row + 0.5) / H;
+        double down = -(pitch + atan(ndc * tan(fov * 0.5 * 3.14159265358979 / 180)) * 180 / 3.14159265358979);
+        if (down < 12) continue; /* meets y = 0 beyond about 46 voxels: leave the far ground to the fog */
+        for (int x = 0; x < W; x++) {
+            const uint8_t *p = px + (row * W + x) * 4, *b = bare + (row * W + x) * 4;
+            int sky = abs(p[0] - 51) + abs(p[1] - 102) + abs(p[2] - 230);
+            if (sky < 40) fail_msg("pixel (%d, %d) below the horizon is sky: %d %d %d", x, row, p[0], p[1], p[2]);
+            holes_before += abs(b[0] - 51) + abs(b[1] - 102) + abs(b[2] - 230) < 40;
+            checked++;
+        }
+    }
+    assert_true(checked > W * H / 4);
+    assert_true(holes_before > checked / 2); /* without the plain these were the void */
+    free(px);
+    free(bare);
+    /* facing back into the world, the plain changes no pixel */
+    c.yaw = 90;
+    camera_update(&c);
+    renderer_draw(s->rend, &c, &rs, &st);
+    bare = screenshot_read(platform_framebuffer(s->plat), W, H);
+    plain_draw(pl, &c, &rs, s->atlas, material_get(MAT_BEDROCK)->tile[FACE_TOP], s->w->sx, s->w->sz);
+    px = screenshot_read(platform_framebuffer(s->plat), W, H);
+    assert_memory_equal(px, bare, (size_t)W * H * 4);
+    free(px);
+    free(bare);
+    plain_destroy(pl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_floor_colours),
         cmocka_unit_test(test_sky_and_culling),
         cmocka_unit_test(test_translucent_muskeg),
+        cmocka_unit_test(test_edge_shows_ground_not_sky),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

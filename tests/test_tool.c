@@ -12,6 +12,7 @@
 #include "core/log.h"
 #include "core/rng.h"
 #include "formula_world.h"
+#include "mesh/mesh_blocks.h"
 #include "physics/collide.h"
 #include "player.h"
 #include "tool.h"
@@ -35,24 +36,36 @@ static world *make_world(void)
     return w;
 }
 
-static uint8_t *snapshot(const world *w, uint8_t **tint)
+static size_t vindex(const world *w, int x, int y, int z)
+{
+    return (size_t)x + w->sx * ((size_t)z + w->sz * (size_t)y);
+}
+
+/* Materials, and the colour of every visible face (0xff where hidden). */
+static uint8_t *snapshot(const world *w, uint8_t **faces)
 {
     size_t n = (size_t)w->sx * w->sy * w->sz;
-    uint8_t *v = malloc(n), *t = malloc(n);
+    uint8_t *v = malloc(n), *f = malloc(n * FACE_COUNT);
     for (int y = 0; y < w->sy; y++)
         for (int z = 0; z < w->sz; z++)
             for (int x = 0; x < w->sx; x++) {
-                size_t i = (size_t)x + w->sx * ((size_t)z + w->sz * (size_t)y);
+                size_t i = vindex(w, x, y, z);
                 v[i] = world_get(w, x, y, z);
-                t[i] = world_get_tint(w, x, y, z);
+                for (int k = 0; k < FACE_COUNT; k++) {
+                    uint8_t nb = world_get(w, x + face_normal[k][0], y + face_normal[k][1], z + face_normal[k][2]);
+                    f[i * FACE_COUNT + k] = material_face_visible(v[i], nb) ? world_face_tint(w, x, y, z, k) : 0xff;
+                }
             }
-    *tint = t;
+    *faces = f;
     return v;
 }
 
+/* Seed 003's rule, face by face: a face the cut exposed (hidden before,
+ * visible now, toward a voxel the cut removed) has the tool's colour unless
+ * what hid it was see-through; every face visible before keeps its colour. */
 static void check_cut(tool *t, world *w, const octree_pose *pose)
 {
-    uint8_t *tint0, *v0 = snapshot(w, &tint0);
+    uint8_t *faces0, *v0 = snapshot(w, &faces0);
     size_t n = (size_t)w->sx * w->sy * w->sz;
     /* expectation, from scratch: brute-force pairs on a fresh tree */
     octree *fresh = octree_from_world(w);
@@ -62,8 +75,8 @@ static void check_cut(tool *t, world *w, const octree_pose *pose)
     int want_removed = 0;
     for (size_t i = 0; i < pairs.count; i++) {
         const int *p = pairs.v[i].t;
-        size_t k = (size_t)p[0] + w->sx * ((size_t)p[2] + w->sz * (size_t)p[1]);
-        if (v0[k] != MAT_BEDROCK && !gone[k]) { gone[k] = 1; want_removed++; }
+        size_t k = vindex(w, p[0], p[1], p[2]);
+        if (v0[k] != MAT_BEDROCK && v0[k] != MAT_AIR && !gone[k]) { gone[k] = 1; want_removed++; }
     }
     int removed = tool_cut(t, w, pose);
     assert_int_equal(removed, want_removed);
@@ -72,27 +85,27 @@ static void check_cut(tool *t, world *w, const octree_pose *pose)
     for (int y = 0; y < w->sy; y++)
         for (int z = 0; z < w->sz; z++)
             for (int x = 0; x < w->sx; x++) {
-                size_t i = (size_t)x + w->sx * ((size_t)z + w->sz * (size_t)y);
-                uint8_t m = world_get(w, x, y, z), tn = world_get_tint(w, x, y, z);
+                size_t i = vindex(w, x, y, z);
+                uint8_t m = world_get(w, x, y, z);
                 if (gone[i]) {
                     assert_int_equal(m, MAT_AIR);
-                    assert_int_equal(tn, 0);
                     continue;
                 }
                 assert_int_equal(m, v0[i]);
-                /* newly exposed: a face toward a removed voxel, hidden before, visible now */
-                bool exposed = false;
-                for (int f = 0; f < FACE_COUNT && m != MAT_AIR; f++) {
+                for (int f = 0; f < FACE_COUNT; f++) {
                     int q[3] = { x + face_normal[f][0], y + face_normal[f][1], z + face_normal[f][2] };
-                    if (!world_in_bounds(w, q[0], q[1], q[2])) continue;
-                    size_t j = (size_t)q[0] + w->sx * ((size_t)q[2] + w->sz * (size_t)q[1]);
-                    if (gone[j] && !material_face_visible(m, v0[j]) && material_face_visible(m, MAT_AIR)) exposed = true;
-                }
-                if (exposed) {
-                    assert_int_equal(tn, t->color);
-                    want_tinted += tint0[i] != t->color;
-                } else {
-                    assert_int_equal(tn, tint0[i]);
+                    if (!material_face_visible(m, world_get(w, q[0], q[1], q[2]))) continue;
+                    uint8_t now = world_face_tint(w, x, y, z, f), before = faces0[i * FACE_COUNT + f];
+                    if (before != 0xff) {
+                        assert_int_equal(now, before); /* already visible: keeps its colour */
+                        continue;
+                    }
+                    /* newly visible: only a removal can do that here */
+                    size_t j = vindex(w, q[0], q[1], q[2]);
+                    assert_true(world_in_bounds(w, q[0], q[1], q[2]) && gone[j]);
+                    bool hid = !material_get(v0[j])->render_neighbors;
+                    assert_int_equal(now, hid ? t->color : 0);
+                    want_tinted += hid;
                 }
             }
     assert_int_equal(t->last_tinted, want_tinted);
@@ -104,7 +117,7 @@ static void check_cut(tool *t, world *w, const octree_pose *pose)
     octree_pairs_free(&pairs);
     free(gone);
     free(v0);
-    free(tint0);
+    free(faces0);
 }
 
 static void test_cut_removes_and_tints_exactly(void **state)
@@ -132,6 +145,102 @@ static void test_cut_removes_and_tints_exactly(void **state)
     for (int z = 0; z < w->sz; z++)
         for (int x = 0; x < w->sx; x++) assert_int_equal(world_get(w, x, 0, z), MAT_BEDROCK);
     assert_true(world_count_tinted(w) > 100);
+    tool_free(&t);
+    world_destroy(w);
+}
+
+/* Area of the meshed faces of chunk (0,0,0) per face and tint, from the
+ * quads the block mesher emits (greedy or one per face). */
+static void mesh_tint_areas(const world *w, bool greedy, int area[FACE_COUNT][8])
+{
+    static mesh_input in;
+    chunk_mesh m = { 0 };
+    memset(area, 0, sizeof(int) * FACE_COUNT * 8);
+    mesh_gather(w, 0, 0, 0, &in);
+    mesh_build(&in, greedy, &m);
+    for (int p = 0; p < PASS_COUNT; p++)
+        for (int q = 0; q < m.pass[p].count; q += 4) {
+            const mesh_vertex *v = m.pass[p].v + q;
+            int face = (int)(v[0].a >> 18) & 7, tint = (int)(v[0].b >> 8) & 255;
+            int ext[3];
+            for (int k = 0; k < 3; k++) /* v2 - v0 spans the quad; the normal axis is 0 */
+                ext[k] = (int)((v[2].a >> (6 * k)) & 63) - (int)((v[0].a >> (6 * k)) & 63);
+            int a = 1;
+            for (int k = 0; k < 3; k++) a *= ext[k] ? ext[k] : 1;
+            assert_true(tint < 8);
+            area[face][tint] += a;
+        }
+    mesh_free(&m);
+}
+
+/* Seed 003: "these new triangles are created with the current color". An
+ * 8^3 box cut into a grass slab paints the 64 floor faces and 160 wall faces
+ * it exposes and not one grass top that was already visible; a second cut
+ * in another colour overlapping the first paints only what it exposes, and
+ * the first tunnel's faces that are still visible keep their colour. The
+ * mesh shows the same, greedy merging included. */
+static void test_cut_colours_only_new_faces(void **state)
+{
+    (void)state;
+    world *w = world_create(1, 1, 1);
+    for (int y = 0; y <= 10; y++)
+        for (int z = 0; z < 32; z++)
+            for (int x = 0; x < 32; x++) world_set(w, x, y, z, y == 0 ? MAT_BEDROCK : y == 10 ? MAT_GRASS : MAT_DIRT);
+    tool t;
+    char err[256];
+    assert_true(tool_init(&t, err, sizeof err));
+    assert_true(tool_set_shape(&t, "1", 8, err, sizeof err));
+    assert_true(tool_bind_world(&t, w));
+    octree_pose pose;
+    /* box x, z in [12, 20), y in [6, 14): removes y 6..10 */
+    octree_pose_identity(&pose, (float[3]){ 16, 10, 16 });
+    t.color = 1;
+    assert_int_equal(tool_cut(&t, w, &pose), 8 * 8 * 5);
+    assert_int_equal(t.last_tinted, 64 + 4 * 8 * 5);
+    assert_int_equal(world_count_tinted(w), 64 + 160);
+    for (int z = 0; z < 32; z++)
+        for (int x = 0; x < 32; x++) {
+            bool hole = x >= 12 && x < 20 && z >= 12 && z < 20;
+            int top = hole ? 5 : 10;
+            assert_int_equal(world_get(w, x, top + 1, z), MAT_AIR);
+            assert_int_equal(world_face_tint(w, x, top, z, FACE_TOP), hole ? 1 : 0);
+        }
+    /* the rim's grass: top untinted, side into the hole red */
+    assert_int_equal(world_face_tint(w, 11, 10, 15, FACE_TOP), 0);
+    assert_int_equal(world_face_tint(w, 11, 10, 15, FACE_RIGHT), 1);
+    int area[FACE_COUNT][8], greedy[FACE_COUNT][8];
+    mesh_tint_areas(w, false, area);
+    assert_int_equal(area[FACE_TOP][0], 32 * 32 - 64);
+    assert_int_equal(area[FACE_TOP][1], 64);
+    assert_int_equal(area[FACE_LEFT][1] + area[FACE_RIGHT][1] + area[FACE_BACK][1] + area[FACE_FRONT][1], 160);
+
+    /* second cut, colour 2, box x in [16, 24): exposes x 20..23 only */
+    octree_pose_identity(&pose, (float[3]){ 20, 10, 16 });
+    t.color = 2;
+    assert_int_equal(tool_cut(&t, w, &pose), 4 * 8 * 5);
+    for (int z = 12; z < 20; z++)
+        for (int x = 12; x < 24; x++) assert_int_equal(world_face_tint(w, x, 5, z, FACE_TOP), x < 20 ? 1 : 2);
+    for (int y = 6; y <= 10; y++)
+        for (int z = 12; z < 20; z++) {
+            assert_int_equal(world_face_tint(w, 11, y, z, FACE_RIGHT), 1); /* first tunnel's far wall */
+            assert_int_equal(world_face_tint(w, 24, y, z, FACE_LEFT), 2);  /* the second's */
+        }
+    for (int y = 6; y <= 10; y++)
+        for (int x = 12; x < 24; x++) {
+            assert_int_equal(world_face_tint(w, x, y, 11, FACE_BACK), x < 20 ? 1 : 2);
+            assert_int_equal(world_face_tint(w, x, y, 20, FACE_FRONT), x < 20 ? 1 : 2);
+        }
+    mesh_tint_areas(w, false, area);
+    mesh_tint_areas(w, true, greedy);
+    assert_int_equal(area[FACE_TOP][0], 32 * 32 - 96);
+    assert_int_equal(area[FACE_TOP][1], 64);
+    assert_int_equal(area[FACE_TOP][2], 32);
+    /* greedy merging covers the same faces with the same colours */
+    for (int f = 0; f < FACE_COUNT; f++)
+        for (int k = 0; k < 8; k++) assert_int_equal(greedy[f][k], area[f][k]);
+    /* a fill gives the carved cells back their material, and no tint */
+    tool_fill(&t, w, &pose, MAT_DIRT, NULL);
+    for (int x = 16; x < 24; x++) assert_int_equal(world_get_tint(w, x, 8, 15), 0);
     tool_free(&t);
     world_destroy(w);
 }
@@ -477,6 +586,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cut_removes_and_tints_exactly),
+        cmocka_unit_test(test_cut_colours_only_new_faces),
         cmocka_unit_test(test_cut_dirties_only_touched_chunks),
         cmocka_unit_test(test_fill_then_cut_round_trips),
         cmocka_unit_test(test_fill_keeps_the_player_free),

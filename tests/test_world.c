@@ -64,9 +64,15 @@ static void test_hash_and_counts(void **state)
     assert_true(world_hash(a) != world_hash(b));
     world_set(b, 3, 4, 5, MAT_CACTUS);
     assert_int_equal(world_hash(a), world_hash(b));
-    world_set_tint(a, 3, 4, 5, 2);
+    world_set_tint(a, 3, 5, 5, 2); /* a carved cell above the cactus: its top face takes the colour */
     assert_true(world_hash(a) != world_hash(b));
     assert_int_equal(world_count_tinted(a), 1);
+    assert_int_equal(world_tint_bytes(a), CHUNK_VOLUME); /* one chunk's tints, allocated on first use */
+    assert_int_equal(world_face_tint(a, 3, 4, 5, FACE_TOP), 2);
+    assert_int_equal(world_face_tint(a, 3, 4, 5, FACE_LEFT), 0);
+    world_set(a, 3, 5, 5, MAT_SAND); /* filling the cell clears its colour */
+    assert_int_equal(world_get_tint(a, 3, 5, 5), 0);
+    world_set(a, 3, 5, 5, MAT_AIR);
     uint64_t counts[MAT_COUNT];
     world_count_materials(a, counts);
     assert_int_equal(counts[MAT_CACTUS], 1);

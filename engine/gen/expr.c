@@ -60,7 +60,8 @@ static inline double apply2(int op, double a, double b)
     case OP_POW: return pow(a, b);
     case OP_AND: return (expr_truthy(a) && expr_truthy(b)) ? 1.0 : 0.0;
     case OP_OR: return (expr_truthy(a) || expr_truthy(b)) ? 1.0 : 0.0;
-    case OP_EQ: return a == b ? 1.0 : 0.0;
+    /* grid equality: within half a voxel (see expr.h) */
+    case OP_EQ: return fabs(a - b) <= EXPR_EQ_TOLERANCE ? 1.0 : 0.0;
     case OP_LT: return a < b ? 1.0 : 0.0;
     case OP_GT: return a > b ? 1.0 : 0.0;
     case OP_LE: return a <= b ? 1.0 : 0.0;

@@ -31,9 +31,13 @@
  * Infix precedence, loosest first: or; and; comparisons (left-assoc);
  * + -; * /; unary - + not; ^ (right-assoc, so -2^2 = -4 and 2^3^2 = 512).
  *
- * Semantics: doubles throughout. '=' is exact equality, as in the paper, so
- * the paper's hills formula "... cy =" is a surface only where it holds
- * exactly (almost nowhere on a grid); write "cy < ..." for a solid. Division
+ * Semantics: doubles throughout. '=' is equality on the grid: a = b holds
+ * when |a - b| <= 1/2, half a voxel, since the variables count voxels. On
+ * integers (x y z, constants) that is exact equality; on a half-integer
+ * like cy in an even grid it picks the nearest layer, so the paper's hills
+ * formula "cx 5 / sin 5 * cz 5 / sin 5 * + cy =" is a one-voxel sheet over
+ * every column, as in its Figure 5 (exact equality would select almost
+ * nothing); a tie (cy = 0 in an even grid) selects both layers. Division
  * by zero gives NaN (not infinity), so it never turns into "solid" through a
  * comparison; a voxel is solid iff its value is finite and non-zero, so NaN
  * and infinities are empty. */
@@ -84,6 +88,9 @@ void expr_vars_at(expr_vars *v, int x, int y, int z, int sx, int sy, int sz);
 double expr_eval(const expr_program *p, const expr_vars *v);
 
 /* The grid rule: a value is solid iff finite and non-zero. */
+/* How far apart the two sides of '=' may be and still be equal. */
+#define EXPR_EQ_TOLERANCE 0.5
+
 static inline bool expr_truthy(double v) { return v == v && v != 0.0 && v - v == 0.0; }
 
 /* Evaluates every voxel of an sx * sy * sz grid into out (1 solid, 0 empty),

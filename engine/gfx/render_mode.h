@@ -14,6 +14,10 @@
 #include "gfx/light_tex.h"
 #include "voxel/world.h"
 
+/* Fog starts at this fraction of view_distance and is full at view_distance;
+ * every pass that draws ground uses it, so surfaces meet without a seam. */
+#define RENDER_FOG_START 0.6f
+
 typedef struct render_settings {
     int width, height;     /* framebuffer size */
     unsigned framebuffer;  /* 0 = window */

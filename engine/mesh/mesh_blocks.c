@@ -28,7 +28,7 @@ typedef struct mesh_class {
     /* per id: bit 0 renders itself (and has a pass), bit 1 lets neighbours
      * show, bit 2 both (see-through: needs the same-material test) */
     uint8_t flags[256];
-    /* merge key per face and id: tile | pass << 16 (tint << 8 is added per voxel) */
+    /* merge key per face and id: tile | pass << 16 (tint << 8 is added per face) */
     uint32_t key[FACE_COUNT][256];
     uint8_t except_id[MESH_MAX_EXCEPTIONS];
     uint8_t except_flags[MESH_MAX_EXCEPTIONS];
@@ -336,7 +336,11 @@ static void mesh_merge(const mesh_class *c, const mesh_input *in, mesh_scratch *
             uint32_t *m = s->vis[face][sl];
             /* padded index of (u, v) = (0, 0) in this slice */
             const int base = MESH_PAD_INDEX(0, 0, 0) + sl * sd;
-            const uint8_t *vox = in->vox + base, *tint = in->tint + base;
+            /* a face's tint is the tint of the cell it looks into (world.h:
+             * a cut colours the space it carves), so read tints one step
+             * along the normal; equal keys still mean equal tile and tint */
+            const int nb = face_normal[face][0] + face_normal[face][1] * PAD2 + face_normal[face][2] * PAD;
+            const uint8_t *vox = in->vox + base, *tint = in->tint + base + nb;
 #define MESH_KEY(u, v) ((uint32_t)keyof[vox[(u) * su + (v) * sv]] | (uint32_t)tint[(u) * su + (v) * sv] << 8)
             for (int v = 0; v < N; v++) {
                 while (m[v]) {

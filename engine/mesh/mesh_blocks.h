@@ -47,7 +47,7 @@ typedef struct chunk_mesh {
 #define MESH_PAD 34
 typedef struct mesh_input {
     uint8_t vox[MESH_PAD * MESH_PAD * MESH_PAD];  /* x fastest, then z, then y; index (x+1, y+1, z+1) */
-    uint8_t tint[MESH_PAD * MESH_PAD * MESH_PAD];
+    uint8_t tint[MESH_PAD * MESH_PAD * MESH_PAD]; /* per cell; a face takes the tint of the cell it faces */
 } mesh_input;
 #define MESH_PAD_INDEX(x, y, z) (((x) + 1) + ((z) + 1) * MESH_PAD + ((y) + 1) * MESH_PAD * MESH_PAD)
 

@@ -19,7 +19,10 @@
 
 typedef struct chunk {
     uint8_t vox[CHUNK_VOLUME];
-    /* Per-voxel tint (cutting tool colour), same indexing; 0 = untinted.
+    /* Tint (cutting tool colour id), same indexing; 0 = none. Only a cell a
+     * cut carved out carries one: it is the colour of the faces of its
+     * neighbours that face it, i.e. of exactly the faces that cut exposed
+     * (seed 003: "these new triangles are created with the current color").
      * Allocated on first use: most chunks are never cut. */
     uint8_t *tint;
 } chunk;

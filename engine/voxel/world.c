@@ -99,6 +99,7 @@ bool world_set(world *w, int x, int y, int z, uint8_t m)
     uint8_t *v = &c->vox[CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK)];
     if (*v == m) return true;
     *v = m;
+    if (c->tint) c->tint[CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK)] = 0;
     mark_voxel_dirty(w, x, y, z);
     return true;
 }
@@ -179,8 +180,24 @@ uint64_t world_count_tinted(const world *w)
     for (int i = 0; i < w->chunk_count; i++) {
         const chunk *c = &w->chunks[i];
         if (!c->tint) continue;
-        for (int k = 0; k < CHUNK_VOLUME; k++) n += (c->tint[k] != 0 && c->vox[k] != MAT_AIR);
+        int cx, cy, cz;
+        world_chunk_coords(w, i, &cx, &cy, &cz);
+        for (int k = 0; k < CHUNK_VOLUME; k++) {
+            if (!c->tint[k]) continue;
+            int x = cx * CHUNK_SIZE + (k & CHUNK_MASK), z = cz * CHUNK_SIZE + ((k >> CHUNK_BITS) & CHUNK_MASK),
+                y = cy * CHUNK_SIZE + (k >> (2 * CHUNK_BITS));
+            for (int f = 0; f < FACE_COUNT; f++)
+                n += material_face_visible(world_get(w, x - face_normal[f][0], y - face_normal[f][1], z - face_normal[f][2]),
+                                           c->vox[k]);
+        }
     }
+    return n;
+}
+
+size_t world_tint_bytes(const world *w)
+{
+    size_t n = 0;
+    for (int i = 0; i < w->chunk_count; i++) n += w->chunks[i].tint ? CHUNK_VOLUME : 0;
     return n;
 }
 

@@ -60,11 +60,24 @@ static inline uint8_t world_get(const world *w, int x, int y, int z)
     return c->vox[CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK)];
 }
 
+/* Tints colour faces, not voxels: the tint stored in a cell is the colour
+ * of every neighbour face that looks into it. A cut stores its colour in
+ * the cells it carves, so the faces it exposes take that colour, faces that
+ * were visible before keep theirs (their neighbour cell was not carved by
+ * it), and a later cut in another colour paints only the cells it carves.
+ * 1 byte per voxel, allocated per chunk on the first tint. */
 uint8_t world_get_tint(const world *w, int x, int y, int z);
+/* Colour of face f of voxel (x, y, z): the tint of the cell it faces. */
+static inline uint8_t world_face_tint(const world *w, int x, int y, int z, int face)
+{
+    return world_get_tint(w, x + face_normal[face][0], y + face_normal[face][1], z + face_normal[face][2]);
+}
 
 /* Sets a voxel and marks its chunk dirty, plus any neighbour chunk whose
  * mesh shows the changed voxel's faces (voxel on a chunk border). Out of
- * bounds writes are ignored and return false. */
+ * bounds writes are ignored and return false. A changed material clears
+ * the cell's tint: the carved space it coloured is gone (a cut sets the
+ * tint after removing the voxel). */
 bool world_set(world *w, int x, int y, int z, uint8_t m);
 bool world_set_tint(world *w, int x, int y, int z, uint8_t tint);
 
@@ -80,7 +93,11 @@ void world_clear(world *w);
 /* Hash of every voxel and tint, in chunk order: equal worlds hash equal. */
 uint64_t world_hash(const world *w);
 void world_count_materials(const world *w, uint64_t counts[MAT_COUNT]);
+/* Faces drawn with a tint: visible faces (material_face_visible) whose
+ * neighbour cell carries one. */
 uint64_t world_count_tinted(const world *w);
+/* Bytes held by tint storage (chunks that were ever tinted, 32 KiB each). */
+size_t world_tint_bytes(const world *w);
 /* Highest y whose voxel is solid in column (x, z), or -1 if none. */
 int world_surface_y(const world *w, int x, int z);
 

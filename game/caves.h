@@ -1,0 +1,43 @@
+/* caves: grammar-carved caves and overhangs (seed 004) in the biomes.
+ * A pass after a kind's columns: worm tunnels seeded from the surface (the
+ * entrances) and chambers, grown by the cave grammar in boxes around each
+ * tunnel, then the overhang grammar over the whole terrain in tiles.
+ * Voxels become densities (terrain 1, air and plants 0), and after the
+ * derivation density < 0.5 is air and new solid takes the material around
+ * it. Every parameter is a caves.* cvar; see docs/grammar.md. */
+#ifndef STRATA_CAVES_H
+#define STRATA_CAVES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/jobs.h"
+#include "gen/grammar.h"
+#include "voxel/world.h"
+
+/* Registers the caves.* cvars and the worldgen pass. */
+void caves_register(void);
+
+/* Finds a grammar file: as given, else under assets/grammars/. */
+bool caves_load_grammar(const char *name, grammar *out, char *err, size_t errlen);
+/* The orientation flags caves.orientation selects. */
+unsigned caves_orientation(void);
+
+/* What a box application changed. */
+typedef struct caves_edit {
+    long long matches, changed;
+    int lo[3], hi[3]; /* bounding box of changed voxels, [lo, hi); empty when changed == 0 */
+} caves_edit;
+
+/* Derives `prog` over the world box [lo, hi): densities in, the grammar's
+ * windows inside the box, materials out (terrain only: bedrock, muskeg and
+ * plants never change). Changed voxels go through world_set, so only their
+ * chunks become dirty. Refuses (world untouched) a box outside the world. */
+bool caves_apply_box(world *w, const grammar_program *prog, const int lo[3], const int hi[3], const int stride[3],
+                     int iterations, uint64_t seed, job_pool *jobs, caves_edit *out, char *err, size_t errlen);
+
+/* Whether a material is terrain the grammar may carve or grow. */
+bool caves_is_terrain(uint8_t m);
+
+#endif

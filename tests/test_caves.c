@@ -1,0 +1,218 @@
+/* Grammar caves in every biome: air below the original height map that a
+ * flood fill from the sky reaches (a cave with an entrance), overhangs
+ * (terrain with air directly below, ground further below, and that air in
+ * the open: beside it a column with no terrain above, not a closed cave),
+ * determinism per (biome, seed, parameters) on 1 and 2 workers, and bad
+ * input that changes nothing. */
+#include "test_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "biomes.h"
+#include "caves.h"
+#include "core/jobs.h"
+#include "gen/grammar_file.h"
+#include "terrain.h"
+#include "ui/cvar.h"
+#include "worldgen.h"
+
+static const char *const g_biomes[] = { "desert", "taiga", "deciduous" };
+
+static int setup(void **state)
+{
+    (void)state;
+    terrain_register();
+    biomes_register();
+    caves_register();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    worldgen_set_pass(NULL);
+    cvar_shutdown();
+    return 0;
+}
+
+static world *gen(const char *kind, int seed, int workers, bool caves)
+{
+    job_pool *jobs = job_pool_create(workers);
+    world *w = world_create(8, 4, 8);
+    assert_true(cvar_set_by_name("caves.enable", caves ? "1" : "0"));
+    assert_true(worldgen_generate(w, worldgen_find(kind), seed, jobs));
+    job_pool_destroy(jobs);
+    return w;
+}
+
+static int *heights(const world *w)
+{
+    int *h = malloc(sizeof(int) * (size_t)w->sx * (size_t)w->sz);
+    for (int z = 0; z < w->sz; z++)
+        for (int x = 0; x < w->sx; x++) {
+            int y = w->sy - 1;
+            while (y > 0 && !caves_is_terrain(world_get(w, x, y, z))) y--;
+            h[z * w->sx + x] = y;
+        }
+    return h;
+}
+
+/* Air reachable from the top layer through air, 6-connected. */
+static uint8_t *sky_fill(const world *w)
+{
+    size_t n = (size_t)w->sx * (size_t)w->sy * (size_t)w->sz;
+    uint8_t *seen = calloc(n, 1);
+    int *stack = malloc(sizeof(int) * 3 * n / 4 + 64);
+    size_t top = 0;
+#define IDX(x, y, z) ((size_t)(x) + (size_t)w->sx * ((size_t)(z) + (size_t)w->sz * (size_t)(y)))
+    for (int z = 0; z < w->sz; z++)
+        for (int x = 0; x < w->sx; x++)
+            if (world_get(w, x, w->sy - 1, z) == MAT_AIR) {
+                seen[IDX(x, w->sy - 1, z)] = 1;
+                stack[top++] = x, stack[top++] = w->sy - 1, stack[top++] = z;
+            }
+    static const int off[6][3] = { { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 }, { 0, -1, 0 }, { 0, 0, 1 }, { 0, 0, -1 } };
+    while (top) {
+        int z = stack[--top], y = stack[--top], x = stack[--top];
+        for (int i = 0; i < 6; i++) {
+            int px = x + off[i][0], py = y + off[i][1], pz = z + off[i][2];
+            if (!world_in_bounds(w, px, py, pz) || seen[IDX(px, py, pz)] || world_get(w, px, py, pz) != MAT_AIR) continue;
+            seen[IDX(px, py, pz)] = 1;
+            stack[top++] = px, stack[top++] = py, stack[top++] = pz;
+        }
+    }
+    free(stack);
+    return seen;
+}
+
+/* Whether a horizontal neighbour of air voxel (x, y, z) is air with no terrain above it. */
+static bool open_beside(const world *w, const int *top, int x, int y, int z)
+{
+    static const int off[4][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } };
+    for (int i = 0; i < 4; i++) {
+        int px = x + off[i][0], pz = z + off[i][1];
+        if (px < 0 || pz < 0 || px >= w->sx || pz >= w->sz) continue;
+        if (top[pz * w->sx + px] < y && world_get(w, px, y, pz) == MAT_AIR) return true;
+    }
+    return false;
+}
+
+typedef struct cave_counts {
+    long long cave, deep_cave, overhang;
+} cave_counts;
+
+/* Counts against the original height map h (the world without caves). */
+static cave_counts measure(const world *w, const int *h)
+{
+    cave_counts c = { 0 };
+    uint8_t *sky = sky_fill(w);
+    int *top = heights(w); /* highest terrain now: a voxel above it is open to the sky */
+    for (int z = 1; z < w->sz - 1; z++)
+        for (int x = 1; x < w->sx - 1; x++) {
+            int hc = h[z * w->sx + x];
+            for (int y = 1; y < w->sy - 1; y++) {
+                uint8_t m = world_get(w, x, y, z);
+                if (m == MAT_AIR && y < hc - 2 && sky[IDX(x, y, z)]) {
+                    c.cave++;
+                    if (y < hc - 8) c.deep_cave++;
+                }
+                /* overhang: terrain over air, ground further down, and the air in the open: beside
+                 * it, at the same height, a column with nothing solid above (not a closed cave's roof) */
+                if (caves_is_terrain(m) && world_get(w, x, y - 1, z) == MAT_AIR && open_beside(w, top, x, y - 1, z)) {
+                    bool ground = false;
+                    for (int yy = y - 2; yy >= 0 && !ground; yy--) ground = caves_is_terrain(world_get(w, x, yy, z));
+                    c.overhang += ground;
+                }
+            }
+        }
+    free(top);
+    free(sky);
+    return c;
+}
+
+static void test_caves_and_overhangs_in_every_biome(void **state)
+{
+    (void)state;
+    for (int b = 0; b < 3; b++) {
+        world *orig = gen(g_biomes[b], 7, 2, false);
+        world *w = gen(g_biomes[b], 7, 2, true);
+        int *h = heights(orig);
+        cave_counts c = measure(w, h), c0 = measure(orig, h);
+        print_message("%s: %lld sky-connected cave voxels below the surface (%lld 8+ deep), %lld overhang voxels\n",
+                      g_biomes[b], c.cave, c.deep_cave, c.overhang);
+        if (c.cave < 500 || c.deep_cave < 100) fail_msg("%s has no cave reachable from the sky", g_biomes[b]);
+        if (c.overhang < 20) fail_msg("%s has no overhangs", g_biomes[b]);
+        /* without caves a height-map world has neither */
+        assert_int_equal(c0.cave, 0);
+        assert_int_equal(c0.overhang, 0);
+        free(h);
+        world_destroy(w);
+        world_destroy(orig);
+    }
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    for (int b = 0; b < 3; b++) {
+        world *a = gen(g_biomes[b], 11, 1, true), *c = gen(g_biomes[b], 11, 2, true), *d = gen(g_biomes[b], 12, 2, true);
+        if (world_hash(a) != world_hash(c)) fail_msg("%s: 1 and 2 workers differ", g_biomes[b]);
+        if (world_hash(a) == world_hash(d)) fail_msg("%s: seeds 11 and 12 give the same caves", g_biomes[b]);
+        /* a parameter changes the caves */
+        assert_true(cvar_set_by_name("caves.orientation", "x"));
+        world *e = gen(g_biomes[b], 11, 2, true);
+        assert_true(world_hash(a) != world_hash(e));
+        assert_true(cvar_set_by_name("caves.orientation", "all"));
+        world_destroy(a);
+        world_destroy(c);
+        world_destroy(d);
+        world_destroy(e);
+    }
+}
+
+static void test_bad_input_changes_nothing(void **state)
+{
+    (void)state;
+    const char *path = "bad_caves.grammar";
+    FILE *f = fopen(path, "w");
+    fputs("rule a\nsize 2 1 1\nsymbol\n GEQ 0.5 WAT\ntransform\n NOP NOP\nend\n", f);
+    fclose(f);
+    cvar *c = cvar_find("caves.grammar");
+    char err[512] = "";
+    assert_false(cvar_set(c, path, err, sizeof err));
+    if (!strstr(err, "bad_caves.grammar:4:10")) fail_msg("message without file:line:col: %s", err);
+    assert_string_equal(c->str, "cave.grammar");
+    remove(path);
+
+    world *w = gen("desert", 3, 2, true);
+    uint64_t before = world_hash(w);
+    grammar *g = malloc(sizeof *g);
+    grammar_program *prog = malloc(sizeof *prog);
+    assert_true(caves_load_grammar("cave.grammar", g, err, sizeof err));
+    assert_true(grammar_compile(g, GRAMMAR_ORIENT_ALL, prog, err, sizeof err));
+    int lo[3] = { 10, 10, 10 }, hi[3] = { 40, 200, 40 }, stride[3] = { 1, 1, 1 };
+    caves_edit e;
+    assert_false(caves_apply_box(w, prog, lo, hi, stride, 1, 1, NULL, &e, err, sizeof err));
+    assert_non_null(strstr(err, "outside the world"));
+    assert_int_equal(world_hash(w), before);
+    /* inside the world it edits, and only terrain */
+    hi[1] = 100;
+    assert_true(caves_apply_box(w, prog, lo, hi, stride, 2, 1, NULL, &e, err, sizeof err));
+    assert_true(e.changed > 0);
+    assert_true(world_hash(w) != before);
+    free(g);
+    free(prog);
+    world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_caves_and_overhangs_in_every_biome),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_bad_input_changes_nothing),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
