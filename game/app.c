@@ -41,6 +41,19 @@ static void on_anisotropy(cvar *c, void *user)
 
 static const char *const k_biome_names_fallback[] = { "hills", NULL };
 
+/* The veto on world.size_x/y/z: each is within its own range, but together
+ * they must make a world world_create accepts, so the value that would
+ * break it is refused by 'set' (and reported as file:line in a config),
+ * never stored to fail every regeneration after. */
+static bool validate_world_size(const cvar *proposed, char *err, size_t errlen, void *user)
+{
+    app *a = user;
+    int n[3] = { a->cv.size_x ? a->cv.size_x->i : 1, a->cv.size_y ? a->cv.size_y->i : 1,
+                 a->cv.size_z ? a->cv.size_z->i : 1 };
+    n[proposed->d.name[11] - 'x'] = proposed->i; /* "world.size_" + x|y|z */
+    return world_size_check(n[0], n[1], n[2], err, errlen);
+}
+
 static void register_cvars(app *a)
 {
     const char *kinds[17];
@@ -50,9 +63,9 @@ static void register_cvars(app *a)
     cvar_desc d[] = {
         { "world.seed", "world seed (generation is a pure function of biome, seed and parameters)", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "1", -2147483647.0, 2147483647.0, NULL },
         { "world.biome", "world kind: see 'biome'", CVAR_ENUM, CVAR_ARCHIVE | CVAR_REGEN, "hills", 0, 0, n ? kinds : k_biome_names_fallback },
-        { "world.size_x", "world width in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL },
-        { "world.size_y", "world height in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "4", 1, 16, NULL },
-        { "world.size_z", "world depth in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL },
+        { "world.size_x", "world width in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL, NULL, a, validate_world_size },
+        { "world.size_y", "world height in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "4", 1, 16, NULL, NULL, a, validate_world_size },
+        { "world.size_z", "world depth in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL, NULL, a, validate_world_size },
         { "view.fov", "vertical field of view in degrees", CVAR_FLOAT, CVAR_ARCHIVE, "70", 20, 140 },
         { "view.distance", "view distance in voxels (fog ends here)", CVAR_FLOAT, CVAR_ARCHIVE, "192", 32, 2048 },
         { "input.sensitivity", "mouse look, degrees per pixel", CVAR_FLOAT, CVAR_ARCHIVE, "0.12", 0.005, 2 },
@@ -72,6 +85,36 @@ static void register_cvars(app *a)
     cvar_observe_flags(CVAR_REGEN, on_regen_cvar, a);
 }
 
+/* Every world parameter back to its default, except the kind and seed the
+ * player chose. Returns how many changed. */
+static int reset_world_parameters(void)
+{
+    int n = 0;
+    for (int i = 0; i < cvar_count(); i++) {
+        cvar *c = cvar_at(i);
+        if (!(c->d.flags & CVAR_REGEN) || strcmp(c->d.name, "world.biome") == 0 || strcmp(c->d.name, "world.seed") == 0)
+            continue;
+        if (strcmp(c->str, c->d.def) == 0) continue;
+        log_warn("%s=%s: back to %s", c->d.name, c->str, c->d.def);
+        cvar_reset(c);
+        n++;
+    }
+    return n;
+}
+
+/* CMD_NEEDS_WORLD commands run once the world exists; it exists only after
+ * the graphics are up (config files run before both). */
+static bool world_ready(void *user)
+{
+    app *a = user;
+    if (!a->atlas_tex) return false; /* init_graphics has not run: no world can be drawn yet */
+    if (!app_sync_world(a)) {
+        log_error("the world could not be made from these settings (see above): commands on it are refused");
+        return false;
+    }
+    return a->w != NULL;
+}
+
 static void shutdown_app(app *a)
 {
     if (a->con) { /* settings persist: written on exit from a windowed session */
@@ -88,6 +131,7 @@ static void shutdown_app(app *a)
     if (a->atlas_tex) glDeleteTextures(1, &a->atlas_tex);
     platform_destroy(a->plat);
     bind_shutdown();
+    cmd_set_ready_fn(NULL, NULL);
     cmd_shutdown();
     cvar_shutdown();
 }
@@ -109,6 +153,21 @@ static void default_binds(void)
     };
     for (size_t i = 0; i < sizeof binds / sizeof binds[0]; i++) bind_set(binds[i].key, binds[i].cmd);
     bind_mark_defaults();
+}
+
+void app_register_all(app *a)
+{
+    app_add_components(a);
+    app_register_game(a);
+    component_init_all(&a->comps, a);
+    register_cvars(a);
+    cmd_register_builtins();
+    bind_register_commands();
+    config_register_commands();
+    console_view_register_cvars();
+    hud_register_cvars();
+    app_register_commands(a);
+    default_binds();
 }
 
 static const char *clipboard_text(void *user) { return platform_clipboard(user); }
@@ -146,23 +205,21 @@ app *app_create(const app_desc *d)
         return NULL;
     }
     a->jobs = job_pool_create(0);
-    app_add_components(a);
-    app_register_game(a);
-    component_init_all(&a->comps, a);
-    register_cvars(a);
-    cmd_register_builtins();
-    bind_register_commands();
-    config_register_commands();
-    console_view_register_cvars();
-    hud_register_cvars();
-    app_register_commands(a);
-    default_binds();
+    app_register_all(a);
+    /* --config FILE is where settings are read and written in both modes; a
+     * file that does not exist yet is made by writeconfig (and on exit from
+     * a window). Headless scripts stay reproducible: without --config they
+     * never read or write the user's own config. */
+    int config_failures = 0;
+    cmd_set_ready_fn(world_ready, a);
     if (d->headless) {
-        /* scripts stay reproducible: the user's settings apply only when asked for */
-        if (d->config && cmd_exec_file(d->config) < 0) log_error("cannot read config '%s'", d->config);
+        if (d->config) {
+            config_init(d->config);
+            config_failures = config_load_file();
+        }
     } else {
         config_init(d->config);
-        config_load();
+        config_failures = config_load();
         a->con = console_create(&(console_desc){ .echo_stdio = true, .clipboard = clipboard_text, .clipboard_user = a->plat });
         console_attach_log(a->con);
         char hist[1024];
@@ -175,7 +232,17 @@ app *app_create(const app_desc *d)
         if (!a->text) log_error("no text rendering (console and HUD hidden): %s", err);
     }
     app_save_start(a); /* a saved world sets the cvars it was made with */
-    if (!app_regenerate(a)) goto fail;
+    if (!app_regenerate(a)) {
+        /* the settings (a config, --exec is later) name a world no kind can
+         * make, e.g. min above max: start with the default world parameters
+         * rather than refuse to start at all */
+        int n = reset_world_parameters();
+        log_warn("the world could not be made from these settings (see above): %d world parameter%s reset to "
+                 "%s default%s", n, n == 1 ? "" : "s", n == 1 ? "its" : "their", n == 1 ? "" : "s");
+        config_failures++;
+        if (!app_regenerate(a)) goto fail;
+    }
+    a->config_failures = config_failures;
     a->pl.flying = a->cv.fly->b;
     return a;
 fail:
@@ -196,7 +263,8 @@ int app_run(const app_desc *d)
     if (!a) return 1;
     int rc = 1;
     if (d->headless) {
-        rc = d->exec ? cmd_exec(d->exec) : 0;
+        /* any failure, in the config or the script, is a non-zero exit */
+        rc = (d->exec && cmd_exec(d->exec) != 0) || a->config_failures != 0;
     } else {
         if (d->exec && cmd_exec(d->exec) != 0) log_warn("some --exec commands failed (see above)");
         app_loop(a);

@@ -5,6 +5,7 @@
 #define STRATA_APP_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 typedef struct app_desc {
     bool headless;
@@ -27,6 +28,18 @@ typedef struct app app;
  * emptied with it. */
 app *app_create(const app_desc *d);
 void app_destroy(app *a);
+/* The command-line options, one table for the usage text and the man page. */
+typedef struct app_option {
+    const char *flag, *arg, *help;
+} app_option;
+extern const app_option app_options[];
+extern const int app_option_count;
+
+/* Writes the manual page strata(6) in troff to f: options, every command,
+ * every cvar (type, range, default, help) and the default key bindings,
+ * all read from the registries, so it never goes stale. False on a write
+ * error. */
+bool app_write_man(FILE *f);
 
 /* Runs until quit. Returns the process exit code: 0 when every --exec
  * command succeeded, 1 when one failed (headless) or start-up failed. */

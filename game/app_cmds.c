@@ -1,6 +1,7 @@
 /* app_cmds: the game's commands of the scripting contract (DESIGN.md):
  * regen, biome, tp, look, screenshot, stats, quit. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,13 +28,16 @@ static bool parse_num(const char *s, float *out)
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || *end || end == s || !isfinite(v)) {
-        log_error("'%s' is not a number", s);
+    if (errno || *end || end == s || !isfinite(v) || fabs(v) > FLT_MAX) {
+        log_error("'%s' is not a finite number", s); /* 1e39 would become inf as a float */
         return false;
     }
     *out = (float)v;
     return true;
 }
+
+/* How far above the world's top tp may put the player. */
+#define APP_TP_ABOVE 1024.f
 
 static int c_regen(void *u, int argc, char **argv)
 {
@@ -73,8 +77,17 @@ static int c_tp(void *u, int argc, char **argv)
         return 1;
     }
     for (int i = 0; i < 3; i++)
-        if (!parse_num(argv[i + 1], &p[i])) return 1;
+        if (!parse_num(argv[i + 1], &p[i])) return 1; /* inf and nan are refused there */
     app_sync_world(a);
+    /* inside the world's columns, and not absurdly high: what stays finite
+     * and in int range for everything that reads the position */
+    const char *axis = "XYZ";
+    const float hi[3] = { (float)a->w->sx, (float)a->w->sy + APP_TP_ABOVE, (float)a->w->sz };
+    for (int i = 0; i < 3; i++) {
+        float c = p[i] < 0.f ? 0.f : p[i] > hi[i] ? hi[i] : p[i];
+        if (c != p[i]) log_warn("tp: %c %g is outside the world: clamped to %g", axis[i], (double)p[i], (double)c);
+        p[i] = c;
+    }
     memcpy(a->pl.pos, p, sizeof p);
     memset(a->pl.vel, 0, sizeof a->pl.vel);
     return 0;
@@ -124,6 +137,18 @@ static int c_screenshot(void *u, int argc, char **argv)
     return 0;
 }
 
+/* The process's resident memory in KiB (Linux /proc), or -1. */
+static long resident_kib(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f) return -1;
+    long size, res;
+    int n = fscanf(f, "%ld %ld", &size, &res);
+    fclose(f);
+    long page = sysconf(_SC_PAGESIZE);
+    return n == 2 && page > 0 ? res * (page / 1024) : -1;
+}
+
 static int c_stats(void *u, int argc, char **argv)
 {
     app *a = u;
@@ -155,10 +180,8 @@ static int c_stats(void *u, int argc, char **argv)
     log_out("tinted_faces=%llu", (unsigned long long)world_count_tinted(w));
     log_out("tint_bytes=%zu", world_tint_bytes(w));
     log_out("position=%.2f %.2f %.2f", a->pl.pos[0], a->pl.pos[1], a->pl.pos[2]);
-    long pages = 0, resident = 0; /* soak tests watch memory stay flat */
-    FILE *statm = fopen("/proc/self/statm", "r");
-    if (statm && fscanf(statm, "%ld %ld", &pages, &resident) == 2) log_out("rss_kb=%ld", resident * (sysconf(_SC_PAGESIZE) / 1024));
-    if (statm) fclose(statm);
+    long rss = resident_kib();
+    if (rss >= 0) log_out("rss_kib=%ld", rss); /* scripts watch memory over many frames */
     log_out("facing=%.1f %.1f", a->pl.yaw, a->pl.pitch);
     for (int m = 0; m < MAT_COUNT; m++) log_out("material.%s=%llu", material_table[m].name, (unsigned long long)counts[m]);
     return 0;
@@ -167,6 +190,12 @@ static int c_stats(void *u, int argc, char **argv)
 static int c_newseed(void *u, int argc, char **argv)
 {
     app *a = u;
+    if (app_kind(a)->seedless) {
+        /* F5 in the formula world: nothing would change, so say why */
+        log_warn("the %s world has no seed (it is made from world.formula alone): a new seed changes nothing here",
+                 app_kind(a)->name);
+        return 0;
+    }
     rng r = rng_make(timer_ns());
     char seed[32];
     snprintf(seed, sizeof seed, "%d", (int)(rng_next(&r) % 1000000));
@@ -195,6 +224,11 @@ static int c_frames(void *u, int argc, char **argv)
         if (a->con) console_update(a->con, 1.0 / 60.0); /* it slides open on the same clock */
         app_step(a, &none, 1.f / 60.f, a->script_time);
         app_render(a);
+        /* a headless frame ends as the window's does (a flush): without it the
+         * driver queues every frame's commands and buffer copies, and memory
+         * grows with every frame. The window's own loop swaps; a swap here
+         * would wait for vsync on every simulated frame. */
+        if (platform_headless(a->plat)) platform_swap(a->plat);
     }
     return 0;
 }
@@ -204,6 +238,7 @@ static int c_quit(void *u, int argc, char **argv)
     app *a = u;
     a->quit = true;
     platform_request_close(a->plat);
+    cmd_stop(); /* "quit; cmd" does not run cmd */
     return 0;
 }
 
@@ -212,12 +247,15 @@ void app_register_commands(app *a)
     const cmd_desc table[] = {
         { "regen", "", "regenerate the world from the current cvars", c_regen, a },
         { "biome", "NAME", "switch world kind (hills, desert, taiga, deciduous, ...) and regenerate", c_biome, a },
-        { "tp", "X Y Z", "teleport the player's feet to X Y Z", c_tp, a },
+        { "tp", "X Y Z", "teleport the player's feet to X Y Z (clamped to the world's columns)", c_tp, a, NULL,
+          CMD_NEEDS_WORLD },
         { "look", "YAW PITCH", "face a direction (degrees)", c_look, a },
-        { "screenshot", "PATH", "render a frame and write it as PNG", c_screenshot, a },
-        { "stats", "", "print world and render statistics as key=value lines", c_stats, a },
+        { "screenshot", "PATH", "render a frame and write it as PNG", c_screenshot, a, NULL, CMD_NEEDS_WORLD },
+        { "stats", "", "print world and render statistics as key=value lines", c_stats, a, NULL,
+          CMD_NEEDS_WORLD },
         { "newseed", "", "pick a random world.seed and regenerate", c_newseed, a },
-        { "frames", "N", "run N frames of 1/60 s: physics, held +cut/+fill, rendering (for scripts)", c_frames, a },
+        { "frames", "N", "run N frames of 1/60 s: physics, held +cut/+fill, rendering (for scripts)", c_frames, a, NULL,
+          CMD_NEEDS_WORLD },
         { "quit", "", "leave the game", c_quit, a },
     };
     cmd_register_table(table, (int)(sizeof table / sizeof table[0]));

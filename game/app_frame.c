@@ -66,25 +66,24 @@ void app_draw_overlays(app *a)
     platform_size(a->plat, &w, &h);
     text_begin(a->text, w, h);
     cvar *dbg = cvar_find("hud.debug"), *help = cvar_find("hud.help");
-    if (dbg && dbg->b) {
-        char mode[64];
-        snprintf(mode, sizeof mode, "%s%s", a->render_mode ? a->render_mode : "?",
-                 a->cv.wireframe->b ? " (wireframe)" : "");
-        hud_info info = {
-            .fps = a->fps, .frame_ms = a->frame_times, .frame_count = a->frame_count,
-            .frame_head = a->frame_count < HUD_FRAME_SAMPLES ? 0 : a->frame_head,
-            .pos = { a->pl.pos[0], a->pl.pos[1], a->pl.pos[2] }, .yaw = a->pl.yaw, .pitch = a->pl.pitch,
-            .biome = a->world_kind ? a->world_kind->name : "?", .seed = (uint64_t)(int64_t)a->world_seed,
-            .chunks_loaded = a->stats.chunks_loaded, .chunks_visible = a->stats.chunks_drawn,
-            .triangles = a->stats.triangles, .render_mode = mode,
-            .queue_len = job_pool_queued(a->jobs),
-        };
-        hud_draw_debug(a->text, &info, w, h);
-    }
-    if (help && help->b)
-        hud_draw_help(a->text, k_unbound_keys, (int)(sizeof k_unbound_keys / sizeof k_unbound_keys[0]), w, h);
-    if (a->gen_task) hud_draw_progress(a->text, worldgen_progress(a->gen_task), "generating world", w, h);
-    else if (app_light_progress(a) >= 0) hud_draw_progress(a->text, app_light_progress(a), "lighting world", w, h);
-    if (a->con) console_view_draw(a->text, a->con, w, h);
+    char mode[64];
+    snprintf(mode, sizeof mode, "%s%s", a->render_mode ? a->render_mode : "?", a->cv.wireframe->b ? " (wireframe)" : "");
+    hud_info info = {
+        .fps = a->fps, .frame_ms = a->frame_times, .frame_count = a->frame_count,
+        .frame_head = a->frame_count < HUD_FRAME_SAMPLES ? 0 : a->frame_head,
+        .pos = { a->pl.pos[0], a->pl.pos[1], a->pl.pos[2] }, .yaw = a->pl.yaw, .pitch = a->pl.pitch,
+        .biome = a->world_kind ? a->world_kind->name : "?", .seed = (uint64_t)(int64_t)a->world_seed,
+        .chunks_loaded = a->stats.chunks_loaded, .chunks_visible = a->stats.chunks_drawn,
+        .triangles = a->stats.triangles, .render_mode = mode,
+        .queue_len = job_pool_queued(a->jobs),
+    };
+    float progress = a->gen_task ? worldgen_progress(a->gen_task) : app_light_progress(a);
+    /* one layout for every overlay, so none covers another */
+    hud_layout L = hud_draw_all(a->text, dbg && dbg->b ? &info : NULL, k_unbound_keys,
+                                (int)(sizeof k_unbound_keys / sizeof k_unbound_keys[0]), help && help->b, progress,
+                                a->gen_task ? "generating world" : "lighting world",
+                                a->con ? console_view_message_rows(a->con) : 0,
+                                a->con ? console_view_bottom(a->con, h) : 0.f, w, h);
+    if (a->con) console_view_draw_at(a->text, a->con, w, h, L.messages.x, L.messages.y, L.messages.w);
     text_end(a->text);
 }

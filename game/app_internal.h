@@ -43,6 +43,7 @@ typedef struct app {
     render_stats stats; /* of the last frame drawn (HUD, stats) */
     const char *render_mode; /* name of the mode that drew it */
     bool quit;
+    int config_failures; /* lines of --config that failed: a headless run then exits 1 */
     double frame_ms;
     console *con;         /* windowed runs only */
     text_ctx *text;
@@ -57,6 +58,10 @@ typedef struct app {
 
 /* Tool colours by tint id (1..5 on keys 1-5); 0 is unused. */
 extern const float app_tint_palette[8][3];
+
+/* Every cvar, command, component and default binding of the game, without
+ * a window or a world: app_run uses it, and so does the man page (app_man.c). */
+void app_register_all(app *a);
 
 /* game content: world kinds and their cvars */
 void app_register_game(app *a);

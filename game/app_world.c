@@ -60,13 +60,16 @@ bool app_regenerate_async(app *a)
     return true;
 }
 
-void app_sync_world(app *a)
+bool app_sync_world(app *a)
 {
     if (a->gen_task) {
-        install_world(a, worldgen_finish(a->gen_task));
+        world *w = worldgen_finish(a->gen_task);
         a->gen_task = NULL;
+        if (!w) return false;
+        install_world(a, w);
     }
-    if (a->regen_pending) app_regenerate(a);
+    if (a->regen_pending) return app_regenerate(a);
+    return true;
 }
 
 void app_world_edited(app *a, const int lo[3], const int hi[3], const component *source)

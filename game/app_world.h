@@ -13,8 +13,9 @@ bool app_regenerate(app *a);
 /* Starts generating on the workers; app_sync_world installs it. */
 bool app_regenerate_async(app *a);
 /* Commands that read the world see the settings as they are now: finishes
- * a background generation, or regenerates when a cvar asked for it. */
-void app_sync_world(app *a);
+ * a background generation, or regenerates when a cvar asked for it. False
+ * when those settings did not make a world (the old one stays). */
+bool app_sync_world(app *a);
 /* Voxels [lo, hi) of the current world changed: every component's on_edit
  * runs once with the box (clipped to the world). source: the component that
  * made the edit, or NULL. */

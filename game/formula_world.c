@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "gen/shape.h"
 #include "ui/cvar.h"
 
@@ -43,10 +44,16 @@ static void *formula_plan_make(const world *w, int64_t seed, char *err, size_t e
     int fits = w->sy - 1; /* the largest side: the bedrock floor takes a layer */
     if (w->sx < fits) fits = w->sx;
     if (w->sz < fits) fits = w->sz;
-    if (n > fits) {
-        snprintf(err, errlen, "world.formula_size %d does not fit this %dx%dx%d world (at most %d)", n, w->sx, w->sy,
-                 w->sz, fits);
+    if (fits < 1) {
+        snprintf(err, errlen, "this %dx%dx%d world has no room above its bedrock floor", w->sx, w->sy, w->sz);
         return NULL;
+    }
+    if (n > fits) {
+        /* world.formula_size and world.size_* constrain each other only here:
+         * shrinking the object keeps every combination playable */
+        log_warn("world.formula_size %d does not fit this %dx%dx%d world: the object is %d a side", n, w->sx, w->sy,
+                 w->sz, fits);
+        n = fits;
     }
     shape s = { 0 };
     char why[256];
@@ -108,6 +115,7 @@ const worldgen_kind formula_world_kind = {
     .plan = formula_plan_make,
     .fill_column = formula_fill_column,
     .free_plan = formula_free,
+    .seedless = true,
 };
 
 /* 'set world.formula' refuses what does not compile, with the column: the

@@ -9,8 +9,10 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: strata [--headless] [--width W] [--height H] [--config FILE] [--world FILE] "
-               "[--exec \"CMD; CMD; ...\"]\n");
+    fprintf(f, "usage: strata");
+    for (int i = 0; i < app_option_count; i++)
+        fprintf(f, " [%s%s%s]", app_options[i].flag, app_options[i].arg ? " " : "", app_options[i].arg ? app_options[i].arg : "");
+    fprintf(f, "\n(strata --man | man -l - for the manual)\n");
 }
 
 static int parse_size(const char *flag, const char *s, int *out)
@@ -34,6 +36,18 @@ int main(int argc, char **argv)
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--headless") == 0) {
             d.headless = true;
+        } else if (strcmp(a, "--man") == 0) {
+            /* --man [FILE]: the build writes the installed page with it */
+            if (!next || strncmp(next, "--", 2) == 0) return app_write_man(stdout) ? 0 : 1;
+            FILE *f = fopen(next, "w");
+            if (!f) {
+                fprintf(stderr, "strata: cannot write '%s': %s\n", next, strerror(errno));
+                return 1;
+            }
+            bool ok = app_write_man(f);
+            ok = fclose(f) == 0 && ok;
+            if (!ok) fprintf(stderr, "strata: cannot write '%s'\n", next);
+            return ok ? 0 : 1;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
@@ -41,8 +55,10 @@ int main(int argc, char **argv)
             if (!parse_size(a, next, a[2] == 'w' ? &d.width : &d.height)) return 2;
             i++;
         } else if (strcmp(a, "--config") == 0 || strcmp(a, "--world") == 0 || strcmp(a, "--exec") == 0) {
-            if (!next) {
-                fprintf(stderr, "strata: %s needs an argument\n", a);
+            /* "--config --exec ..." forgot the file: the next option is not it */
+            if (!next || strncmp(next, "--", 2) == 0) {
+                fprintf(stderr, "strata: %s needs an argument%s%s%s\n", a, next ? " (got the option '" : "",
+                        next ? next : "", next ? "'; write ./NAME for a file whose name starts with --)" : "");
                 return 2;
             }
             if (a[2] == 'c') d.config = next;

@@ -53,19 +53,35 @@ static bool check_limits(const char *formula, int size, char *err, size_t errlen
     return true;
 }
 
+/* Builds the shape formula and size make: false, with why, when the limits
+ * or the formula refuse it, or when it selects no voxel (cuts would do
+ * nothing, silently). */
+static bool build_shape(shape *s, const char *formula, int size, char *err, size_t errlen)
+{
+    if (!check_limits(formula, size, err, errlen)) return false;
+    *s = (shape){ 0 };
+    if (!shape_from_formula(s, formula, size, size, size, err, errlen)) return false;
+    if (s->count == 0) {
+        shape_free(s);
+        snprintf(err, errlen, "shape is empty at size %d (the formula selects no voxel)", size);
+        return false;
+    }
+    return true;
+}
+
 bool tool_check_shape(const char *formula, int size, char *err, size_t errlen)
 {
-    /* within the limits, shape_from_formula fails only on the formula (or
-     * out of memory): compiling it is the whole check, no grid is built */
-    expr_program prog;
-    return check_limits(formula, size, err, errlen) && expr_compile(formula, EXPR_AUTO, &prog, err, errlen);
+    /* an empty shape is only found by evaluating it: at most 64^3 voxels, milliseconds */
+    shape s;
+    if (!build_shape(&s, formula, size, err, errlen)) return false;
+    shape_free(&s);
+    return true;
 }
 
 bool tool_set_shape(tool *t, const char *formula, int size, char *err, size_t errlen)
 {
-    if (!check_limits(formula, size, err, errlen)) return false;
-    shape s = { 0 };
-    if (!shape_from_formula(&s, formula, size, size, size, err, errlen)) return false;
+    shape s;
+    if (!build_shape(&s, formula, size, err, errlen)) return false;
     octree *tree = octree_from_dense(s.vox, s.sx, s.sy, s.sz);
     if (!tree) {
         shape_free(&s);
@@ -210,16 +226,14 @@ int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const too
     /* the tool's world bounds: its bounding sphere */
     float rad = sqrtf((float)(s->sx * s->sx + s->sy * s->sy + s->sz * s->sz)) * 0.5f + 1.f;
     int lo[3], hi[3];
+    const int size[3] = { w->sx, w->sy, w->sz };
     for (int i = 0; i < 3; i++) {
-        lo[i] = (int)floorf(pose->pos[i] - rad);
-        hi[i] = (int)ceilf(pose->pos[i] + rad);
+        /* clamp while still float: a pose far outside the world (tp 3e9 ...)
+         * must not reach an int conversion out of range */
+        float l = floorf(pose->pos[i] - rad), h = ceilf(pose->pos[i] + rad);
+        lo[i] = !(l > 0.f) ? 0 : l > (float)size[i] ? size[i] : (int)l;
+        hi[i] = !(h > 0.f) ? 0 : h > (float)size[i] ? size[i] : (int)h;
     }
-    if (lo[0] < 0) lo[0] = 0;
-    if (lo[1] < 0) lo[1] = 0;
-    if (lo[2] < 0) lo[2] = 0;
-    if (hi[0] > w->sx) hi[0] = w->sx;
-    if (hi[1] > w->sy) hi[1] = w->sy;
-    if (hi[2] > w->sz) hi[2] = w->sz;
     int n = 0;
     int elo[3] = { INT_MAX, INT_MAX, INT_MAX }, ehi[3] = { INT_MIN, INT_MIN, INT_MIN };
     for (int y = lo[1]; y < hi[1]; y++)
@@ -265,6 +279,11 @@ int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const too
 /* ---- console ---- */
 
 static const char *g_material_names[MAT_COUNT + 1];
+
+bool tool_material_placeable(int id)
+{
+    return id > MAT_AIR && id < MAT_COUNT && id != MAT_NULL && id != MAT_PLACEHOLDER;
+}
 
 static bool get_view(tool *t, tool_view *v)
 {
@@ -321,7 +340,11 @@ static int cmd_fill(void *user, int argc, char **argv)
     int first = 1;
     if (argc == 2 || argc == 5) {
         int id = material_find(argv[1]);
-        if (id <= MAT_AIR) { log_error("unknown material '%s'", argv[1]); return 1; }
+        if (!tool_material_placeable(id)) {
+            /* null and structure_placeholder are generation's internals, refused as tool.material refuses them */
+            log_error("'%s' is not a material fill can place (see 'help tool.material')", argv[1]);
+            return 1;
+        }
         m = (uint8_t)id;
         first = 2;
     } else if (argc != 1 && argc != 4) {
@@ -385,7 +408,7 @@ void tool_register(tool *t, tool_view_fn view, void *user)
     t->view_user = user;
     int n = 0;
     for (int i = 0; i < MAT_COUNT; i++)
-        if (i != MAT_AIR && i != MAT_NULL && i != MAT_PLACEHOLDER) g_material_names[n++] = material_table[i].name;
+        if (tool_material_placeable(i)) g_material_names[n++] = material_table[i].name;
     g_material_names[n] = NULL;
     char size_def[16];
     snprintf(size_def, sizeof size_def, "%d", TOOL_DEFAULT_SIZE);
@@ -407,8 +430,9 @@ void tool_register(tool *t, tool_view_fn view, void *user)
         if (c && c->d.on_change) c->d.on_change(c, t);
     }
     const cmd_desc cmds[] = {
-        { "cut", "[X Y Z]", "cut with the tool where the view puts it, or centred at X Y Z (unrotated)", cmd_cut, t },
-        { "fill", "[MATERIAL] [X Y Z]", "fill the tool's shape with tool.material (or MATERIAL)", cmd_fill, t },
+        { "cut", "[X Y Z]", "cut with the tool where the view puts it, or centred at X Y Z (unrotated)", cmd_cut, t, NULL, CMD_NEEDS_WORLD },
+        { "fill", "[MATERIAL] [X Y Z]", "fill the tool's shape with tool.material (or MATERIAL)", cmd_fill, t, NULL,
+          CMD_NEEDS_WORLD },
         { "tool.info", "", "print the cutting tool's voxel count, size and formula", cmd_info, t },
     };
     cmd_register_table(cmds, (int)(sizeof cmds / sizeof cmds[0]));

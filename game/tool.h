@@ -33,7 +33,7 @@
 #define TOOL_MAX_SIZE 64
 #define TOOL_DEFAULT_SHAPE "cx cx * cy cy * cz cz * + + sqrt r <"
 #define TOOL_DEFAULT_SIZE 8
-#define TOOL_FORMULA_MAX 256
+#define TOOL_FORMULA_MAX 4096 /* = CVAR_STRING_MAX: formulas are text */
 /* Far enough that the default 8^3 tool, floating in front of the player,
  * covers about a third of the view rather than most of it. */
 #define TOOL_DEFAULT_REACH 16.f
@@ -132,6 +132,10 @@ int tool_cut(tool *t, world *w, const octree_pose *pose);
  * no-op), except voxels overlapping keep_out (NULL: none), so a fill never
  * buries the player. Returns the number of voxels filled. */
 int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const tool_box *keep_out);
+
+/* Whether fill may put material id down: not air, and not generation's
+ * internal markers (null, structure_placeholder). tool.material offers the same. */
+bool tool_material_placeable(int id);
 
 /* Registers tool.color tool.shape tool.size tool.reach tool.material and
  * the commands cut, fill, tool.info (see the help text). `t` must outlive

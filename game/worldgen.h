@@ -37,6 +37,9 @@ typedef struct worldgen_kind {
      * terminated; NULL = none. Changing another kind's cvar must not
      * regenerate (and so wipe the edits of) the world being played. */
     const char *const *own_cvars;
+    /* Ignores world.seed (the formula world): a new seed changes nothing,
+     * so it does not regenerate, and F5 says why instead. */
+    bool seedless;
 } worldgen_kind;
 
 /* A pass over the whole world after a kind's columns and finish (the caves

@@ -3,19 +3,7 @@
 # keys, determinism of world_hash per seed, screenshots, bad input.
 set -u
 strata=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # check NAME EXPECTED_RC CMD...
-    local name=$1 want=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    if [ "$rc" -ne "$want" ]; then
-        echo "FAIL $name: exit $rc, expected $want"; sed 's/^/  | /' "$tmp/err" | head -20; fail=1
-    else
-        echo "ok   $name"
-    fi
-}
+. "$(dirname "$0")/cli_lib.sh" # tmp, fail, check
 small='set world.size_x 4; set world.size_z 4; set world.size_y 2'
 
 check "usage error: unknown flag" 2 "$strata" --bogus

@@ -179,9 +179,10 @@ static void test_execution_stops_at_first_failure(void **state)
 
 static void test_quote_round_trip(void **state)
 {
-    /* control bytes included (found by tests/fuzz/fuzz_cmd): they came back as spaces */
+    /* control bytes too: a config round trip gives back the same bytes */
     const char *samples[] = { "plain", "two words", "q\"uote", "back\\slash", "new\nline", "", "semi;colon // x",
-                              "echo a\x01" "b", "tab\there\r\x1f\x7f", "not \\x41 an escape" };
+                              "echo a\x01b", "bell\x07 esc\x1b[0m del\x7f", "tab\there", "\\x41 stays text",
+                              "tab\there\r\x1f\x7f", "not \\x41 an escape" };
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
         char line[256] = "echo ", err[128];
         assert_true(cmd_quote(samples[i], line, sizeof line));
@@ -265,6 +266,52 @@ static void test_exec_missing_and_recursive(void **state)
     remove(path);
 }
 
+/* /dev/zero never ends and is all NUL bytes: refused at its first line,
+ * not read forever; a directory is an error, not silence. */
+static void test_exec_binary_and_directory(void **state)
+{
+    assert_int_equal(cmd_exec("exec /dev/zero"), 1);
+    assert_non_null(strstr(g_log, "/dev/zero:1: a NUL byte"));
+    g_log[0] = 0;
+    assert_int_equal(cmd_exec("exec /"), 1);
+    assert_non_null(strstr(g_log, "exec: cannot read '/': Is a directory"));
+    const char *path = test_binary_path("test_cmd_binary.cfg");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    static const char bytes[] = "set view.fov 80\nset view.fov 9\0\n0\nset view.fov 90\n";
+    fwrite(bytes, 1, sizeof bytes - 1, f);
+    fclose(f);
+    g_log[0] = 0;
+    assert_int_equal(cmd_exec_file(path), 1);
+    assert_non_null(strstr(g_log, ":2: a NUL byte"));
+    assert_string_equal(cvar_find("view.fov")->str, "80"); /* nothing after the binary line ran */
+    remove(path);
+}
+
+static int g_world_ok;
+static bool world_ok(void *user) { return *(int *)user; }
+static int g_ran;
+static int c_needs(void *u, int argc, char **argv) { g_ran++; return 0; }
+
+/* Commands flagged as needing the world are refused with a reason while
+ * there is none (a config file runs before it exists), and run after. */
+static void test_commands_needing_a_world(void **state)
+{
+    cmd_register(&(cmd_desc){ .name = "stats", .help = "x", .fn = c_needs, .flags = CMD_NEEDS_WORLD });
+    cmd_register(&(cmd_desc){ .name = "plain", .help = "x", .fn = c_needs });
+    g_world_ok = 0;
+    g_ran = 0;
+    cmd_set_ready_fn(world_ok, &g_world_ok);
+    assert_int_equal(cmd_exec("plain; stats"), 1);
+    assert_int_equal(g_ran, 1);
+    assert_non_null(strstr(g_log, "stats: no world yet"));
+    assert_non_null(strstr(g_log, "failed: stats\n")); /* one space after "failed:" */
+    g_world_ok = 1;
+    assert_int_equal(cmd_exec("stats"), 0);
+    assert_int_equal(g_ran, 2);
+    cmd_set_ready_fn(NULL, NULL);
+}
+
 static void test_quit_hook(void **state)
 {
     assert_int_equal(cmd_exec("quit"), 1); /* no app: a clear error */
@@ -280,6 +327,19 @@ static void test_quit_calls_app(void **state)
     cmd_set_quit_fn(on_quit, &marker);
     assert_int_equal(cmd_exec("quit"), 0);
     assert_int_equal(g_quit_called, 7);
+    /* nothing after quit runs, in the line or in the file */
+    assert_int_equal(cmd_exec("set view.fov 80; quit; set view.fov 90"), 0);
+    assert_string_equal(cvar_find("view.fov")->str, "80");
+    const char *path = test_binary_path("test_cmd_quit.cfg");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "set view.fov 100\nquit\nset view.fov 110\n");
+    fclose(f);
+    assert_int_equal(cmd_exec_file(path), 0);
+    assert_string_equal(cvar_find("view.fov")->str, "100");
+    assert_int_equal(cmd_exec("set view.fov 60"), 0); /* the next script runs again */
+    assert_string_equal(cvar_find("view.fov")->str, "60");
+    remove(path);
     cmd_set_quit_fn(NULL, NULL);
 }
 
@@ -300,6 +360,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_complete_commands_and_cvars, setup, teardown),
         cmocka_unit_test_setup_teardown(test_complete_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_exec_missing_and_recursive, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_exec_binary_and_directory, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_commands_needing_a_world, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quit_hook, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quit_calls_app, setup, teardown),
     };

@@ -252,6 +252,12 @@ static void test_toggle_scroll_and_lines(void **state)
     assert_true(console_is_open(c));
     assert_true(console_char(c, '`')); /* the toggle's own character is not typed */
     assert_string_equal(console_input(c), "");
+    /* Shift+grave is '~', text: the console stays open and types it */
+    assert_true(console_key(c, GLFW_KEY_GRAVE_ACCENT, GLFW_MOD_SHIFT));
+    assert_true(console_is_open(c));
+    assert_true(console_char(c, '~'));
+    assert_string_equal(console_input(c), "~");
+    console_set_input(c, "");
     console_update(c, 0.05);
     assert_true(console_fraction(c) > 0 && console_fraction(c) < 1);
     console_update(c, 1.0);
@@ -408,6 +414,119 @@ static void test_hud_overlays(void **state)
     text_destroy(t);
 }
 
+/* Every quad from start on lies inside one of the panels (1 px of slack
+ * for the messages' drop shadow). */
+static void quads_inside(text_ctx *t, int start, const hud_rect *panels, int n, int w, int h)
+{
+    for (int i = start; i < text_quad_count(t); i++) {
+        int q[4];
+        assert_true(text_quad_rect(t, i, q));
+        bool in = false;
+        for (int k = 0; k < n && !in; k++) {
+            const hud_rect *r = &panels[k];
+            in = r->w > 0 && q[0] >= floorf(r->x) - 1 && q[1] >= floorf(r->y) - 1 && q[2] <= ceilf(r->x + r->w) + 1 &&
+                 q[3] <= ceilf(r->y + r->h) + 1;
+        }
+        if (!in) fail_msg("%dx%d: quad %d (%d,%d)-(%d,%d) is outside every panel", w, h, i, q[0], q[1], q[2], q[3]);
+        assert_true(q[0] >= 0 && q[1] >= 0 && q[2] <= w && q[3] <= h);
+    }
+}
+
+static bool overlap(hud_rect a, hud_rect b)
+{
+    return a.w > 0 && b.w > 0 && a.h > 0 && b.h > 0 && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h &&
+           b.y < a.y + a.h;
+}
+
+/* Debug panel, messages, help and progress bar at every window size from
+ * 640x360 up: no panel covers another, all text stays inside its panel,
+ * and the help is shown. */
+static void test_overlay_layout_never_overlaps(void **state)
+{
+    console *c = *state;
+    char err[1024];
+    text_ctx *t = text_create(&(text_desc){ .no_gl = true }, err, sizeof err);
+    if (!t) fail_msg("text: %s", err);
+    static const char *const cmds[] = { "biome desert", "biome taiga", "biome deciduous", "biome hills", "newseed",
+                                        "toggle hud.debug", "toggle hud.help", "screenshot", "+cut", "+fill",
+                                        "tool.color 1", "tool.color 2", "tool.color 3", "tool.color 4",
+                                        "tool.color 5", "toggle player.fly", "biome formula" };
+    for (int i = 0; i < 17; i++) bind_set(GLFW_KEY_A + i, cmds[i]);
+    const hud_key_help fixed[] = { { "W A S D", "move (Ctrl sprints)" }, { "SPACE", "jump; fly up" },
+                                   { "ESC", "release the mouse (click to take it back)" },
+                                   { "GRAVE (`)", "console (TAB completes)" } };
+    console_set_open(c, false);
+    console_update(c, 1.0);
+    for (int i = 0; i < 4; i++)
+        console_print(c, CONSOLE_OUTPUT, "a long message that an echoed command printed, longer than the gap");
+    float ms[HUD_FRAME_SAMPLES] = { 0 };
+    hud_info info = { .fps = 60, .frame_ms = ms, .frame_count = 10, .biome = "deciduous", .seed = 4000000000u,
+                      .chunks_loaded = 4096, .chunks_visible = 4096, .triangles = 12345678, .render_mode = "blocks" };
+    const int sizes[][2] = { { 640, 360 }, { 640, 480 }, { 800, 450 }, { 1024, 576 }, { 1280, 720 },
+                             { 1366, 768 }, { 1920, 1080 }, { 2560, 1440 }, { 700, 1000 }, { 3000, 400 } };
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int w = sizes[k][0], h = sizes[k][1];
+        for (int progress = 0; progress < 2; progress++) {
+            text_begin(t, w, h);
+            int rows = console_view_message_rows(c);
+            assert_int_equal(rows, 4);
+            hud_layout L = hud_draw_all(t, &info, fixed, 4, true, progress ? 0.5f : -1.f, "generating world", rows, 0, w, h);
+            console_view_draw_at(t, c, w, h, L.messages.x, L.messages.y, L.messages.w);
+            if (L.help.w <= 0) fail_msg("%dx%d: no room for the help panel", w, h);
+            hud_rect p[4] = { L.debug, L.messages, L.help, L.progress };
+            for (int i = 0; i < 4; i++)
+                for (int j = i + 1; j < 4; j++)
+                    if (overlap(p[i], p[j]))
+                        fail_msg("%dx%d: panels %d and %d overlap: (%g,%g %gx%g) (%g,%g %gx%g)", w, h, i, j, p[i].x,
+                                 p[i].y, p[i].w, p[i].h, p[j].x, p[j].y, p[j].w, p[j].h);
+            quads_inside(t, 0, p, 4, w, h);
+        }
+    }
+    /* the open console covers the top: every panel starts below it */
+    console_set_open(c, true);
+    console_update(c, 1.0);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int w = sizes[k][0], h = sizes[k][1];
+        float top = console_view_bottom(c, h);
+        assert_true(top >= (float)h * 0.45f);
+        text_begin(t, w, h);
+        hud_layout L = hud_draw_all(t, &info, fixed, 4, false, 0.5f, "lighting world", 0, top, w, h);
+        hud_rect p[4] = { L.debug, L.messages, L.help, L.progress };
+        for (int i = 0; i < 4; i++)
+            if (p[i].w > 0 && p[i].h > 0 && p[i].y < top) fail_msg("%dx%d: panel %d under the open console", w, h, i);
+        assert_true(L.debug.w > 0);
+        quads_inside(t, 0, p, 4, w, h);
+    }
+    bind_shutdown();
+    text_destroy(t);
+}
+
+/* The completion list's columns line up: the help text starts in the same
+ * column on every line, whatever the name and value lengths. */
+static void test_completion_columns_align(void **state)
+{
+    console *c = *state;
+    cvar_register(&(cvar_desc){ .name = "view.a_rather_long_cvar_name", .help = "HELP-A", .type = CVAR_STRING,
+                                .def = "a value that is quite long" });
+    cvar_register(&(cvar_desc){ .name = "view.b", .help = "HELP-B", .type = CVAR_INT, .def = "1" });
+    cmd_register(&(cmd_desc){ .name = "view.cmd", .help = "HELP-C", .fn = NULL });
+    console_set_input(c, "view.");
+    console_complete(c);
+    int col = -1, seen = 0;
+    for (int i = 0; i < 8; i++) {
+        const char *s = console_line(c, i, NULL, NULL);
+        if (!s) break;
+        const char *h = strstr(s, "HELP-");
+        if (!h && strncmp(s, "  view.", 7) == 0) h = s + strlen(s); /* no help text: where it would start */
+        if (!h) continue;
+        int at = (int)(h - s);
+        if (col < 0) col = at;
+        if (at != col) fail_msg("help column %d in '%s', %d above", at, s, col);
+        seen++;
+    }
+    assert_true(seen >= 5); /* view.distance view.fov and the three above */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -422,6 +541,8 @@ int main(void)
         cmocka_unit_test(test_scrollback_ring_wraps),
         cmocka_unit_test(test_text_cpu_batch),
         cmocka_unit_test_setup_teardown(test_hud_overlays, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_overlay_layout_never_overlaps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_completion_columns_align, setup, teardown),
         cmocka_unit_test_setup_teardown(test_render_shows_text, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,10 +119,34 @@ static void test_string(void **state)
     cvar *c = cvar_register(&(cvar_desc){ .name = "t.s", .type = CVAR_STRING, .def = "x * y" });
     accepted(c, "a \"quoted\" \\ value", "a \"quoted\" \\ value");
     accepted(c, "", "");
-    char longv[400];
+    /* formulas are text: a few KiB is fine; past the limit the message says it */
+    static char longv[CVAR_STRING_MAX + 1];
+    memset(longv, 'z', 400);
+    longv[400] = 0;
+    accepted(c, longv, longv);
+    accepted(c, "x", "x");
     memset(longv, 'z', sizeof longv - 1);
     longv[sizeof longv - 1] = 0;
-    refused(c, longv, "string");
+    refused(c, longv, "string of at most 4095 bytes");
+}
+
+/* Float cvars beyond int range keep a saturated int view (no UB in the
+ * conversion); underflow is zero, not an error; whole bounds print whole. */
+static void test_numeric_edges(void **state)
+{
+    cvar *f = cvar_register(&(cvar_desc){ .name = "t.big", .type = CVAR_FLOAT, .def = "0", .min = -1e12, .max = 1e12 });
+    accepted(f, "3e9", "3e+09");
+    assert_int_equal(f->i, 2147483647);
+    accepted(f, "-3e9", "-3e+09");
+    assert_int_equal(f->i, -2147483647 - 1);
+    accepted(f, "1e-400", "0");
+    cvar *i = cvar_register(&(cvar_desc){ .name = "t.seed", .type = CVAR_INT, .def = "1", .min = -2147483647.0, .max = 2147483647.0 });
+    accepted(i, "1e-400", "0");
+    char range[128];
+    cvar_describe_range(i, range, sizeof range);
+    assert_string_equal(range, "int in [-2147483647, 2147483647]");
+    cvar_describe_range(f, range, sizeof range);
+    assert_string_equal(range, "float in [-1000000000000, 1000000000000]");
 }
 
 static void test_enum(void **state)
@@ -256,6 +280,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_int_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_float_range_and_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_string, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_numeric_edges, setup, teardown),
         cmocka_unit_test_setup_teardown(test_enum, setup, teardown),
         cmocka_unit_test_setup_teardown(test_vec3, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readonly_and_force, setup, teardown),

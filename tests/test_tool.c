@@ -340,6 +340,18 @@ static void test_bad_shapes_are_refused(void **state)
     assert_string_equal(t.formula, TOOL_DEFAULT_SHAPE);
     assert_true(tool_set_shape(&t, "x < 2", 4, err, sizeof err));
     assert_int_equal(t.shape.count, 2 * 16);
+    /* a formula that selects nothing is refused like a syntax error */
+    assert_false(tool_set_shape(&t, "x < 0", 4, err, sizeof err));
+    assert_non_null(strstr(err, "shape is empty at size 4"));
+    assert_false(tool_check_shape("x > 6", 5, err, sizeof err));
+    assert_non_null(strstr(err, "shape is empty at size 5"));
+    assert_true(tool_check_shape("x > 6", 8, err, sizeof err));
+    assert_int_equal(t.shape.count, 2 * 16);
+    /* formulas are text: longer than 255 characters is fine */
+    char longf[600] = "x < 2";
+    while (strlen(longf) < 500) strcat(longf, " + 0");
+    assert_true(tool_set_shape(&t, longf, 4, err, sizeof err));
+    assert_string_equal(t.formula, longf);
     tool_free(&t);
 }
 
@@ -558,9 +570,12 @@ static void test_formula_world(void **state)
     assert_false(cvar_set_by_name("world.formula", "sr < ")); /* vetoed by set, with the column */
     assert_non_null(strstr(g_out, "world.formula: refused 'sr < ': column"));
     assert_string_equal(cvar_find("world.formula")->str, "sr < r");
+    /* an object bigger than the world shrinks to fit (the combination stays playable) */
     assert_true(cvar_set_by_name("world.formula_size", "100"));
-    assert_false(worldgen_generate(w, k, 1, jobs));
+    assert_true(worldgen_generate(w, k, 1, jobs));
     assert_non_null(strstr(g_out, "does not fit"));
+    assert_non_null(strstr(g_out, "the object is 95 a side"));
+    assert_int_equal(world_get(w, 48, 48, 48), MAT_STONE);
     log_reset_sink();
     world_destroy(w);
     job_pool_destroy(jobs);

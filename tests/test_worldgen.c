@@ -71,8 +71,9 @@ static void test_cvar_ownership(void **state)
     assert_true(worldgen_cvar_affects(hills, "world.terrain_weight"));
     assert_false(worldgen_cvar_affects(taiga, "world.terrain_weight"));
     assert_false(worldgen_cvar_affects(formula, "world.soil_depth"));
+    assert_false(worldgen_cvar_affects(formula, "world.seed")); /* seedless: a new seed keeps its edits */
     for (int i = 0; i < worldgen_kind_count(); i++) { /* shared by all */
-        assert_true(worldgen_cvar_affects(worldgen_kind_at(i), "world.seed"));
+        if (worldgen_kind_at(i) != formula) assert_true(worldgen_cvar_affects(worldgen_kind_at(i), "world.seed"));
         assert_true(worldgen_cvar_affects(worldgen_kind_at(i), "world.size_x"));
         assert_true(worldgen_cvar_affects(worldgen_kind_at(i), "world.octaves"));
     }

@@ -46,14 +46,14 @@ run() { # run OUT WORLD: the script in one process
 t0=$(date +%s)
 run "$tmp/a" "$tmp/a.strata" || { echo "FAIL soak run exited $?"; tail -5 "$tmp/a.err"; fail=1; }
 t1=$(date +%s)
-grep '^rss_kb=' "$tmp/a" | cut -d= -f2 >"$tmp/rss"
+grep '^rss_kib=' "$tmp/a" | cut -d= -f2 >"$tmp/rss"
 n=$(wc -l <"$tmp/rss")
 # The resident size climbs for the first ~50 cycles to a plateau (the
 # allocator's and GL driver's high-water mark; the same with no saves at
 # all), then stays flat: the second half of the run must not grow.
 first=$(head -1 "$tmp/rss"); base=$(sed -n "$(((n + 1) / 2))p" "$tmp/rss"); last=$(tail -1 "$tmp/rss")
 peak=$(sort -n "$tmp/rss" | tail -1)
-echo "soak: $cycles cycles x $edits edits in $((t1 - t0)) s; rss_kb first $first, half-way $base, last $last, peak $peak"
+echo "soak: $cycles cycles x $edits edits in $((t1 - t0)) s; rss_kib first $first, half-way $base, last $last, peak $peak"
 if [ "$n" -lt 4 ] || [ $((last - base)) -gt "$max_growth" ]; then
     echo "FAIL memory grew by $((last - base)) KiB over the second half (limit $max_growth)"; fail=1
 fi

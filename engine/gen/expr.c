@@ -735,7 +735,11 @@ void expr_to_postfix(const expr_program *p, char *out, size_t len)
         }
         sp--;
         char word[40];
-        if (p->op[i] == OP_CONST) snprintf(word, sizeof word, "%.17g", p->k[i]);
+        /* a folded constant may be nan or infinite, which have no literal:
+         * write an expression that folds back to the same value */
+        if (p->op[i] == OP_CONST && isnan(p->k[i])) snprintf(word, sizeof word, "0 0 /");
+        else if (p->op[i] == OP_CONST && isinf(p->k[i])) snprintf(word, sizeof word, "%s1e308 1e308 *", p->k[i] < 0 ? "-" : "");
+        else if (p->op[i] == OP_CONST) snprintf(word, sizeof word, "%.17g", p->k[i]);
         /* postfix has no unary minus; times -1 is exact for every double */
         else if (p->op[i] == OP_NEG) snprintf(word, sizeof word, "-1 *");
         else snprintf(word, sizeof word, "%s", op_names[p->op[i]]);

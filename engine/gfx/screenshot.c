@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 uint8_t *screenshot_read(unsigned fb, int w, int h)
 {
@@ -31,6 +32,17 @@ uint8_t *screenshot_read(unsigned fb, int w, int h)
     return px;
 }
 
+typedef struct png_sink {
+    FILE *f;
+    int error; /* errno of the first failed write, or 0 */
+} png_sink;
+
+static void sink_write(void *ctx, void *data, int size)
+{
+    png_sink *s = ctx;
+    if (!s->error && fwrite(data, 1, (size_t)size, s->f) != (size_t)size) s->error = errno ? errno : EIO;
+}
+
 bool screenshot_write(const char *path, unsigned fb, int w, int h, char *err, size_t errlen)
 {
     uint8_t *px = screenshot_read(fb, w, h);
@@ -38,10 +50,22 @@ bool screenshot_write(const char *path, unsigned fb, int w, int h, char *err, si
         snprintf(err, errlen, "out of memory reading a %dx%d frame", w, h);
         return false;
     }
-    int ok = stbi_write_png(path, w, h, 4, px, w * 4);
-    free(px);
-    if (!ok) {
+    /* stbi_write_png ignores write and close errors (a full disk, /dev/full
+     * "succeeded"): write through our own sink and check every step */
+    png_sink sink = { fopen(path, "wb"), 0 };
+    if (!sink.f) {
         snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+        free(px);
+        return false;
+    }
+    int ok = stbi_write_png_to_func(sink_write, &sink, w, h, 4, px, w * 4);
+    free(px);
+    if (fflush(sink.f) != 0 && !sink.error) sink.error = errno ? errno : EIO;
+    if (fclose(sink.f) != 0 && !sink.error) sink.error = errno ? errno : EIO;
+    if (!ok || sink.error) {
+        snprintf(err, errlen, "cannot write '%s': %s", path, sink.error ? strerror(sink.error) : "PNG encoding failed");
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) remove(path); /* no truncated image left (never a device) */
         return false;
     }
     return true;

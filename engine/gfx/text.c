@@ -328,6 +328,19 @@ int text_line_height(const text_ctx *t) { return t->line_h; }
 int text_pixel_size(const text_ctx *t) { return t->px; }
 int text_quad_count(const text_ctx *t) { return t->nquads; }
 
+void text_rollback(text_ctx *t, int mark)
+{
+    if (mark >= 0 && mark < t->nquads) t->nquads = mark;
+}
+
+bool text_quad_rect(const text_ctx *t, int i, int out[4])
+{
+    if (i < 0 || i >= t->nquads) return false;
+    const text_quad *q = &t->quads[i];
+    out[0] = q->x0, out[1] = q->y0, out[2] = q->x1, out[3] = q->y1;
+    return true;
+}
+
 const unsigned char *text_atlas(const text_ctx *t, int *w, int *h)
 {
     if (w) *w = t->aw;

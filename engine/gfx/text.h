@@ -46,6 +46,12 @@ void text_end(text_ctx *t);
 
 /* For tests and benches: instances queued since text_begin, and the atlas. */
 int text_quad_count(const text_ctx *t);
+/* Drops the instances queued after text_quad_count() returned `mark`: a
+ * layout tries a placement and takes it back when it does not fit. */
+void text_rollback(text_ctx *t, int mark);
+/* Screen rectangle x0 y0 x1 y1 of instance i (a glyph's ink box or a
+ * rectangle), for layout tests; false when there is no such instance. */
+bool text_quad_rect(const text_ctx *t, int i, int out[4]);
 const unsigned char *text_atlas(const text_ctx *t, int *w, int *h);
 
 #endif

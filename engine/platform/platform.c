@@ -80,10 +80,26 @@ static void on_cursor(GLFWwindow *w, double x, double y)
     p->have_last_mouse = true;
 }
 
+/* The captured pointer is kept at the window's centre; a resize moves the
+ * centre, and the warp to it arrives as cursor motion. Motion is measured
+ * again from the next position, so a resize never turns the camera. */
+static void forget_pointer(platform *p)
+{
+    p->have_last_mouse = false;
+    p->acc_dx = p->acc_dy = 0;
+}
+
+static void on_window_size(GLFWwindow *w, int width, int height)
+{
+    (void)width, (void)height;
+    forget_pointer(glfwGetWindowUserPointer(w));
+}
+
 static void on_resize(GLFWwindow *w, int width, int height)
 {
     platform *p = glfwGetWindowUserPointer(w);
     p->width = width, p->height = height;
+    forget_pointer(p);
     push_event(p, &(platform_event){ .type = PEV_RESIZE, .key = width, .scancode = height });
 }
 
@@ -126,6 +142,7 @@ static bool create_window(platform *p, const platform_desc *d, char *err, size_t
     glfwSetScrollCallback(p->win, on_scroll);
     glfwSetCursorPosCallback(p->win, on_cursor);
     glfwSetFramebufferSizeCallback(p->win, on_resize);
+    glfwSetWindowSizeCallback(p->win, on_window_size);
     glfwGetFramebufferSize(p->win, &p->width, &p->height);
     return true;
 }
@@ -273,6 +290,11 @@ void platform_capture_mouse(platform *p, bool capture)
 }
 
 bool platform_mouse_captured(const platform *p) { return p->captured; }
+
+void platform_set_window_size(platform *p, int width, int height)
+{
+    if (p->win) glfwSetWindowSize(p->win, width, height);
+}
 
 void platform_set_title(platform *p, const char *title)
 {

@@ -58,6 +58,9 @@ void platform_mouse_delta(platform *p, double *dx, double *dy);
 void platform_capture_mouse(platform *p, bool capture);
 bool platform_mouse_captured(const platform *p);
 void platform_set_title(platform *p, const char *title);
+/* Resizes the window (no-op headless); the resize arrives as PEV_RESIZE.
+ * A resize never reads as mouse motion (the pointer warps with it). */
+void platform_set_window_size(platform *p, int width, int height);
 /* Clipboard text (UTF-8) or NULL. */
 const char *platform_clipboard(platform *p);
 /* Name of a GLFW key code ("W", "F1", "GRAVE", ...) and back; see bind. */

@@ -1,6 +1,7 @@
 #include "ui/cmd.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,10 +62,17 @@ void cmd_shutdown(void)
 
 /* ---- parsing ----------------------------------------------------------- */
 
-static int hex_value(char c)
+static int hexval(char c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
 }
+
+/* The bytes cmd_quote writes as \xHH: control bytes, which the parser
+ * refuses raw outside quotes. Other \x text stays as typed. */
+static bool is_escaped_byte(int v) { return (v > 0 && v < 0x20 && v != '\t') || v == 0x7f; }
 
 int cmd_parse(const char *text, cmd_visit_fn fn, void *user, char *err, size_t errlen)
 {
@@ -110,14 +118,9 @@ int cmd_parse(const char *text, cmd_visit_fn fn, void *user, char *err, size_t e
                         if (ch == '\\' && (*p == '"' || *p == '\\' || *p == 'n')) {
                             ch = *p == 'n' ? '\n' : *p;
                             p++;
-                        } else if (ch == '\\' && *p == 'x' && hex_value(p[1]) >= 0 && hex_value(p[2]) >= 0) {
-                            /* \xNN: how cmd_quote writes control bytes, so they read back unchanged */
-                            int v = hex_value(p[1]) * 16 + hex_value(p[2]);
-                            if (v == 0) {
-                                snprintf(err, errlen, "column %d: \\x00 (a NUL byte) is not allowed", (int)(p - text));
-                                return -1;
-                            }
-                            ch = (char)v;
+                        } else if (ch == '\\' && *p == 'x' && hexval(p[1]) >= 0 && hexval(p[2]) >= 0 &&
+                                   is_escaped_byte(hexval(p[1]) * 16 + hexval(p[2]))) {
+                            ch = (char)(hexval(p[1]) * 16 + hexval(p[2])); /* what cmd_quote writes for control bytes */
                             p += 3;
                         }
                         if (out + 2 >= sizeof a.buf) goto toolong;
@@ -136,7 +139,8 @@ int cmd_parse(const char *text, cmd_visit_fn fn, void *user, char *err, size_t e
             }
             if (pass == 1 && a.argc > 0) {
                 char source[256];
-                size_t n = (size_t)(p - start);
+                while (*start == ' ' || *start == '\t' || *start == '\r') start++; /* "failed: regen", one space */
+                size_t n = p > start ? (size_t)(p - start) : 0;
                 if (n >= sizeof source) n = sizeof source - 1;
                 memcpy(source, start, n);
                 source[n] = 0;
@@ -193,12 +197,36 @@ const char *cmd_suggest(const char *name)
 
 /* ---- execution --------------------------------------------------------- */
 
+static bool (*g_ready_fn)(void *user);
+static void *g_ready_user;
+static bool g_stop;  /* quit ran: skip the rest of the script */
+static int g_nesting; /* cmd_exec / cmd_exec_file calls in progress */
+
+void cmd_set_ready_fn(bool (*ready)(void *user), void *user)
+{
+    g_ready_fn = ready;
+    g_ready_user = user;
+}
+
+void cmd_stop(void) { g_stop = true; }
+bool cmd_stopped(void) { return g_stop; }
+
+static void leave_exec(void)
+{
+    if (--g_nesting == 0) g_stop = false;
+}
+
 static int run_one(void *user, cmd_args *a, const char *source)
 {
     (void)user;
+    if (g_stop) return 0;
     const cmd_desc *c = cmd_find(a->argv[0]);
     int rc;
-    if (c) {
+    if (c && (c->flags & CMD_NEEDS_WORLD) && g_ready_fn && !g_ready_fn(g_ready_user)) {
+        log_error("%s: no world yet (a config file runs before the world is made; use --exec or the console)",
+                  c->name);
+        rc = 1;
+    } else if (c) {
         rc = c->fn(c->user, a->argc, a->argv);
     } else if (cvar_find(a->argv[0])) {
         /* Quake style: a bare cvar name prints it, "name value" sets it */
@@ -218,7 +246,9 @@ static int run_one(void *user, cmd_args *a, const char *source)
 int cmd_exec(const char *line)
 {
     char err[256];
+    g_nesting++;
     int rc = cmd_parse(line, run_one, NULL, err, sizeof err);
+    leave_exec();
     if (rc < 0) {
         log_error("%s", err);
         return 1;
@@ -230,24 +260,57 @@ int cmd_exec(const char *line)
 #define CMD_MAX_EXEC_DEPTH 8
 static int g_exec_depth;
 
+/* Reads one line (without its newline) into buf; false at the end of the
+ * file. *len is its length, *nul whether it held a NUL byte, *cut whether
+ * it was longer than the buffer (the rest is swallowed). */
+static bool read_line(FILE *f, char *buf, size_t cap, size_t *len, bool *nul, bool *cut)
+{
+    size_t n = 0;
+    int ch;
+    *nul = *cut = false;
+    while ((ch = getc(f)) != EOF && ch != '\n') {
+        if (ch == 0) {
+            *nul = true; /* a binary file: the caller stops here, so /dev/zero ends */
+            break;
+        }
+        if (n + 1 < cap) buf[n++] = (char)ch;
+        else *cut = true;
+    }
+    buf[n] = 0;
+    *len = n;
+    return ch != EOF || n > 0 || *nul;
+}
+
 int cmd_exec_file(const char *path)
 {
     if (g_exec_depth >= CMD_MAX_EXEC_DEPTH) {
         log_error("exec %s: nested more than %d deep (does a file exec itself?)", path, CMD_MAX_EXEC_DEPTH);
+        errno = ELOOP;
         return -1;
     }
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) { /* fopen opens directories; reading them fails */
+        fclose(f);
+        errno = EISDIR;
+        return -1;
+    }
     g_exec_depth++;
+    g_nesting++;
     char line[CMD_MAX_LINE];
     int lineno = 0, failures = 0;
-    while (fgets(line, sizeof line, f)) {
+    size_t n;
+    bool nul, cut;
+    while (!g_stop && read_line(f, line, sizeof line, &n, &nul, &cut)) {
         lineno++;
-        size_t n = strlen(line);
-        if (n == sizeof line - 1 && line[n - 1] != '\n') { /* swallow the rest of an over-long line */
-            int ch;
-            while ((ch = fgetc(f)) != EOF && ch != '\n') {}
-            log_error("%s:%d: line too long (at most %d characters)", path, lineno, CMD_MAX_LINE - 2);
+        if (nul) {
+            log_error("%s:%d: a NUL byte: this is a binary file, not commands (the rest is not read)", path, lineno);
+            failures++;
+            break;
+        }
+        if (cut) {
+            log_error("%s:%d: line too long (at most %d characters)", path, lineno, CMD_MAX_LINE - 1);
             failures++;
             continue;
         }
@@ -257,8 +320,13 @@ int cmd_exec_file(const char *path)
         else if (rc) log_error("%s:%d: the line above failed", path, lineno);
         if (rc) failures++;
     }
+    if (ferror(f)) {
+        log_error("%s:%d: read error", path, lineno + 1);
+        failures++;
+    }
     fclose(f);
     g_exec_depth--;
+    leave_exec();
     return failures;
 }
 
@@ -310,8 +378,14 @@ static int c_toggle(void *u, int argc, char **argv)
 static int c_help(void *u, int argc, char **argv)
 {
     if (argc == 1) {
+        int nw = 0, uw = 0; /* columns as wide as their widest entry: the help lines up */
+        for (int i = 0; i < g_ncmds; i++) {
+            int n = (int)strlen(g_cmds[i].name), k = g_cmds[i].usage ? (int)strlen(g_cmds[i].usage) : 0;
+            if (n > nw) nw = n;
+            if (k > uw) uw = k;
+        }
         for (int i = 0; i < g_ncmds; i++)
-            log_out("%-12s %-18s %s", g_cmds[i].name, g_cmds[i].usage ? g_cmds[i].usage : "", g_cmds[i].help);
+            log_out("%-*s %-*s %s", nw, g_cmds[i].name, uw, g_cmds[i].usage ? g_cmds[i].usage : "", g_cmds[i].help);
         log_out("(cvars: 'cvarlist [prefix]'; 'help NAME' for one)");
         return 0;
     }
@@ -365,7 +439,7 @@ static int c_exec(void *u, int argc, char **argv)
     errno = 0;
     int failures = cmd_exec_file(argv[1]);
     if (failures < 0) {
-        if (errno) log_error("exec: cannot read '%s': %s", argv[1], strerror(errno));
+        log_error("exec: cannot read '%s': %s", argv[1], errno ? strerror(errno) : "unknown error");
         return 1;
     }
     return failures ? 1 : 0;
@@ -384,6 +458,7 @@ static int c_quit(void *u, int argc, char **argv)
 {
     if (!g_quit_fn) { log_error("quit: nothing to quit from here"); return 1; }
     g_quit_fn(g_quit_user);
+    cmd_stop();
     return 0;
 }
 
@@ -491,14 +566,14 @@ bool cmd_quote(const char *s, char *out, size_t len)
     if (n + 3 > len) return false;
     out[n++] = '"';
     for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : NULL;
-        /* other control bytes as \xNN: a raw one would be refused (or lost) on the way back */
-        bool hex = !esc && ((c < 0x20 && c != '\t') || c == 0x7f);
-        size_t k = esc ? 2 : hex ? 4 : 1;
+        char esc[8] = "";
+        if (*s == '"' || *s == '\\') snprintf(esc, sizeof esc, "\\%c", *s);
+        else if (*s == '\n') snprintf(esc, sizeof esc, "\\n");
+        else if (is_escaped_byte((unsigned char)*s))
+            snprintf(esc, sizeof esc, "\\x%02x", (unsigned char)*s); /* read back as the same byte */
+        size_t k = esc[0] ? strlen(esc) : 1;
         if (n + k + 2 > len) { out[n0] = 0; return false; }
-        if (esc) { out[n++] = esc[0]; out[n++] = esc[1]; }
-        else if (hex) n += (size_t)snprintf(out + n, 5, "\\x%02x", c);
+        if (esc[0]) { memcpy(out + n, esc, k); n += k; }
         else out[n++] = *s;
     }
     out[n++] = '"';

@@ -22,6 +22,13 @@ typedef void (*cmd_complete_add_fn)(void *ctx, const char *candidate);
 typedef void (*cmd_complete_fn)(void *user, int argc, char **argv, const char *prefix, cmd_complete_add_fn add,
                                 void *ctx);
 
+enum cmd_flags {
+    /* Acts on the game's world: refused with "no world yet" while the
+     * ready check (cmd_set_ready_fn) says there is none, e.g. in a config
+     * file, which runs before the world is made. */
+    CMD_NEEDS_WORLD = 1 << 0,
+};
+
 typedef struct cmd_desc {
     const char *name;
     const char *usage; /* arguments, e.g. "X Y Z" */
@@ -29,7 +36,18 @@ typedef struct cmd_desc {
     cmd_fn fn;
     void *user;
     cmd_complete_fn complete; /* optional: completes arguments */
+    unsigned flags;           /* cmd_flags */
 } cmd_desc;
+
+/* Whether CMD_NEEDS_WORLD commands can run now (the app sets it; without
+ * one they always run). It may bring the world up to date first. */
+void cmd_set_ready_fn(bool (*ready)(void *user), void *user);
+
+/* Ends the current script: the rest of the line, and of every file being
+ * executed, is skipped (quit; cmd does not run cmd). Cleared when the
+ * outermost cmd_exec / cmd_exec_file returns. */
+void cmd_stop(void);
+bool cmd_stopped(void);
 
 /* One parsed command: argv points into an internal buffer. */
 typedef struct cmd_args {
@@ -57,8 +75,9 @@ const cmd_desc *cmd_at(int index); /* name order */
  * "failed: <command>" and returns 1 (execution stops at the failure). */
 int cmd_exec(const char *line);
 /* Runs a config file line by line; errors are reported as file:line and the
- * remaining lines still run. Returns the number of failed lines, or -1 if
- * the file cannot be read. */
+ * remaining lines still run. A binary file (a NUL byte) stops at its first
+ * such line, reported as file:line. Returns the number of failed lines, or
+ * -1 with errno set if the file cannot be read (EISDIR for a directory). */
 int cmd_exec_file(const char *path);
 
 /* The registry's own commands: set get reset toggle help cvarlist cmdlist
@@ -78,8 +97,8 @@ void cmd_complete_names(const char *prefix, bool commands, bool cvars, cmd_compl
 void cmd_complete_cvar_values(const char *cvar_name, const char *prefix, cmd_complete_add_fn add, void *ctx);
 
 /* Appends `s` to out as one argument the parser reads back unchanged:
- * quoted, with " \ and newlines escaped and other control bytes as \xNN.
- * Returns false if it did not fit. */
+ * quoted, with " \ and newlines escaped and other control bytes written as
+ * \xHH. Returns false if it did not fit. */
 bool cmd_quote(const char *s, char *out, size_t len);
 void cmd_shutdown(void);
 

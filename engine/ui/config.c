@@ -72,8 +72,9 @@ static int exec_if_present(const char *path)
     errno = 0;
     int failures = cmd_exec_file(path);
     if (failures < 0) {
-        if (errno != ENOENT) log_error("%s: cannot read: %s", path, strerror(errno));
-        return errno == ENOENT ? 0 : 1;
+        if (errno == ENOENT) return 0; /* not made yet: writeconfig (or quitting a window) makes it */
+        log_error("%s: cannot read: %s", path, errno ? strerror(errno) : "unknown error");
+        return 1;
     }
     if (failures) log_warn("%s: %d line%s failed (the rest were applied)", path, failures, failures == 1 ? "" : "s");
     return failures;
@@ -93,10 +94,15 @@ static bool is_legacy_config(const char *path)
     return legacy;
 }
 
+int config_load_file(void)
+{
+    return g_path[0] ? exec_if_present(g_path) : 0;
+}
+
 int config_load(void)
 {
     if (!g_path[0]) return 0;
-    int failures = exec_if_present(g_path);
+    int failures = config_load_file();
     if (is_legacy_config(g_path)) {
         /* which default keys the user unbound cannot be told apart from
          * ones the old version lacked: give every unbound default back */
@@ -178,7 +184,7 @@ static int c_exec(void *u, int argc, char **argv)
     errno = 0;
     int failures = cmd_exec_file(path);
     if (failures < 0) {
-        if (errno) log_error("exec: cannot read '%s': %s", argv[1], strerror(errno));
+        log_error("exec: cannot read '%s': %s", argv[1], errno ? strerror(errno) : "unknown error");
         return 1;
     }
     return failures ? 1 : 0;

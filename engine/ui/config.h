@@ -17,9 +17,13 @@ const char *config_path(void);
 /* A file beside the config ("autoexec.cfg", "history"), in out; false if none. */
 bool config_sibling(const char *name, char *out, size_t len);
 
-/* Runs the config file, then autoexec.cfg; a missing file is not an error.
- * Returns the number of failed lines (they were reported). */
+/* Runs the config file, then autoexec.cfg; a missing file is not an error
+ * (a directory is). Returns the number of failed lines (they were reported). */
 int config_load(void);
+/* Runs the config file alone (headless --config: no autoexec.cfg). A file
+ * that does not exist yet is not an error; a directory or unreadable file
+ * counts as one failure. Returns the number of failed lines. */
+int config_load_file(void);
 /* Writes archived cvars and bindings to path (NULL = config_path()),
  * creating the directory, through a temporary file and rename. */
 bool config_write(const char *path);

@@ -284,7 +284,7 @@ bool console_char(console *c, unsigned cp)
 {
     if (c->swallow_toggle_char) {
         c->swallow_toggle_char = false;
-        if (cp == '`' || cp == '~') return true;
+        if (cp == '`') return true;
     }
     if (!c->open) return false;
     if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0)) return true;
@@ -419,14 +419,25 @@ static void list_candidates(console *c, cand_list *l)
 {
     /* a few: one per line with what they are; many: packed in columns */
     if (l->count <= 12) {
+        /* columns as wide as their widest entry, so the help lines up;
+         * long values are cut (get NAME prints them whole) */
+        enum { VALUE_MAX = 24 };
+        int nw = 0, vw = 0;
+        for (int i = 0; i < l->count; i++) {
+            const cvar *v = cmd_find(l->items[i]) ? NULL : cvar_find(l->items[i]);
+            int n = (int)strlen(l->items[i]), k = v ? (int)strlen(v->str) : 0;
+            if (n > nw) nw = n;
+            if (k > vw) vw = k > VALUE_MAX ? VALUE_MAX : k;
+        }
         for (int i = 0; i < l->count; i++) {
             const char *name = l->items[i];
             const cmd_desc *cd = cmd_find(name);
             const cvar *v = cd ? NULL : cvar_find(name);
-            char line[512];
-            if (cd) snprintf(line, sizeof line, "  %-20s %s", name, cd->help ? cd->help : "");
-            else if (v) snprintf(line, sizeof line, "  %-20s = %-10s %s", name, v->str, v->d.help);
-            else snprintf(line, sizeof line, "  %s", name);
+            char line[1024], val[VALUE_MAX + 1] = "";
+            if (v && strlen(v->str) > VALUE_MAX) snprintf(val, sizeof val, "%.*s...", VALUE_MAX - 3, v->str);
+            else if (v) snprintf(val, sizeof val, "%s", v->str);
+            snprintf(line, sizeof line, "  %-*s %s %-*s  %s", nw, name, v ? "=" : " ", vw, val,
+                     cd && cd->help ? cd->help : v ? v->d.help : "");
             console_print(c, CONSOLE_INFO, line);
         }
         return;
@@ -501,7 +512,9 @@ void console_complete(console *c)
 bool console_key(console *c, int key, int mods)
 {
     bool ctrl = (mods & GLFW_MOD_CONTROL) != 0, shift = (mods & GLFW_MOD_SHIFT) != 0;
-    if (key == GLFW_KEY_GRAVE_ACCENT && !ctrl) {
+    /* only the bare grave key toggles: Shift+grave is '~' (a US layout),
+     * which is text, and its char event must reach the input line */
+    if (key == GLFW_KEY_GRAVE_ACCENT && !ctrl && !shift) {
         console_toggle(c);
         c->swallow_toggle_char = true; /* the char event for '`' follows this key */
         return true;

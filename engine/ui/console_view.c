@@ -58,11 +58,9 @@ static void draw_wrapped(text_ctx *t, const char *s, int cols, float x, float *y
     *y -= (float)rows * (float)line_h;
 }
 
-static void draw_notify(text_ctx *t, console *c, int fb_w)
+int console_view_message_rows(console *c)
 {
-    int cw = text_char_width(t), lh = text_line_height(t);
-    int cols = (fb_w - 2 * cw) / cw;
-    if (cols < 8) return;
+    if (console_fraction(c) > 0) return 0; /* the open console shows them itself */
     double now = console_time(c);
     console_lock(c);
     int n = 0;
@@ -71,7 +69,19 @@ static void draw_notify(text_ctx *t, console *c, int fb_w)
         if (!console_line(c, n, NULL, &when) || now - when > NOTIFY_SECONDS) break;
         n++;
     }
-    float y = (float)(cw / 2 + (n - 1) * lh);
+    console_unlock(c);
+    return n;
+}
+
+static void draw_notify(text_ctx *t, console *c, float x, float y0, float width)
+{
+    int cw = text_char_width(t), lh = text_line_height(t);
+    int cols = (int)(width / (float)cw);
+    if (cols < 8) return;
+    double now = console_time(c);
+    int n = console_view_message_rows(c);
+    console_lock(c);
+    float y = y0 + (float)((n - 1) * lh);
     for (int i = 0; i < n; i++) {
         console_color color;
         double when;
@@ -82,18 +92,32 @@ static void draw_notify(text_ctx *t, console *c, int fb_w)
         float yy = y;
         /* a one-pixel shadow keeps it readable over bright terrain */
         size_t len = strlen(s), end = skip_cols(s, len, 0, cols);
-        text_draw_n(t, (float)cw + 1, yy + 1, s, end, alpha * 3 / 4);
-        text_draw_n(t, (float)cw, yy, s, end, (rgba & 0xFFFFFF00u) | alpha);
+        text_draw_n(t, x + 1, yy + 1, s, end, alpha * 3 / 4);
+        text_draw_n(t, x, yy, s, end, (rgba & 0xFFFFFF00u) | alpha);
         y -= (float)lh;
     }
     console_unlock(c);
 }
 
+float console_view_bottom(console *c, int fb_h)
+{
+    float frac = console_fraction(c);
+    if (frac <= 0) return 0;
+    float height = floorf((float)fb_h * cvar_float("console.height", 0.5f));
+    return floorf(height * (frac - 1)) + height; /* as console_view_draw places it */
+}
+
 void console_view_draw(text_ctx *t, console *c, int fb_w, int fb_h)
+{
+    int cw = text_char_width(t);
+    console_view_draw_at(t, c, fb_w, fb_h, (float)cw, (float)(cw / 2), (float)(fb_w - 2 * cw));
+}
+
+void console_view_draw_at(text_ctx *t, console *c, int fb_w, int fb_h, float msg_x, float msg_y, float msg_w)
 {
     float frac = console_fraction(c);
     if (frac <= 0) {
-        draw_notify(t, c, fb_w);
+        draw_notify(t, c, msg_x, msg_y, msg_w);
         return;
     }
     int cw = text_char_width(t), lh = text_line_height(t);

@@ -1,6 +1,8 @@
 #include "ui/cvar.h"
 
 #include <errno.h>
+#include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,20 +59,32 @@ cvar *cvar_find(const char *name)
 int cvar_count(void) { return g_count; }
 cvar *cvar_at(int index) { return (index >= 0 && index < g_count) ? g_vars[index] : NULL; }
 
+/* Whole bounds print as integers (-2147483647, not -2.14748e+09); others
+ * with as many digits as they need. */
+static void format_bound(char *out, size_t len, double v)
+{
+    if (v == floor(v) && fabs(v) < 1e15) snprintf(out, len, "%.0f", v);
+    else snprintf(out, len, "%.9g", v);
+}
+
 void cvar_describe_range(const cvar *c, char *out, size_t len)
 {
     const cvar_desc *d = &c->d;
     switch (d->type) {
     case CVAR_BOOL: snprintf(out, len, "bool (0/1, true/false, on/off)"); break;
-    case CVAR_STRING: snprintf(out, len, "string"); break;
+    case CVAR_STRING: snprintf(out, len, "string of at most %d bytes", CVAR_STRING_MAX - 1); break;
     case CVAR_ENUM: {
         size_t n = (size_t)snprintf(out, len, "one of:");
         for (int i = 0; d->values && d->values[i] && n < len; i++) n += (size_t)snprintf(out + n, len - n, " %s", d->values[i]);
         break;
     }
     default:
-        if (d->min < d->max)
-            snprintf(out, len, "%s in [%g, %g]", cvar_type_name(d->type), d->min, d->max);
+        if (d->min < d->max) {
+            char lo[40], hi[40];
+            format_bound(lo, sizeof lo, d->min);
+            format_bound(hi, sizeof hi, d->max);
+            snprintf(out, len, "%s in [%s, %s]", cvar_type_name(d->type), lo, hi);
+        }
         else
             snprintf(out, len, "%s", cvar_type_name(d->type));
     }
@@ -82,7 +96,9 @@ static bool parse_float(const char *s, double *out)
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v)) return false;
+    /* underflow (1e-400) is not an error: the value is 0 or a tiny subnormal */
+    if (errno == ERANGE && fabs(v) <= DBL_MIN) errno = 0;
+    if (errno || end == s || *end || !isfinite(v)) return false;
     *out = v;
     return true;
 }
@@ -114,7 +130,7 @@ static bool out_of_range(const cvar *c, double v)
 
 bool cvar_set_ex(cvar *c, const char *value, bool force, char *err, size_t errlen)
 {
-    char range[256], norm[256];
+    char range[256], norm[CVAR_STRING_MAX];
     char errbuf[320];
     if (!err) { err = errbuf; errlen = sizeof errbuf; }
     if (!value) value = "";
@@ -142,7 +158,8 @@ bool cvar_set_ex(cvar *c, const char *value, bool force, char *err, size_t errle
         double v;
         if (!parse_float(value, &v) || out_of_range(c, v)) goto bad;
         tmp.f = (float)v;
-        tmp.i = (int)v;
+        /* the int view of a float cvar saturates: (int) of a value beyond int is undefined */
+        tmp.i = v >= (double)INT_MAX ? INT_MAX : v <= (double)INT_MIN ? INT_MIN : (int)v;
         format_float(norm, sizeof norm, tmp.f);
         break;
     }
@@ -180,7 +197,7 @@ bool cvar_set_ex(cvar *c, const char *value, bool force, char *err, size_t errle
     }
     bool changed = strcmp(norm, c->str ? c->str : "") != 0;
     if (changed && c->d.validate) {
-        char why[256] = "";
+        char why[512] = "";
         tmp.str = norm; /* the proposal, as the value would read */
         if (!c->d.validate(&tmp, why, sizeof why, c->d.user)) {
             snprintf(err, errlen, "%s: refused '%.64s': %s", c->d.name, value, why[0] ? why : "invalid");

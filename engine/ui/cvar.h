@@ -8,6 +8,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The longest value a string cvar holds (formulas are text; a few KiB),
+ * terminator included. Longer values are refused with this limit. */
+#define CVAR_STRING_MAX 4096
+
 typedef enum cvar_type { CVAR_BOOL, CVAR_INT, CVAR_FLOAT, CVAR_STRING, CVAR_ENUM, CVAR_VEC3 } cvar_type;
 
 enum cvar_flags {

@@ -31,7 +31,16 @@ static const char *compass(float yaw)
     return names[(int)((y + 22.5f) / 45.f) % 8];
 }
 
-void hud_draw_debug(text_ctx *t, const hud_info *in, int fb_w, int fb_h)
+static hud_rect draw_debug_at(text_ctx *t, const hud_info *in, float top);
+
+hud_rect hud_draw_debug(text_ctx *t, const hud_info *in, int fb_w, int fb_h)
+{
+    (void)fb_w, (void)fb_h;
+    return draw_debug_at(t, in, 0);
+}
+
+/* The debug panel with its top edge at `top` (below an open console). */
+static hud_rect draw_debug_at(text_ctx *t, const hud_info *in, float top)
 {
     int cw = text_char_width(t), lh = text_line_height(t);
     char lines[8][160];
@@ -58,7 +67,7 @@ void hud_draw_debug(text_ctx *t, const hud_info *in, int fb_w, int fb_h)
     int graph_w = HUD_FRAME_SAMPLES, graph_h = 3 * lh;
     float pw = (float)(width * cw > graph_w ? width * cw : graph_w) + 2.f * (float)cw;
     float ph = (float)(n * lh + graph_h) + 1.5f * (float)lh;
-    float x = (float)cw, y = (float)(lh / 2);
+    float x = (float)cw, y = top + (float)(lh / 2);
     text_rect(t, x - (float)cw / 2, y - (float)lh / 4, pw, ph, PANEL);
     for (int i = 0; i < n; i++) {
         /* label word dim, values bright: the eye finds numbers faster */
@@ -82,26 +91,24 @@ void hud_draw_debug(text_ctx *t, const hud_info *in, int fb_w, int fb_h)
         text_rect(t, x + (float)(graph_w - in->frame_count + i), base - hgt, 1, hgt, col);
     }
     text_rect(t, x, base - (float)graph_h / 2, (float)graph_w, 1, TEXT_RGBA(255, 255, 255, 90));
-    (void)fb_w;
-    (void)fb_h;
+    return (hud_rect){ (float)cw - (float)cw / 2, top + (float)(lh / 2) - (float)lh / 4, pw, ph };
 }
 
-/* One line of the help overlay: a key name column, then what it does. */
-static void help_line(text_ctx *t, float x, float y, const char *key, const char *what, int cols)
+/* Appends at most `cols` characters of src to a line, ending in "..." when
+ * cut, so text stays inside its panel. */
+static void put_clipped(char *out, size_t len, const char *src, int cols)
 {
-    char line[512];
-    snprintf(line, sizeof line, "%-10.10s %s", key, what);
-    if ((int)strlen(line) > cols) line[cols] = 0;
-    float xx = text_draw_n(t, x, y, line, 10, TEXT_RGBA(130, 200, 255, 255));
-    text_draw(t, xx, y, line + 10, VALUE);
+    size_t n = strlen(src);
+    if (cols < 0) cols = 0;
+    if ((int)n <= cols) snprintf(out, len, "%s", src);
+    else if (cols > 3) snprintf(out, len, "%.*s...", cols - 3, src);
+    else snprintf(out, len, "%.*s", cols, src);
 }
 
-/* What a binding does: its command line, then the help of its first
- * command ('+' held actions by their own entry), or of the cvar it sets
- * ("tool.color 3"). */
-static void binding_text(int key, char *out, size_t len)
+/* What a binding does: its first command's help ('+' held actions by their
+ * own entry), or the help of the cvar it sets ("tool.color 3"). */
+static const char *binding_help(const char *cmd)
 {
-    const char *cmd = bind_get(key);
     char first[64];
     size_t n = strcspn(cmd, " ;");
     if (n >= sizeof first) n = sizeof first - 1;
@@ -109,48 +116,86 @@ static void binding_text(int key, char *out, size_t len)
     first[n] = 0;
     const cmd_desc *d = cmd_find(first);
     const cvar *v = d ? NULL : cvar_find(first);
-    const char *help = d && d->help ? d->help : v ? v->d.help : "";
-    snprintf(out, len, "%-20.20s %s", cmd, help);
+    return d && d->help ? d->help : v ? v->d.help : "";
+}
+
+/* One entry of the help overlay, in three aligned columns: key, command,
+ * help. The help column is left out when fewer than 12 characters remain
+ * for it (a narrow window), rather than showing a ragged stub. */
+#define HELP_KEY_COLS 10
+static void help_line(text_ctx *t, float x, float y, const char *key, const char *cmd, const char *help, int cmd_cols,
+                      int cols)
+{
+    int cw = text_char_width(t);
+    char k[64], c[256], h[512];
+    put_clipped(k, sizeof k, key, HELP_KEY_COLS);
+    text_draw(t, x, y, k, TEXT_RGBA(130, 200, 255, 255));
+    int rest = cols - HELP_KEY_COLS - 1;
+    float cx = x + (float)((HELP_KEY_COLS + 1) * cw);
+    if (!cmd) { /* a fixed key: its description takes the rest */
+        put_clipped(h, sizeof h, help, rest);
+        text_draw(t, cx, y, h, VALUE);
+        return;
+    }
+    bool with_help = rest - cmd_cols - 1 >= 12;
+    put_clipped(c, sizeof c, cmd, with_help ? cmd_cols : rest);
+    text_draw(t, cx, y, c, VALUE);
+    if (!with_help) return;
+    put_clipped(h, sizeof h, help, rest - cmd_cols - 1);
+    text_draw(t, cx + (float)((cmd_cols + 1) * cw), y, h, LABEL);
+}
+
+hud_rect hud_draw_help_in(text_ctx *t, const hud_key_help *fixed, int nfixed, hud_rect area)
+{
+    const hud_rect none = { area.x, area.y, 0, 0 };
+    int cw = text_char_width(t), lh = text_line_height(t);
+    int count = nfixed, cmd_cols = 0;
+    for (int k = bind_next(-1); k >= 0; k = bind_next(k)) {
+        int n = (int)strlen(bind_get(k));
+        if (n > cmd_cols) cmd_cols = n;
+        count++;
+    }
+    if (cmd_cols > 20) cmd_cols = 20;
+    /* as many columns as it takes to fit the height, as wide as the area allows */
+    int max_rows = (int)(area.h / (float)lh) - 4; /* title, hint, gap, padding */
+    if (max_rows < 4 || count == 0) return none;
+    int ncols = (count + max_rows - 1) / max_rows;
+    int area_cols = (int)(area.w / (float)cw) - 1; /* half a cell of padding each side */
+    int cols = area_cols / ncols - 2;                /* characters per column, 2 between columns */
+    if (cols > 110) cols = 110;
+    if (cols < 24) return none;
+    int rows = (count + ncols - 1) / ncols;
+    float colw = (float)((cols + 2) * cw);
+    float pw = colw * (float)ncols - (float)cw, ph = (float)((rows + 3) * lh) + (float)lh;
+    float x0 = area.x + floorf((area.w - pw) / 2), y = area.y + floorf((area.h - ph) / 2);
+    hud_rect panel = { x0, y, pw, ph };
+    text_rect(t, x0, y, pw, ph, TEXT_RGBA(10, 12, 18, 220));
+    x0 += (float)cw / 2;
+    y += (float)lh / 2;
+    int inner = (int)((pw - (float)cw) / (float)cw);
+    char line[256];
+    put_clipped(line, sizeof line, "Key bindings", inner);
+    text_draw(t, x0, y, line, VALUE);
+    y += (float)lh;
+    put_clipped(line, sizeof line, "change with: bind KEY \"commands\"   (unbind KEY, bindlist)", inner);
+    text_draw(t, x0, y, line, LABEL);
+    y += 2.f * (float)lh;
+    int i = 0;
+    for (; i < nfixed; i++)
+        help_line(t, x0 + colw * (float)(i / rows), y + (float)(i % rows * lh), fixed[i].key, NULL, fixed[i].what,
+                  cmd_cols, cols);
+    for (int k = bind_next(-1); k >= 0; k = bind_next(k), i++)
+        help_line(t, x0 + colw * (float)(i / rows), y + (float)(i % rows * lh), bind_key_name(k), bind_get(k),
+                  binding_help(bind_get(k)), cmd_cols, cols);
+    return panel;
 }
 
 void hud_draw_help(text_ctx *t, const hud_key_help *fixed, int nfixed, int fb_w, int fb_h)
 {
-    int cw = text_char_width(t), lh = text_line_height(t);
-    int count = nfixed;
-    for (int k = bind_next(-1); k >= 0; k = bind_next(k)) count++;
-    /* as many columns as it takes to fit the height, as wide as the screen allows */
-    int max_rows = fb_h / lh - 5;
-    if (max_rows < 4) return;
-    int ncols = (count + max_rows - 1) / max_rows;
-    int screen_cols = fb_w / cw - 4;
-    if (ncols < 1) ncols = 1;
-    int cols = screen_cols / ncols - 2; /* characters per column */
-    if (cols > 110) cols = 110;
-    if (cols < 24) return;
-    int rows = (count + ncols - 1) / ncols;
-    float colw = (float)((cols + 2) * cw);
-    float pw = colw * (float)ncols + (float)cw, ph = (float)((rows + 3) * lh) + (float)lh;
-    float x0 = ((float)fb_w - pw) / 2, y = ((float)fb_h - ph) / 2;
-    if (x0 < 0) x0 = 0;
-    if (y < 0) y = 0;
-    text_rect(t, x0, y, pw, ph, TEXT_RGBA(10, 12, 18, 220));
-    x0 += (float)cw;
-    y += (float)lh / 2;
-    text_draw(t, x0, y, "Key bindings", VALUE);
-    y += (float)lh;
-    text_draw(t, x0, y, "change with: bind KEY \"commands\"   (unbind KEY, bindlist)", LABEL);
-    y += 2.f * (float)lh;
-    int i = 0;
-    for (; i < nfixed; i++)
-        help_line(t, x0 + colw * (float)(i / rows), y + (float)(i % rows * lh), fixed[i].key, fixed[i].what, cols);
-    for (int k = bind_next(-1); k >= 0; k = bind_next(k), i++) {
-        char what[512];
-        binding_text(k, what, sizeof what);
-        help_line(t, x0 + colw * (float)(i / rows), y + (float)(i % rows * lh), bind_key_name(k), what, cols);
-    }
+    hud_draw_help_in(t, fixed, nfixed, (hud_rect){ 0, 0, (float)fb_w, (float)fb_h });
 }
 
-void hud_draw_progress(text_ctx *t, float fraction, const char *label, int fb_w, int fb_h)
+hud_rect hud_draw_progress(text_ctx *t, float fraction, const char *label, int fb_w, int fb_h)
 {
     if (!(fraction >= 0)) fraction = 0;
     if (fraction > 1) fraction = 1;
@@ -163,4 +208,43 @@ void hud_draw_progress(text_ctx *t, float fraction, const char *label, int fb_w,
     text_draw(t, x, y - (float)lh - 2, text, VALUE);
     text_rect(t, x, y, w, h, TEXT_RGBA(50, 55, 65, 255));
     text_rect(t, x, y, w * fraction, h, TEXT_RGBA(90, 150, 220, 255));
+    return (hud_rect){ x - 4, y - (float)lh - 6, w + 8, h + (float)lh + 10 };
+}
+
+hud_layout hud_draw_all(text_ctx *t, const hud_info *debug, const hud_key_help *fixed, int nfixed, bool help,
+                        float progress, const char *progress_label, int message_rows, float top, int fb_w, int fb_h)
+{
+    hud_layout L = { 0 };
+    if (!(top > 0)) top = 0;
+    int cw = text_char_width(t), lh = text_line_height(t);
+    float gap = (float)lh / 4, bottom = (float)fb_h;
+    if (progress >= 0) {
+        L.progress = hud_draw_progress(t, progress, progress_label, fb_w, fb_h);
+        bottom = L.progress.y - gap;
+    }
+    int before_debug = text_quad_count(t);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        /* attempt 1: the help panel did not fit beside the debug panel, which gives way */
+        bool with_debug = debug && attempt == 0;
+        L.debug = with_debug ? draw_debug_at(t, debug, top) : (hud_rect){ 0, top, 0, 0 };
+        float right = L.debug.w > 0 ? L.debug.x + L.debug.w + gap : 0;
+        float msg_h = (float)(message_rows * lh);
+        L.messages = (hud_rect){ right + (float)cw / 2, top + gap, (float)fb_w - right - (float)cw, msg_h };
+        if (L.messages.w < (float)(24 * cw)) /* too narrow beside it: under the debug panel */
+            L.messages = (hud_rect){ (float)cw / 2, L.debug.y + L.debug.h + gap, (float)fb_w - (float)cw, msg_h };
+        if (message_rows <= 0) L.messages.h = 0;
+        if (!help) return L;
+        float below = fmaxf(L.debug.y + L.debug.h, L.messages.y + L.messages.h) + gap;
+        L.help = hud_draw_help_in(t, fixed, nfixed, (hud_rect){ 0, below, (float)fb_w, bottom - below });
+        if (L.help.w > 0) return L;
+        if (with_debug) { /* beside the debug panel, under the messages */
+            float side_top = L.messages.x > right ? L.messages.y + L.messages.h + gap : below;
+            L.help = hud_draw_help_in(t, fixed, nfixed, (hud_rect){ right, side_top, (float)fb_w - right, bottom - side_top });
+            if (L.help.w > 0) return L;
+        }
+        text_rollback(t, before_debug);
+        if (!debug) break;
+    }
+    L.help = (hud_rect){ 0 }; /* too small a window for the help at all */
+    return L;
 }

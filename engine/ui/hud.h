@@ -6,6 +6,7 @@
 #ifndef STRATA_HUD_H
 #define STRATA_HUD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "gfx/text.h"
@@ -28,18 +29,41 @@ typedef struct hud_info {
     int queue_len;           /* worker jobs waiting */
 } hud_info;
 
-/* Debug overlay at the top-left. */
-void hud_draw_debug(text_ctx *t, const hud_info *info, int fb_w, int fb_h);
+/* A panel on screen, in pixels (origin top-left); w == 0: nothing drawn. */
+typedef struct hud_rect {
+    float x, y, w, h;
+} hud_rect;
+
+/* Debug overlay at the top-left; returns its panel, so the caller lays the
+ * other overlays out around it. */
+hud_rect hud_draw_debug(text_ctx *t, const hud_info *info, int fb_w, int fb_h);
 /* A key the game reads directly rather than through a binding (movement). */
 typedef struct hud_key_help {
     const char *key, *what;
 } hud_key_help;
 
-/* Centred panel: the caller's unbound keys first, then every bound key, its
- * commands and the command's (or cvar's) help; wraps into columns. */
+/* Panel centred in `area`: the caller's unbound keys first, then every
+ * bound key, its commands and the command's (or cvar's) help in aligned
+ * columns; wraps into columns, clips text to the panel. Draws nothing and
+ * returns w == 0 when the area is too small for it. */
+hud_rect hud_draw_help_in(text_ctx *t, const hud_key_help *fixed, int nfixed, hud_rect area);
+/* The same, centred on the whole framebuffer. */
 void hud_draw_help(text_ctx *t, const hud_key_help *fixed, int nfixed, int fb_w, int fb_h);
 /* Bar at the bottom centre; fraction in [0, 1], label e.g. "generating world". */
-void hud_draw_progress(text_ctx *t, float fraction, const char *label, int fb_w, int fb_h);
+hud_rect hud_draw_progress(text_ctx *t, float fraction, const char *label, int fb_w, int fb_h);
+
+/* Lays the overlays out so none covers another and draws them, below `top`
+ * (the open console's bottom edge, 0 when closed): the debug panel
+ * top-left (when debug), recent messages to its right (the caller draws
+ * them into .messages), the help panel (when help) below both, else beside
+ * the debug panel, else alone (the debug panel then gives way), and the
+ * progress bar (progress >= 0) at the bottom. */
+typedef struct hud_layout {
+    hud_rect debug, messages, help, progress;
+} hud_layout;
+hud_layout hud_draw_all(text_ctx *t, const hud_info *debug, const hud_key_help *fixed, int nfixed, bool help,
+                        float progress, const char *progress_label, int message_rows, float top, int fb_w,
+                        int fb_h);
 
 /* Registers hud.debug and hud.help (bool, archived) for the app to read and
  * for bindings to toggle ("bind F3 \"toggle hud.debug\""). */

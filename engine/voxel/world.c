@@ -1,21 +1,27 @@
 #include "voxel/world.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/hash.h"
 #include "core/log.h"
 
-/* 4096 chunks = 128 MiB of voxels: plenty for a sandbox, and a guard
- * against a typo in a cvar allocating the machine's memory. */
-#define WORLD_MAX_CHUNKS 4096
+bool world_size_check(int cx, int cy, int cz, char *err, size_t errlen)
+{
+    if (cx > 0 && cy > 0 && cz > 0 && (long long)cx * cy * cz <= WORLD_MAX_CHUNKS) return true;
+    if (err && errlen)
+        snprintf(err, errlen, "world size %dx%dx%d chunks is invalid (each >= 1, at most %d chunks in all)", cx, cy,
+                 cz, WORLD_MAX_CHUNKS);
+    return false;
+}
 
 world *world_create(int cx, int cy, int cz)
 {
-    if (cx <= 0 || cy <= 0 || cz <= 0 || (long)cx * cy * cz > WORLD_MAX_CHUNKS) {
-        log_error("world size %dx%dx%d chunks is invalid (each >= 1, at most %d chunks in all)", cx, cy, cz,
-                  WORLD_MAX_CHUNKS);
+    char err[160];
+    if (!world_size_check(cx, cy, cz, err, sizeof err)) {
+        log_error("%s", err);
         return NULL;
     }
     world *w = calloc(1, sizeof *w);

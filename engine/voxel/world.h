@@ -34,6 +34,12 @@ typedef struct world {
 enum { WORLD_EDITED = 1, WORLD_UNSAVED = 2 };
 
 /* Returns NULL (and logs) when the size is not positive or too large. */
+/* 4096 chunks = 128 MiB of voxels: plenty for a sandbox, and a guard
+ * against a typo in a cvar allocating the machine's memory. */
+#define WORLD_MAX_CHUNKS 4096
+/* Whether cx*cy*cz chunks make a world world_create accepts; if not, why
+ * (with the limit) in err. The world.size_* cvars veto with it. */
+bool world_size_check(int cx, int cy, int cz, char *err, size_t errlen);
 world *world_create(int cx, int cy, int cz);
 void world_destroy(world *w);
 
