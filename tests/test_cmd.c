@@ -192,10 +192,11 @@ static void test_quote_round_trip(void **state)
         assert_string_equal(g_seen, expect);
     }
     char err[128];
-    assert_int_equal(parse("echo \"\\x41\\x0a\"", err, sizeof err), 0); /* \xNN reads as its byte */
-    assert_string_equal(g_seen, "echo|A\n;");
-    assert_int_equal(parse("echo \"a\\x00b\"", err, sizeof err), -1); /* a NUL would cut the argument */
-    assert_non_null(strstr(err, "x00"));
+    /* \xNN reads as its byte only for the control bytes cmd_quote writes so */
+    assert_int_equal(parse("echo \"\\x41\\x0a\"", err, sizeof err), 0);
+    assert_string_equal(g_seen, "echo|\\x41\n;");
+    assert_int_equal(parse("echo \"a\\x00b\"", err, sizeof err), 0); /* never a NUL: it would cut the argument */
+    assert_string_equal(g_seen, "echo|a\\x00b;");
     char small[8] = "";
     assert_false(cmd_quote("far too long for this", small, sizeof small));
     assert_string_equal(small, ""); /* untouched on failure */
