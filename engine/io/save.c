@@ -80,16 +80,20 @@ bool save_readonly(const save_file *f) { return f->readonly; }
 
 /* ---- the queue ---------------------------------------------------------- */
 
-static void push(save_file *f, op *o)
+/* Returns the op's ticket (commits): read under the lock, because once it
+ * is unlocked the writer may run the op and free it. */
+static uint64_t push(save_file *f, op *o)
 {
     pthread_mutex_lock(&f->mu);
     o->next = NULL;
     if (f->tail) f->tail->next = o;
     else f->head = o;
     f->tail = o;
-    if (o->kind == OP_COMMIT) o->ticket = ++f->next_ticket;
+    uint64_t ticket = 0;
+    if (o->kind == OP_COMMIT) ticket = o->ticket = ++f->next_ticket;
     pthread_cond_signal(&f->wake);
     pthread_mutex_unlock(&f->mu);
+    return ticket;
 }
 
 /* Runs fn on the writer thread and waits for it (reads, open). */
@@ -609,8 +613,7 @@ uint64_t save_commit(save_file *f, const save_slot *slot, bool make_current)
     o->meta.inputs = strdup(slot->inputs ? slot->inputs : "");
     o->meta.state = strdup(slot->state ? slot->state : "");
     o->make_current = make_current;
-    push(f, o);
-    return o->ticket;
+    return push(f, o); /* o may be freed by the writer as soon as it is queued */
 }
 
 uint64_t save_poll(save_file *f, bool *failed, char *err, size_t errlen)
