@@ -234,7 +234,9 @@ static void light_shutdown(void *self, app *a)
 {
     app_light *L = self;
     if (!L) return;
-    light_task_cancel(L->task);
+    /* the app destroys the worker pool (running every queued job) before
+     * components shut down: the bake's jobs are done, its pool is gone */
+    light_task_release(L->task);
     L->task = NULL;
     light_destroy(L->vol);
     L->vol = NULL;

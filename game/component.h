@@ -42,7 +42,8 @@ typedef struct frame_draw {
  *   on_edit       voxels in e->lo..e->hi changed (cut, fill, grammar, load)
  *   on_frame      once per simulated frame, after the player moved
  *   draw          after the world is drawn, before the crosshair and HUD
- *   shutdown      free everything (GL still current when it existed) */
+ *   shutdown      free everything (GL still current when it existed; the
+ *                 worker pool is already destroyed, every queued job run) */
 typedef struct component {
     const char *name;
     void *(*init)(app *a);

@@ -453,6 +453,13 @@ void light_task_finish(light_task *t, light_stats *stats)
     free(t);
 }
 
+void light_task_release(light_task *t)
+{
+    if (!t) return;
+    t->c.jobs = NULL; /* its pool is gone, every job having run: nothing to wait for */
+    light_task_finish(t, NULL);
+}
+
 void light_task_cancel(light_task *t)
 {
     if (!t) return;

@@ -83,6 +83,9 @@ bool light_task_done(light_task *t);
 void light_task_finish(light_task *t, light_stats *stats);
 /* Skips the planes not yet started, waits for the rest, frees the task. */
 void light_task_cancel(light_task *t);
+/* Frees a task whose pool has been destroyed (job_pool_destroy runs every
+ * queued job first), without touching the pool. */
+void light_task_release(light_task *t);
 
 /* After voxels in [lo, hi) changed: re-reads them and relights the window
  * they can reach. Writes that window into win_lo/win_hi when given. */
