@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/hash.h"
+#include "io/save_fs.h"
 #include "core/jobs.h"
 #include "voxel/chunk_codec.h"
 #include "voxel/world.h"
@@ -137,41 +138,6 @@ static int query_int(sqlite3 *db, const char *sql, long long *out)
     return rc;
 }
 
-static void stamp(char *out, size_t len)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(out, len, "%Y%m%d-%H%M%S", &tm);
-}
-
-/* path + "." + what + "-" + timestamp, unique (a suffix when taken). */
-static void aside_name(const char *path, const char *what, char *out, size_t len)
-{
-    char ts[32];
-    stamp(ts, sizeof ts);
-    snprintf(out, len, "%s.%s-%s", path, what, ts);
-    for (int i = 2; access(out, F_OK) == 0 && i < 1000; i++) snprintf(out, len, "%s.%s-%s-%d", path, what, ts, i);
-}
-
-/* Renames the file and its WAL and shared-memory files aside together. */
-static bool move_aside(const char *path, char *to, size_t tolen, char *err, size_t errlen)
-{
-    aside_name(path, "unusable", to, tolen);
-    if (rename(path, to) != 0) {
-        snprintf(err, errlen, "%s cannot be moved aside to %s: %s (left as it is)", path, to, strerror(errno));
-        return false;
-    }
-    static const char *const sfx[] = { "-wal", "-shm", "-journal" };
-    for (int i = 0; i < 3; i++) {
-        char a[700], b[700];
-        snprintf(a, sizeof a, "%s%s", path, sfx[i]);
-        snprintf(b, sizeof b, "%s%s", to, sfx[i]);
-        if (access(a, F_OK) == 0) rename(a, b);
-    }
-    return true;
-}
-
 static const char k_schema_v2[] =
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
     "CREATE TABLE slots(name TEXT PRIMARY KEY, inputs TEXT NOT NULL, state TEXT NOT NULL,"
@@ -247,18 +213,6 @@ static verdict classify(save_file *f, long long *version, char *err, size_t errl
     return *version < SAVE_FORMAT_VERSION ? V_OLDER : V_OK;
 }
 
-static void mkdir_parents(const char *path)
-{
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        mkdir(dir, 0755);
-        *p = '/';
-    }
-}
-
 static void note_add(save_file *f, const char *text)
 {
     size_t n = strlen(f->note);
@@ -275,7 +229,7 @@ static bool open_on_writer(save_file *f, void *arg, char *err, size_t errlen)
             snprintf(err, errlen, "%s is not a regular file", f->path);
             return false;
         }
-        if (!exists) mkdir_parents(f->path);
+        if (!exists) save_fs_mkdir_parents(f->path);
         /* the owner's write bit decides, even for root: a world the player
          * made read-only stays as it is */
         f->readonly = exists && (!(sb.st_mode & S_IWUSR) || access(f->path, W_OK) != 0);
@@ -300,7 +254,7 @@ static bool open_on_writer(save_file *f, void *arg, char *err, size_t errlen)
                 return false;
             }
             char to[600];
-            if (!move_aside(f->path, to, sizeof to, err, errlen)) return false;
+            if (!save_fs_move_aside(f->path, to, sizeof to, err, errlen)) return false;
             char msg[1800];
             snprintf(msg, sizeof msg, "%.1000s: moved aside to %s, starting a new world", why, to);
             note_add(f, msg);
@@ -322,7 +276,7 @@ static bool open_on_writer(save_file *f, void *arg, char *err, size_t errlen)
             if (!exec_sql(f, sql, err, errlen)) return false;
         } else if (v == V_OLDER) {
             char bak[600], sql[1300], msg[1400];
-            aside_name(f->path, "v1-backup", bak, sizeof bak);
+            save_fs_aside_name(f->path, "v1-backup", bak, sizeof bak);
             char *q = sqlite3_mprintf("VACUUM INTO %Q", bak);
             bool ok = exec_sql(f, q, err, errlen);
             sqlite3_free(q);
@@ -824,129 +778,4 @@ void save_release_world(save_file *f, world *w)
     pthread_mutex_unlock(&f->mu);
     w->guard = NULL;
     f->guarded = NULL;
-}
-
-typedef struct blob_list {
-    world *w;
-    int count;
-    int *index;
-    void **data;
-    size_t *len;
-} blob_list;
-
-/* On the writer: keeps a copy of each record (compressed: small). */
-static bool keep_blob(void *user, int index, const void *blob, size_t len, char *err, size_t errlen)
-{
-    blob_list *bl = user;
-    if (index >= bl->w->chunk_count || bl->count >= bl->w->chunk_count) {
-        snprintf(err, errlen, "chunk %d is outside this %dx%dx%d-chunk world", index, bl->w->cx, bl->w->cy, bl->w->cz);
-        return false;
-    }
-    if (bl->count > 0 && bl->index[bl->count - 1] >= index) { /* rows come in index order, once each */
-        snprintf(err, errlen, "chunk %d appears out of order", index);
-        return false;
-    }
-    void *copy = malloc(len ? len : 1);
-    if (!copy) {
-        snprintf(err, errlen, "out of memory");
-        return false;
-    }
-    if (len) memcpy(copy, blob, len);
-    bl->index[bl->count] = index, bl->data[bl->count] = copy, bl->len[bl->count] = len;
-    bl->count++;
-    return true;
-}
-
-/* Decoding on the workers: each job a range of records, its own codec. */
-#define LOAD_JOBS 16
-typedef struct decode_job {
-    blob_list *bl;
-    chunk *staged;
-    bool ok[LOAD_JOBS];
-    char err[LOAD_JOBS][400];
-} decode_job;
-
-static void decode_range(void *arg, int job)
-{
-    decode_job *d = arg;
-    int lo = (int)((long)d->bl->count * job / LOAD_JOBS), hi = (int)((long)d->bl->count * (job + 1) / LOAD_JOBS);
-    chunk_codec *cc = lo < hi ? chunk_codec_create() : NULL;
-    d->ok[job] = lo >= hi || cc;
-    if (!d->ok[job]) snprintf(d->err[job], sizeof d->err[job], "out of memory");
-    for (int i = lo; i < hi && d->ok[job]; i++) {
-        char why[300];
-        if (!chunk_codec_decode(cc, d->bl->data[i], d->bl->len[i], &d->staged[i], why, sizeof why)) {
-            snprintf(d->err[job], sizeof d->err[job], "chunk %d: %s", d->bl->index[i], why);
-            d->ok[job] = false;
-        }
-    }
-    chunk_codec_destroy(cc);
-}
-
-static void decode_serial(decode_job *d)
-{
-    for (int j = 0; j < LOAD_JOBS; j++) decode_range(d, j);
-}
-
-int save_load_chunks(save_file *f, const char *slot, world *w, job_pool *jobs, char *err, size_t errlen)
-{
-    size_t n = (size_t)w->chunk_count;
-    blob_list bl = { .w = w, .index = malloc(sizeof(int) * n), .data = calloc(n, sizeof(void *)),
-                     .len = malloc(sizeof(size_t) * n) };
-    decode_job d = { .bl = &bl, .staged = calloc(n, sizeof(chunk)) };
-    bool ok = bl.index && bl.data && bl.len && d.staged;
-    if (!ok) snprintf(err, errlen, "out of memory loading %s", f->path);
-    if (ok) ok = save_read_chunks(f, slot, keep_blob, &bl, err, errlen) >= 0;
-    if (ok) {
-        /* decode everything first: a bad record must not leave half a world */
-        if (jobs) job_parallel_for(jobs, LOAD_JOBS, decode_range, &d);
-        else decode_serial(&d);
-        for (int j = 0; j < LOAD_JOBS && ok; j++)
-            if (!d.ok[j]) {
-                snprintf(err, errlen, "%s: slot '%s', %s", f->path, slot, d.err[j]);
-                ok = false;
-            }
-    }
-    for (int i = 0; i < bl.count; i++) {
-        if (ok) {
-            chunk *c = &w->chunks[bl.index[i]];
-            memcpy(c->vox, d.staged[i].vox, CHUNK_VOLUME);
-            free(c->tint);
-            c->tint = d.staged[i].tint;
-            world_mark_loaded(w, bl.index[i]);
-        } else {
-            free(d.staged[i].tint);
-        }
-        free(bl.data[i]);
-    }
-    free(bl.index), free(bl.data), free(bl.len), free(d.staged);
-    return ok ? bl.count : -1;
-}
-
-typedef struct print_job {
-    const world *w;
-    uint64_t *h;
-} print_job;
-
-static void print_chunk(void *arg, int i)
-{
-    print_job *p = arg;
-    const chunk *c = &p->w->chunks[i];
-    uint64_t h = hash_bytes(HASH_SEED, c->vox, CHUNK_VOLUME);
-    if (c->tint) h = hash_bytes(h ^ 0x7469, c->tint, CHUNK_VOLUME);
-    p->h[i] = h;
-}
-
-uint64_t save_world_fingerprint(const world *w, job_pool *jobs)
-{
-    uint64_t *h = malloc(sizeof *h * (size_t)w->chunk_count);
-    if (!h) return world_hash(w);
-    print_job p = { w, h };
-    if (jobs) job_parallel_for(jobs, w->chunk_count, print_chunk, &p);
-    else
-        for (int i = 0; i < w->chunk_count; i++) print_chunk(&p, i);
-    uint64_t r = hash_u64(HASH_SEED, ((uint64_t)w->cx << 40) | ((uint64_t)w->cy << 20) | (uint64_t)w->cz);
-    r = hash_bytes(r, h, sizeof *h * (size_t)w->chunk_count);
-    free(h);
-    return r;
 }
