@@ -24,10 +24,7 @@
 #define H 192
 
 typedef struct scene {
-    platform *plat;
-    renderer *rend;
-    unsigned atlas;
-    job_pool *jobs;
+    test_gl gl; /* context, atlas, blocks renderer, two workers */
     world *w;
     light *l;
     light_tex tex;
@@ -37,21 +34,7 @@ typedef struct scene {
 static int setup(void **state)
 {
     scene *s = calloc(1, sizeof *s);
-    char err[1024];
-    s->plat = platform_create(&(platform_desc){ .width = W, .height = H, .headless = true }, err, sizeof err);
-    if (!s->plat) {
-        print_error("headless context: %s\n", err);
-        return -1;
-    }
-    atlas_image img;
-    const char *path = platform_find_asset("assets/atlas.png");
-    if (!path || !atlas_load(path, &img, err, sizeof err)) return -1;
-    s->atlas = atlas_texture_create(&img);
-    atlas_free(&img);
-    s->rend = renderer_create(err, sizeof err);
-    if (!s->rend) return -1;
-    renderer_set_atlas(s->rend, s->atlas);
-    s->jobs = job_pool_create(2);
+    if (!s || !test_gl_open(&s->gl, W, H)) return -1;
     *state = s;
     return 0;
 }
@@ -62,10 +45,7 @@ static int teardown(void **state)
     light_tex_destroy(&s->tex);
     light_destroy(s->l);
     world_destroy(s->w);
-    renderer_destroy(s->rend);
-    atlas_texture_destroy(s->atlas);
-    job_pool_destroy(s->jobs);
-    platform_destroy(s->plat);
+    test_gl_close(&s->gl);
     free(s);
     return 0;
 }
@@ -73,28 +53,13 @@ static int teardown(void **state)
 /* Meshes and uploads the world, bakes its light and uploads the volume. */
 static void prepare(scene *s)
 {
-    int n = s->w->chunk_count;
-    int *idx = malloc(sizeof *idx * (size_t)n);
-    chunk_mesh *m = calloc((size_t)n, sizeof *m);
-    assert_non_null(idx);
-    assert_non_null(m);
-    for (int i = 0; i < n; i++) idx[i] = i;
-    mesh_world_chunks(s->w, s->jobs, idx, n, true, m);
-    renderer_reset(s->rend, s->w->cx, s->w->cy, s->w->cz);
-    for (int i = 0; i < n; i++) {
-        int cx, cy, cz;
-        world_chunk_coords(s->w, i, &cx, &cy, &cz);
-        renderer_upload(s->rend, cx, cy, cz, &m[i]);
-        mesh_free(&m[i]);
-    }
-    free(m);
-    free(idx);
+    test_gl_upload_world(&s->gl, s->w);
     light_tex_destroy(&s->tex);
     light_destroy(s->l);
     s->l = light_create(s->w->sx, s->w->sy, s->w->sz);
     assert_non_null(s->l);
-    light_read_world(s->l, s->w, NULL, NULL, s->jobs);
-    light_bake(s->l, &s->p, s->jobs, NULL, NULL, NULL);
+    light_read_world(s->l, s->w, NULL, NULL, s->gl.jobs);
+    light_bake(s->l, &s->p, s->gl.jobs, NULL, NULL, NULL);
     char err[256];
     assert_true(light_tex_create(&s->tex, s->w->sx, s->w->sy, s->w->sz, err, sizeof err));
     light_tex_upload(&s->tex, s->l, NULL, NULL);
@@ -105,15 +70,15 @@ static uint8_t *render(scene *s, bool lit, float x, float y, float z, float yaw,
     camera c = { .pos = { x, y, z }, .yaw = yaw, .pitch = pitch, .fov = 60, .aspect = (float)W / H, .znear = 0.05f,
                  .zfar = 400 };
     camera_update(&c);
-    render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->plat),
+    render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->gl.plat),
                            .view_distance = 300, .sky = { 0.2f, 0.4f, 0.9f } };
     memcpy(rs.sun, s->p.sun_dir, sizeof rs.sun);
     rs.light = (light_shading){ .enabled = lit, .texture = s->tex.tex, .size = { s->tex.sx, s->tex.sy, s->tex.sz },
                                 .sun_color = { 0.6f, 0.6f, 0.6f }, .sky_color = { 0.4f, 0.4f, 0.4f },
                                 .ambient = 0.05f };
     render_stats st;
-    renderer_draw(s->rend, &c, &rs, &st);
-    return screenshot_read(platform_framebuffer(s->plat), W, H);
+    renderer_draw(s->gl.rend, &c, &rs, &st);
+    return screenshot_read(platform_framebuffer(s->gl.plat), W, H);
 }
 
 /* Light seen from (x, y, z) looking straight down: lit / unlit per pixel. */
