@@ -136,7 +136,7 @@ static int c_surfnets(void *u, int argc, char **argv)
         for (int run = 0; run < 2 && rc == 0; run++) {
             glFinish();
             t0 = timer_ns();
-            if (!surfnets_gpu_extract(s->gpu, &f, NULL, active, &gm)) rc = 1;
+            if (!surfnets_gpu_extract(s->gpu, &f, NULL, NULL, active, &gm)) rc = 1;
             glFinish();
             gpu_ms = timer_ms_since(t0);
         }

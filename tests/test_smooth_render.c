@@ -152,7 +152,9 @@ static void test_ball(void **state)
             for (int x = 0; x < 64; x++) {
                 int dx = x - 32, dy = y - 32, dz = z - 32;
                 if (dx * dx + dy * dy + dz * dz < 100) world_set(w, x, y, z, MAT_SAND);
-                if (dx * dx + dy * dy + dz * dz < 100 && dx > 6) world_set_tint(w, x, y, z, 2);
+                /* painted as a cut paints: the air cells its faces look into */
+                if (dx * dx + dy * dy + dz * dz >= 100 && dx * dx + dy * dy + dz * dz < 144 && dx > 6)
+                    world_set_tint(w, x, y, z, 2);
             }
     upload(s, w);
     render_stats st;
@@ -207,7 +209,7 @@ static void test_gpu_path_same_picture(void **state)
         surfnets_gpu_mesh m = { 0 };
         long active = surfnets_active_cells(&f, &count);
         if (active > 0) {
-            assert_true(surfnets_gpu_extract(g, &f, in->mat, active, &m));
+            assert_true(surfnets_gpu_extract(g, &f, in->mat, in->tint, active, &m));
             /* the renderer takes the outputs; the inputs are the caller's */
             GLuint scratch[4] = { m.field, m.com, m.lut, m.mats };
             glDeleteBuffers(4, scratch);

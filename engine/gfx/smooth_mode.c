@@ -93,7 +93,7 @@ static void gpu_mesh_chunk(smooth_mode *m, const smooth_input *in, int cx, int c
         g.com = m->scratch.com, g.com_cap = m->scratch.com_cap;
         g.lut = m->scratch.lut, g.lut_cap = m->scratch.lut_cap;
         g.mats = m->scratch.mats, g.mats_cap = m->scratch.mats_cap;
-        surfnets_gpu_extract(m->gpu, &f, in->mat, active, &g);
+        surfnets_gpu_extract(m->gpu, &f, in->mat, in->tint, active, &g);
         m->scratch.field = g.field, m->scratch.field_cap = g.field_cap;
         m->scratch.com = g.com, m->scratch.com_cap = g.com_cap;
         m->scratch.lut = g.lut, m->scratch.lut_cap = g.lut_cap;
