@@ -68,13 +68,18 @@ static void smooth_reset(void *self, int cx, int cy, int cz)
 
 static bool ensure_gpu(smooth_mode *m)
 {
+    /* said once per process: every switch to smooth mode makes a new
+     * instance, and the context does not gain compute shaders meanwhile */
+    static bool said;
     if (!m->gpu && !m->gpu_failed) {
         char err[2048];
         m->gpu = surfnets_gpu_create(err, sizeof err);
         if (!m->gpu || !smooth_renderer_gpu_ready(m->r)) {
-            m->gpu_failed = true; /* said once */
-            log_warn("surface nets on the GPU are unavailable (%s): smooth mode meshes on the CPU",
-                     m->gpu ? "no compute draw path" : err);
+            m->gpu_failed = true; /* not tried again by this instance */
+            if (!said)
+                log_warn("surface nets on the GPU are unavailable (%s): smooth mode meshes on the CPU",
+                         m->gpu ? "no compute draw path" : err);
+            said = true;
         }
     }
     return m->gpu && !m->gpu_failed;

@@ -17,14 +17,10 @@ struct surfnets_gpu {
     GLint dims[PASS_N], own_lo, max_vertices, max_indices, has_mats;
 };
 
-bool surfnets_gpu_supported(void) { return GLAD_GL_VERSION_4_3 != 0; }
+bool surfnets_gpu_supported(void) { return shader_compute_supported(); }
 
 surfnets_gpu *surfnets_gpu_create(char *err, size_t errlen)
 {
-    if (!surfnets_gpu_supported()) {
-        snprintf(err, errlen, "compute shaders need GL 4.3");
-        return NULL;
-    }
     surfnets_gpu *g = calloc(1, sizeof *g);
     if (!g) {
         snprintf(err, errlen, "out of memory");

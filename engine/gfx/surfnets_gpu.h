@@ -27,7 +27,8 @@ typedef struct surfnets_gpu_mesh {
     long field_cap, mats_cap, com_cap, lut_cap, vcap, ncap, icap, ccap; /* elements each holds */
 } surfnets_gpu_mesh;
 
-/* True when the context has compute shaders (GL 4.3). */
+/* True when the context has compute shaders (GL 4.3; see
+ * shader_compute_supported for STRATA_GL_NO_COMPUTE=1). */
 bool surfnets_gpu_supported(void);
 /* NULL with err set when compute shaders are missing or do not compile. */
 surfnets_gpu *surfnets_gpu_create(char *err, size_t errlen);
