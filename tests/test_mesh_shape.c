@@ -185,6 +185,148 @@ static void test_sphere64_quads(void **state)
     shape_free(&s);
 }
 
+/* ---- outline ---- */
+
+/* Independently of the builder: the exposed unit faces that touch the unit
+ * edge along `axis` at (a, u, v) (the faces of the four voxels around it
+ * that lie in the edge's two planes); the edge is a line of the shape iff
+ * they are not all parallel. */
+static bool edge_bends(const shape *s, int axis, int a, int u, int v)
+{
+    int U = (axis + 1) % 3, V = (axis + 2) % 3, seen = 0;
+    for (int dv = 0; dv < 2; dv++)
+        for (int du = 0; du < 2; du++) {
+            int p[3];
+            p[axis] = a, p[U] = u - 1 + du, p[V] = v - 1 + dv;
+            int fu = 2 * U + (du == 0), fv = 2 * V + (dv == 0); /* this voxel's faces on the edge */
+            if (exposed(s, fu, p[0], p[1], p[2])) seen |= 1 << fu;
+            if (exposed(s, fv, p[0], p[1], p[2])) seen |= 1 << fv;
+        }
+    return seen != 0 && (seen & (seen - 1)) != 0; /* two or more face directions */
+}
+
+/* Every segment lies on the grid along one axis; its unit edges are each
+ * covered once, exactly the bending ones; its face is exposed beside it. */
+static void check_outline(const shape *s, const shape_outline *o)
+{
+    const int size[3] = { s->sx, s->sy, s->sz };
+    size_t cells = (size_t)(s->sx + 1) * (size_t)(s->sy + 1) * (size_t)(s->sz + 1);
+    uint8_t *hits = calloc(3 * cells, 1);
+    assert_non_null(hits);
+#define EDGE(axis, p) ((size_t)(axis) * cells + (size_t)(p)[0] + (size_t)(s->sx + 1) * ((size_t)(p)[1] + (size_t)(s->sy + 1) * (size_t)(p)[2]))
+    long units = 0;
+    for (int k = 0; k < o->segments; k++) {
+        const shape_mesh_vertex *e = &o->v[2 * k];
+        int axis = -1;
+        for (int a = 0; a < 3; a++) {
+            assert_true(e[0].pos[a] == floorf(e[0].pos[a]) && e[1].pos[a] == floorf(e[1].pos[a]));
+            if (e[0].pos[a] != e[1].pos[a]) {
+                assert_int_equal(axis, -1); /* along one axis only */
+                axis = a;
+            }
+        }
+        assert_true(axis >= 0 && e[1].pos[axis] > e[0].pos[axis]);
+        assert_int_equal(e[0].face, e[1].face);
+        int p[3] = { (int)e[0].pos[0], (int)e[0].pos[1], (int)e[0].pos[2] };
+        /* the face is one of the exposed faces touching the first unit edge */
+        int f = (int)e[0].face, d = f / 2;
+        assert_true(d != axis);
+        int q[3] = { p[0], p[1], p[2] };
+        if (f & 1) q[d]--; /* the voxel behind a positive face is below the plane */
+        bool beside = false;
+        for (int w = 0; w < 2 && !beside; w++) { /* the two voxels on that plane along the third axis */
+            int r[3] = { q[0], q[1], q[2] }, o3 = 3 - axis - d;
+            r[o3] -= w;
+            beside = exposed(s, f, r[0], r[1], r[2]);
+        }
+        assert_true(beside);
+        for (int a = (int)e[0].pos[axis]; a < (int)e[1].pos[axis]; a++) {
+            p[axis] = a;
+            assert_true(p[axis] < size[axis]);
+            uint8_t *h = &hits[EDGE(axis, p)];
+            assert_int_equal(*h, 0);
+            *h = 1;
+            units++;
+        }
+    }
+    for (int axis = 0; axis < 3; axis++) {
+        int U = (axis + 1) % 3, V = (axis + 2) % 3;
+        for (int a = 0; a < size[axis]; a++)
+            for (int v = 0; v <= size[V]; v++)
+                for (int u = 0; u <= size[U]; u++) {
+                    int p[3];
+                    p[axis] = a, p[U] = u, p[V] = v;
+                    assert_int_equal(hits[EDGE(axis, p)], edge_bends(s, axis, a, u, v));
+                }
+    }
+#undef EDGE
+    assert_int_equal(o->edges, units);
+    free(hits);
+}
+
+/* A box is its 12 edges, whatever its size: no seams across its faces. */
+static void test_outline_box(void **state)
+{
+    const int sizes[][3] = { { 1, 1, 1 }, { 3, 4, 5 }, { 64, 2, 7 } };
+    shape_outline o = { 0 };
+    for (int i = 0; i < 3; i++) {
+        shape s = make_shape("1", sizes[i][0], sizes[i][1], sizes[i][2]);
+        assert_true(shape_outline_build(&s, &o));
+        assert_int_equal(o.segments, 12);
+        assert_int_equal(o.edges, 4 * (sizes[i][0] + sizes[i][1] + sizes[i][2]));
+        check_outline(&s, &o);
+        shape_free(&s);
+    }
+    shape s = make_shape("0", 4, 4, 4);
+    assert_true(shape_outline_build(&s, &o));
+    assert_int_equal(o.segments, 0);
+    shape_free(&s);
+    shape_outline_free(&o);
+}
+
+static void test_outline_random(void **state)
+{
+    rng r = rng_make(11);
+    shape_outline o = { 0 };
+    for (int iter = 0; iter < 300; iter++) {
+        shape s = { .sx = rng_range(&r, 1, 9), .sy = rng_range(&r, 1, 9), .sz = rng_range(&r, 1, 9) };
+        size_t n = (size_t)s.sx * (size_t)s.sy * (size_t)s.sz;
+        s.vox = malloc(n);
+        assert_non_null(s.vox);
+        double fill = rng_double(&r);
+        for (size_t i = 0; i < n; i++) s.count += s.vox[i] = rng_double(&r) < fill;
+        assert_true(shape_outline_build(&s, &o));
+        check_outline(&s, &o);
+        free(s.vox);
+    }
+    shape_outline_free(&o);
+}
+
+/* The default tool (an 8^3 ball): the outline has far fewer unit edges to
+ * draw than the quads' edges (which repeat every crease twice and add the
+ * greedy seams). */
+static void test_outline_sphere(void **state)
+{
+    shape s = make_shape(SPHERE, 8, 8, 8);
+    shape_outline o = { 0 };
+    shape_mesh m = { 0 };
+    assert_true(shape_outline_build(&s, &o));
+    assert_true(shape_mesh_build(&s, &m));
+    check_outline(&s, &o);
+    long quad_edges = 0; /* unit lengths of the quads' four edges */
+    for (int q = 0; q < m.quads; q++) {
+        const shape_mesh_vertex *v = &m.v[4 * q];
+        for (int k = 0; k < 4; k++)
+            for (int a = 0; a < 3; a++) quad_edges += (long)fabsf(v[(k + 1) % 4].pos[a] - v[k].pos[a]);
+    }
+    print_message("8^3 sphere outline: %d segments, %ld unit edges; quad edges: %d lines, %ld unit edges\n", o.segments,
+                  o.edges, 4 * m.quads, quad_edges);
+    assert_true(o.edges * 2 <= quad_edges);
+    shape_outline_free(&o);
+    shape_mesh_free(&m);
+    shape_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +335,9 @@ int main(void)
         cmocka_unit_test(test_full_box),
         cmocka_unit_test(test_empty_shape),
         cmocka_unit_test(test_sphere64_quads),
+        cmocka_unit_test(test_outline_box),
+        cmocka_unit_test(test_outline_random),
+        cmocka_unit_test(test_outline_sphere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

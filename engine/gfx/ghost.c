@@ -10,11 +10,12 @@
 /* ---- drawing (GL, main thread) --------------------------------------------- */
 
 struct ghost_renderer {
-    GLuint prog, vao, vbo, ibo, line_ibo;
+    GLuint prog, vao, vbo, ibo, line_vbo;
     int quads;
-    int lines; /* edges of the quads, as line indices / 2 */
+    int lines; /* segments of the outline (mesh_shape.h) */
     float pivot[3]; /* the shape's size / 2: the octree's pivot */
     shape_mesh scratch; /* kept so a new shape of similar size allocates nothing */
+    shape_outline outline;
     struct {
         GLint mvp, rot, color, alpha, lines;
     } u;
@@ -38,7 +39,7 @@ ghost_renderer *ghost_create(char *err, size_t errlen)
     glCreateVertexArrays(1, &g->vao);
     glCreateBuffers(1, &g->vbo);
     glCreateBuffers(1, &g->ibo);
-    glCreateBuffers(1, &g->line_ibo);
+    glCreateBuffers(1, &g->line_vbo);
     glEnableVertexArrayAttrib(g->vao, 0);
     glEnableVertexArrayAttrib(g->vao, 1);
     glVertexArrayAttribFormat(g->vao, 0, 3, GL_FLOAT, GL_FALSE, (GLuint)offsetof(shape_mesh_vertex, pos));
@@ -57,23 +58,20 @@ void ghost_destroy(ghost_renderer *g)
     if (g->vao) glDeleteVertexArrays(1, &g->vao);
     if (g->vbo) glDeleteBuffers(1, &g->vbo);
     if (g->ibo) glDeleteBuffers(1, &g->ibo);
-    if (g->line_ibo) glDeleteBuffers(1, &g->line_ibo);
+    if (g->line_vbo) glDeleteBuffers(1, &g->line_vbo);
     shape_mesh_free(&g->scratch);
+    shape_outline_free(&g->outline);
     free(g);
 }
 
-/* The outline: each quad's four edges as lines (a few KB even for 64^3). */
-static bool upload_lines(ghost_renderer *g, int quads)
+/* The outline: the edges where the shape bends, each once (a few hundred
+ * segments for the default ball; greedy seams are not lines of the shape). */
+static bool upload_lines(ghost_renderer *g, const shape *s)
 {
-    uint32_t *idx = malloc(sizeof *idx * 8 * (size_t)quads);
-    if (!idx) return false;
-    for (int q = 0; q < quads; q++) {
-        uint32_t b = 4u * (uint32_t)q, *e = idx + 8 * q;
-        e[0] = b, e[1] = b + 1, e[2] = b + 1, e[3] = b + 2, e[4] = b + 2, e[5] = b + 3, e[6] = b + 3, e[7] = b;
-    }
-    glNamedBufferData(g->line_ibo, (GLsizeiptr)(sizeof *idx * 8 * (size_t)quads), idx, GL_STATIC_DRAW);
-    free(idx);
-    g->lines = 4 * quads;
+    if (!shape_outline_build(s, &g->outline)) return false;
+    int n = g->outline.segments;
+    if (n) glNamedBufferData(g->line_vbo, (GLsizeiptr)(sizeof(shape_mesh_vertex) * 2 * (size_t)n), g->outline.v, GL_STATIC_DRAW);
+    g->lines = n;
     return true;
 }
 
@@ -85,7 +83,7 @@ bool ghost_set_shape(ghost_renderer *g, const shape *s)
     if (!shape_mesh_build(s, &g->scratch)) return false;
     int n = g->scratch.quads;
     if (n == 0) return true;
-    if (!quad_index_upload(g->ibo, n) || !upload_lines(g, n)) return false;
+    if (!quad_index_upload(g->ibo, n) || !upload_lines(g, s)) return false;
     glNamedBufferData(g->vbo, (GLsizeiptr)(sizeof(shape_mesh_vertex) * 4 * (size_t)n), g->scratch.v, GL_STATIC_DRAW);
     g->pivot[0] = (float)s->sx * 0.5f, g->pivot[1] = (float)s->sy * 0.5f, g->pivot[2] = (float)s->sz * 0.5f;
     g->quads = n;
@@ -121,7 +119,7 @@ static void draw_lines(ghost_renderer *g, GLenum depth_func, float alpha)
 {
     glDepthFunc(depth_func);
     glUniform1f(g->u.alpha, alpha);
-    glDrawElements(GL_LINES, g->lines * 2, GL_UNSIGNED_INT, NULL);
+    glDrawArrays(GL_LINES, 0, g->lines * 2);
 }
 
 void ghost_draw(ghost_renderer *g, const camera *cam, const octree_pose *pose, const float rgba[4],
@@ -176,10 +174,10 @@ void ghost_draw_style(ghost_renderer *g, const camera *cam, const octree_pose *p
          * faintly; front and back edges alike, so the shape reads as wire. */
         glUniform1i(g->u.lines, 1);
         glDisable(GL_CULL_FACE);
-        glVertexArrayElementBuffer(g->vao, g->line_ibo);
+        glVertexArrayVertexBuffer(g->vao, 0, g->line_vbo, 0, sizeof(shape_mesh_vertex));
         draw_lines(g, GL_GREATER, GHOST_HIDDEN_ALPHA);
         draw_lines(g, GL_LESS, 1.f);
-        glVertexArrayElementBuffer(g->vao, g->ibo);
+        glVertexArrayVertexBuffer(g->vao, 0, g->vbo, 0, sizeof(shape_mesh_vertex));
         glEnable(GL_CULL_FACE);
     }
 

@@ -140,3 +140,93 @@ bool shape_mesh_build(const shape *s, shape_mesh *out)
     return ok;
 }
 
+
+/* ---- outline ---------------------------------------------------------------- */
+
+void shape_outline_free(shape_outline *o)
+{
+    free(o->v);
+    memset(o, 0, sizeof *o);
+}
+
+/* The voxel at (a, u, v) coordinates along the three axes of an edge. */
+static bool cell(const shape *s, int axis, int a, int u, int v)
+{
+    int p[3];
+    p[axis] = a, p[(axis + 1) % 3] = u, p[(axis + 2) % 3] = v;
+    return shape_get(s, p[0], p[1], p[2]);
+}
+
+/* The four voxels around the edge along `axis` at grid line (u, v), slice a:
+ * bit du + 2 dv is voxel (a, u - 1 + du, v - 1 + dv). */
+static int edge_config(const shape *s, int axis, int a, int u, int v)
+{
+    return cell(s, axis, a, u - 1, v - 1) | cell(s, axis, a, u, v - 1) << 1 | cell(s, axis, a, u - 1, v) << 2 |
+           cell(s, axis, a, u, v) << 3;
+}
+
+/* A crease: one or three voxels of four, or two at a diagonal. Two side by
+ * side make a flat face, none or four no surface. */
+static bool config_bends(int c) { return c != 0 && c != 15 && c != 3 && c != 12 && c != 5 && c != 10; }
+
+/* One exposed face beside the edge (its id), for the line's shading. */
+static uint32_t config_face(int c, int axis)
+{
+    int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    for (int k = 0; k < 4; k++) {
+        if (!(c >> k & 1)) continue;
+        int du = k & 1, dv = k >> 1;
+        if (!(c >> ((1 - du) + 2 * dv) & 1)) return (uint32_t)(2 * u + (du == 0)); /* open across u */
+        if (!(c >> (du + 2 * (1 - dv)) & 1)) return (uint32_t)(2 * v + (dv == 0)); /* open across v */
+    }
+    return 0;
+}
+
+static bool emit_segment(shape_outline *o, int axis, int u, int v, int a0, int a1, uint32_t face)
+{
+    if (o->segments >= o->cap) {
+        if (o->cap > INT_MAX / 4) return false;
+        int cap = o->cap ? 2 * o->cap : 256;
+        shape_mesh_vertex *nv = realloc(o->v, sizeof *nv * 2 * (size_t)cap);
+        if (!nv) return false;
+        o->v = nv, o->cap = cap;
+    }
+    shape_mesh_vertex *e = &o->v[2 * (size_t)o->segments++];
+    for (int k = 0; k < 2; k++) {
+        e[k].pos[axis] = (float)(k ? a1 : a0);
+        e[k].pos[(axis + 1) % 3] = (float)u;
+        e[k].pos[(axis + 2) % 3] = (float)v;
+        e[k].face = face;
+    }
+    return true;
+}
+
+bool shape_outline_build(const shape *s, shape_outline *out)
+{
+    out->segments = 0;
+    out->edges = 0;
+    if (!s || !s->vox || s->sx < 1 || s->sy < 1 || s->sz < 1) return true;
+    const int size[3] = { s->sx, s->sy, s->sz };
+    for (int axis = 0; axis < 3; axis++) {
+        int nu = size[(axis + 1) % 3], nv = size[(axis + 2) % 3], na = size[axis];
+        for (int v = 0; v <= nv; v++)
+            for (int u = 0; u <= nu; u++) {
+                /* runs of the same bending configuration become one segment */
+                int start = -1, run = 0;
+                for (int a = 0; a <= na; a++) {
+                    int c = a < na ? edge_config(s, axis, a, u, v) : 0;
+                    if (start >= 0 && c == run) {
+                        out->edges++;
+                        continue;
+                    }
+                    if (start >= 0 && !emit_segment(out, axis, u, v, start, a, config_face(run, axis))) {
+                        shape_outline_free(out);
+                        return false;
+                    }
+                    start = config_bends(c) ? a : -1, run = c;
+                    out->edges += start >= 0;
+                }
+            }
+    }
+    return true;
+}

@@ -44,4 +44,24 @@ typedef struct shape_mesh {
 bool shape_mesh_build(const shape *s, shape_mesh *out);
 void shape_mesh_free(shape_mesh *m);
 
+/* The shape's outline: the voxel-grid edges where its surface bends (the
+ * exposed faces that touch the edge are not all coplanar: a convex or
+ * concave crease, or two voxels meeting at a diagonal), merged into maximal
+ * straight segments. Seams between coplanar faces — wherever the greedy
+ * merge happened to split a plane — are not lines of the shape and are left
+ * out, so every outline pixel is drawn once (the ghost's wire style). A
+ * segment is v[2s] .. v[2s+1], lying along one axis; face is the face id of
+ * one exposed face beside it (for shading). */
+typedef struct shape_outline {
+    shape_mesh_vertex *v;
+    int segments;
+    int cap;   /* segments the buffer holds */
+    long edges; /* unit edges before merging */
+} shape_outline;
+
+/* Reuses out's buffer; start from a zeroed shape_outline. Returns false when
+ * out of memory, with out emptied. */
+bool shape_outline_build(const shape *s, shape_outline *out);
+void shape_outline_free(shape_outline *o);
+
 #endif
