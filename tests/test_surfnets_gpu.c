@@ -90,15 +90,22 @@ static void test_sphere(void **state)
     free(d);
 }
 
+/* 2x2x2 chunks of hills, seed 9. */
+static world *hills_world(void)
+{
+    job_pool *jobs = job_pool_create(2);
+    world *w = world_create(2, 2, 2);
+    assert_true(worldgen_generate(w, &terrain_hills, 9, jobs));
+    job_pool_destroy(jobs);
+    return w;
+}
+
 /* A terrain chunk with a tunnel cut through it, as the smooth mode meshes
  * it: its density, materials and face ownership. */
 static void test_cut_terrain_chunk(void **state)
 {
     gpu_fixture *s = *state;
-    job_pool *jobs = job_pool_create(2);
-    world *w = world_create(2, 2, 2);
-    assert_true(worldgen_generate(w, &terrain_hills, 9, jobs));
-    job_pool_destroy(jobs);
+    world *w = hills_world();
     for (int z = 0; z < w->sz; z++)
         for (int y = 0; y < w->sy; y++)
             for (int x = 0; x < w->sx; x++) {
@@ -120,10 +127,7 @@ static void test_cut_terrain_chunk(void **state)
 static void test_cut_tints_match_cpu(void **state)
 {
     gpu_fixture *s = *state;
-    job_pool *jobs = job_pool_create(2);
-    world *w = world_create(2, 2, 2);
-    assert_true(worldgen_generate(w, &terrain_hills, 9, jobs));
-    job_pool_destroy(jobs);
+    world *w = hills_world();
     tool t;
     char err[256];
     assert_true(tool_init(&t, err, sizeof err));
