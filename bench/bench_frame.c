@@ -1,7 +1,7 @@
 /* render.frame.<view>: one headless 1280x720 frame as the player sees it —
  * the real app (app_create), its render mode, the tool's ghost and the
  * crosshair — for each biome's spawn view, inside the taiga canopy and
- * flying high over the desert; .noghost views without the tool measure the
+ * flying high over the desert, the smooth mode's spawn views; .noghost views without the tool measure the
  * ghost's cost. Triangles and chunks drawn are noted. */
 #include <glad/gl.h>
 #include <stdio.h>
@@ -109,6 +109,10 @@ static void *s_canopy(void) { return setup_view("biome taiga", true); }
 /* the same views without the tool: the difference is the ghost's cost */
 static void *s_hills_ng(void) { return setup_view("biome hills; set tool.visible 0", false); }
 static void *s_taiga_ng(void) { return setup_view("biome taiga; set tool.visible 0", false); }
+/* smooth mode (issue 12): the same spawn views as surface nets */
+static void *s_smooth_hills(void) { return setup_view("biome hills; set render.mode smooth", false); }
+static void *s_smooth_desert(void) { return setup_view("biome desert; set render.mode smooth", false); }
+static void *s_smooth_taiga(void) { return setup_view("biome taiga; set render.mode smooth", false); }
 static void *s_high(void) { return setup_view("biome desert; set player.fly 1; tp 256 200 256; look 45 -45", false); }
 
 static const bench_case frame_cases[] = {
@@ -121,5 +125,8 @@ static const bench_case frame_cases[] = {
     { "render.frame.desert.high", s_high, frame_run, frame_teardown, 10 },
     { "render.frame.hills.noghost", s_hills_ng, frame_run, frame_teardown, 10 },
     { "render.frame.taiga.noghost", s_taiga_ng, frame_run, frame_teardown, 10 },
+    { "render.frame.smooth.hills", s_smooth_hills, frame_run, frame_teardown, 10 },
+    { "render.frame.smooth.desert", s_smooth_desert, frame_run, frame_teardown, 10 },
+    { "render.frame.smooth.taiga", s_smooth_taiga, frame_run, frame_teardown, 10 },
 };
 BENCH_REGISTER(frame_cases)

@@ -1,8 +1,7 @@
 /* app_smooth: the smooth render mode (surface nets, seed 004) in the game,
  * as the component "smooth": it registers the mode in the render-mode
  * table (render.mode smooth; F8 cycles) and its cvars, widens the chunks an
- * edit re-meshes to those whose nets it can change, moves distant chunks to
- * half-resolution nets as the eye moves, and owns the `surfnets FILE N`
+ * edit re-meshes to those whose nets it can change, and owns the `surfnets FILE N`
  * command that compares the CPU and GPU meshers on any field. */
 #include "app_smooth.h"
 
@@ -26,9 +25,6 @@
 typedef struct smooth_comp {
     surfnets_gpu *gpu; /* the surfnets command's; made on first use */
     bool gpu_failed;
-    uint8_t *lod;      /* per chunk: the level of detail last asked for */
-    int chunks;
-    cvar *lod_distance;
 } smooth_comp;
 
 static bool smooth_on(const app *a) { return a->render_mode && strcmp(a->render_mode, smooth_render_mode.name) == 0; }
@@ -170,14 +166,14 @@ static void *smooth_init(app *a)
     cvar_desc d[] = {
         { "render.smooth_sharpness", "smooth mode: 1 = binary occupancy (45-degree facets), lower = smoother slopes",
           CVAR_FLOAT, CVAR_ARCHIVE, "0.1", 0, 1, NULL, remesh_all, a },
-        { "render.smooth_lod_distance", "smooth mode: chunks farther than this (voxels) get half-resolution nets; 0 = never",
-          CVAR_FLOAT, CVAR_ARCHIVE, "96", 0, 4096, NULL, remesh_all, a },
+        /* every level is built with the chunk: the draw reads this each frame */
+        { "render.smooth_lod_distance",
+          "smooth mode: chunks farther than this (voxels) draw 2x coarser nets, beyond twice it 4x; 0 = never",
+          CVAR_FLOAT, CVAR_ARCHIVE, SMOOTH_LOD_DISTANCE_DEFAULT_STR, 0, 4096 },
         { "render.gpu", "smooth mode meshing: 0 = CPU workers, 1 = compute shaders (GL 4.3), 2 = whichever is faster here",
           CVAR_INT, CVAR_ARCHIVE, "2", 0, 2, NULL, remesh_all, a },
     };
-    cvar_register(&d[0]);
-    s->lod_distance = cvar_register(&d[1]);
-    cvar_register(&d[2]);
+    for (int i = 0; i < 3; i++) cvar_register(&d[i]);
     const cmd_desc cmds[] = {
         { "surfnets", "FILE N", "mesh an (N+1)^3 float32 field on the CPU and GPU: counts and times", c_surfnets, a, NULL },
     };
@@ -192,48 +188,17 @@ static void smooth_edit(void *self, app *a, const world_edit *e)
     if (a->w && smooth_on(a)) mesh_smooth_mark_edit(a->w, e->lo, e->hi);
 }
 
-static void smooth_new_world(void *self, app *a, world *w)
-{
-    smooth_comp *s = self;
-    free(s->lod);
-    s->chunks = w->chunk_count;
-    s->lod = calloc((size_t)w->chunk_count, 1);
-}
-
-/* Each frame: a chunk whose distance crossed render.smooth_lod_distance is
- * re-meshed (the mode picks its level from the same rule when it builds). */
-static void smooth_draw(void *self, app *a, const frame_draw *f)
-{
-    smooth_comp *s = self;
-    if (!s || !a->w || !smooth_on(a) || !s->lod || s->chunks != a->w->chunk_count) return;
-    for (int i = 0; i < a->w->chunk_count; i++) {
-        int cx, cy, cz;
-        world_chunk_coords(a->w, i, &cx, &cy, &cz);
-        float dx = (float)(cx * CHUNK_SIZE + CHUNK_SIZE / 2) - f->cam->pos[0],
-              dy = (float)(cy * CHUNK_SIZE + CHUNK_SIZE / 2) - f->cam->pos[1],
-              dz = (float)(cz * CHUNK_SIZE + CHUNK_SIZE / 2) - f->cam->pos[2];
-        int want = mesh_smooth_lod_want(s->lod[i], sqrtf(dx * dx + dy * dy + dz * dz), s->lod_distance->f);
-        if (want != s->lod[i]) {
-            s->lod[i] = (uint8_t)want;
-            world_mark_dirty(a->w, cx, cy, cz);
-        }
-    }
-}
-
 static void smooth_shutdown(void *self, app *a)
 {
     smooth_comp *s = self;
     if (!s) return;
     surfnets_gpu_destroy(s->gpu);
-    free(s->lod);
     free(s);
 }
 
 const component app_smooth_component = {
     .name = "smooth",
     .init = smooth_init,
-    .on_new_world = smooth_new_world,
     .on_edit = smooth_edit,
-    .draw = smooth_draw,
     .shutdown = smooth_shutdown,
 };

@@ -15,6 +15,11 @@ uniform bool u_light_on;
 uniform sampler3D u_light;
 uniform ivec3 u_light_size;
 uniform vec3 u_tints[8];
+// 0 at level of detail 0. At a coarse level, a vertex may lie inside the
+// terrain the light was computed for, or above the one-voxel shell of lit
+// elements (free air holds no light): light is then averaged over the lit
+// texels only, half a voxel out, else this far out
+uniform float u_coarse_reach;
 
 out vec3 v_world;
 out vec3 v_normal;
@@ -43,6 +48,24 @@ vec2 light_smooth(vec3 p)
     return mix(mix(x00, x10, f.y), mix(x01, x11, f.y), f.z);
 }
 
+// The trilinear weights of the lit texels around p (light > 0: solid voxels
+// and free air hold none): the weighted sum in xy, the weight in z.
+vec3 light_lit(vec3 p)
+{
+    vec3 q = p - 0.5;
+    ivec3 b = ivec3(floor(q));
+    vec3 f = q - vec3(b);
+    vec3 acc = vec3(0.0);
+    for (int i = 0; i < 8; i++) {
+        ivec3 o = ivec3(i & 1, (i >> 1) & 1, i >> 2);
+        vec3 w3 = mix(1.0 - f, f, vec3(o));
+        vec2 l = light_at(b + o);
+        float w = (l.x + l.y > 0.0) ? w3.x * w3.y * w3.z : 0.0;
+        acc += vec3(l * w, w);
+    }
+    return acc;
+}
+
 void main()
 {
     vec3 wp = u_origin + a_pos;
@@ -51,6 +74,15 @@ void main()
     v_mat = a_mat.x;
     v_tint = a_mat.y > 0u ? vec4(u_tints[min(a_mat.y, 7u)], 1.0) : vec4(0.0);
     v_dist = distance(wp, u_camera);
-    v_light = u_light_on ? light_smooth(wp + normalize(v_normal) * 0.5) : vec2(1.0);
+    vec3 n = normalize(v_normal);
+    if (!u_light_on) {
+        v_light = vec2(1.0);
+    } else if (u_coarse_reach <= 0.0) {
+        v_light = light_smooth(wp + n * 0.5);
+    } else {
+        vec3 a = light_lit(wp + n * 0.5);
+        if (a.z < 1e-3) a = light_lit(wp + n * u_coarse_reach);
+        v_light = a.z > 0.0 ? a.xy / a.z : vec2(0.0);
+    }
     gl_Position = u_viewproj * vec4(wp, 1.0);
 }

@@ -218,41 +218,124 @@ static void test_edit_dirties_only_its_chunks(void **state)
     world_destroy(w);
 }
 
-/* Level of detail 1: about a quarter of the triangles, the surface where
- * it was (within a voxel), and a one-voxel grass layer still on top at
- * either parity of its height. */
-static void test_lod1(void **state)
+/* Coarse levels: level l has about 4^-l of the triangles (plus its skirt),
+ * the surface where it was (within half a coarse cell), and a one-voxel
+ * grass layer still on top at either parity of its height. */
+static void test_lod_levels(void **state)
 {
     for (int h = 9; h <= 10; h++) {
         world *w = world_create(1, 1, 1);
         for (int z = 0; z < 32; z++)
             for (int x = 0; x < 32; x++) {
-                int top = h + (x > 16 ? 3 : 0);
+                int top = h + (x > 16 ? 4 : 0);
                 for (int y = 0; y <= top; y++) world_set(w, x, y, z, y == top ? MAT_GRASS : MAT_DIRT);
             }
         smooth_input *in = malloc(sizeof *in);
-        smooth_mesh m0 = { 0 }, m1 = { 0 };
+        smooth_mesh m0 = { 0 }, m = { 0 };
         mesh_smooth_gather_lod(w, 0, 0, 0, SMOOTH_SHARPNESS_DEFAULT, 0, in);
         assert_true(mesh_smooth_build(in, &m0));
-        mesh_smooth_gather_lod(w, 0, 0, 0, SMOOTH_SHARPNESS_DEFAULT, 1, in);
-        assert_int_equal(in->n, SMOOTH_N_LOD1);
-        assert_true(mesh_smooth_build(in, &m1));
-        assert_true(m1.triangles > 0 && m1.triangles < m0.triangles * 2 / 5);
-        int up = 0;
-        for (int i = 0; i < m1.vertices; i++) {
-            const smooth_vertex *v = &m1.v[i];
-            if (v->nrm[1] < 120 || v->pos[0] < 2 || v->pos[0] > 30 || v->pos[2] < 2 || v->pos[2] > 30) continue;
-            float want = (float)(h + (v->pos[0] > 17 ? 3 : 0)) + 1.f;
-            if (v->pos[0] > 13 && v->pos[0] < 21) continue; /* the step between the two levels */
-            assert_true(fabsf(v->pos[1] - want) < 1.01f);
-            assert_int_equal(v->mat, MAT_GRASS);
-            up++;
+        for (int l = 1; l < SMOOTH_LODS; l++) {
+            int step = 1 << l;
+            mesh_smooth_gather_lod(w, 0, 0, 0, SMOOTH_SHARPNESS_DEFAULT, l, in);
+            assert_int_equal(in->n, CHUNK_SIZE / step + 3);
+            assert_int_equal(in->step, step);
+            assert_true(mesh_smooth_build(in, &m));
+            print_message("h %d level %d: %d triangles (level 0: %d)\n", h, l, m.triangles, m0.triangles);
+            assert_true(m.triangles > 0 && m.triangles * 2 * step * step < m0.triangles * 5);
+            int up = 0;
+            for (int i = 0; i < m.vertices; i++) {
+                const smooth_vertex *v = &m.v[i];
+                if (v->nrm[1] < 120 || v->pos[0] < 2 || v->pos[0] > 30 || v->pos[2] < 2 || v->pos[2] > 30) continue;
+                if (v->pos[0] > 16 - step && v->pos[0] < 18 + step) continue; /* the step between the two levels */
+                float want = (float)(h + (v->pos[0] > 17 ? 4 : 0)) + 1.f;
+                assert_true(fabsf(v->pos[1] - want) <= 0.5f * (float)step + 0.01f);
+                if (v->mat != MAT_GRASS) print_message("level %d vertex %.2f %.2f %.2f n %d %d %d mat %d\n", l, v->pos[0], v->pos[1], v->pos[2], v->nrm[0], v->nrm[1], v->nrm[2], v->mat);
+                assert_int_equal(v->mat, MAT_GRASS);
+                up++;
+            }
+            assert_true(up > 40 / step);
         }
-        assert_true(up > 20);
-        mesh_smooth_free(&m0), mesh_smooth_free(&m1);
+        mesh_smooth_free(&m0), mesh_smooth_free(&m);
         free(in);
         world_destroy(w);
     }
+}
+
+/* A one-voxel cactus on flat sand drops out of the coarse levels (thinner
+ * than the filter) and does not paint the sand under it; at level 0 it is
+ * there. */
+static void test_lod_thin_feature(void **state)
+{
+    world *w = world_create(1, 1, 1);
+    for (int z = 0; z < 32; z++)
+        for (int x = 0; x < 32; x++)
+            for (int y = 0; y <= 8; y++) world_set(w, x, y, z, MAT_SAND);
+    for (int y = 9; y < 14; y++) world_set(w, 16, y, 16, MAT_CACTUS); /* on a lattice column of every level */
+    smooth_input *in = malloc(sizeof *in);
+    smooth_mesh m = { 0 };
+    for (int l = 0; l < SMOOTH_LODS; l++) {
+        mesh_smooth_gather_lod(w, 0, 0, 0, SMOOTH_SHARPNESS_DEFAULT, l, in);
+        assert_true(mesh_smooth_build(in, &m));
+        int cactus = 0, sand = 0;
+        for (int i = 0; i < m.vertices; i++) {
+            cactus += m.v[i].mat == MAT_CACTUS;
+            sand += m.v[i].mat == MAT_SAND;
+        }
+        if (l == 0) assert_true(cactus > 0);
+        else assert_int_equal(cactus, 0);
+        assert_true(sand > 0);
+    }
+    mesh_smooth_free(&m);
+    free(in);
+    world_destroy(w);
+}
+
+/* mesh_smooth_gather_levels cuts level 0 from a bigger box: exactly what
+ * mesh_smooth_gather gives. A coarse sample two neighbouring chunks share
+ * reads the same in both (so coarse chunks of one level meet exactly). */
+static void test_levels_exact_and_shared(void **state)
+{
+    world *w = make_world();
+    smooth_input *a = malloc(sizeof *a * SMOOTH_LODS), *b = malloc(sizeof *b * SMOOTH_LODS), *ref = malloc(sizeof *ref);
+    assert_non_null(a), assert_non_null(b), assert_non_null(ref);
+    smooth_input *la[SMOOTH_LODS], *lb[SMOOTH_LODS];
+    for (int l = 0; l < SMOOTH_LODS; l++) la[l] = &a[l], lb[l] = &b[l];
+    for (int axis = 0; axis < 3; axis++) {
+        int c0[3] = { 1, 1, 1 }, c1[3] = { 1, 1, 1 }; /* the upper layer holds the surface */
+        if (axis == 1) c0[1] = 0, c1[1] = 1;
+        else c1[axis] = 2;
+        mesh_smooth_gather_levels(w, c0[0], c0[1], c0[2], SMOOTH_SHARPNESS_DEFAULT, la);
+        mesh_smooth_gather_levels(w, c1[0], c1[1], c1[2], SMOOTH_SHARPNESS_DEFAULT, lb);
+        mesh_smooth_gather(w, c0[0], c0[1], c0[2], SMOOTH_SHARPNESS_DEFAULT, ref);
+        assert_int_equal(a[0].n, SMOOTH_N);
+        assert_memory_equal(a[0].d, ref->d, sizeof *ref->d * SMOOTH_VOLUME);
+        assert_memory_equal(a[0].mat, ref->mat, SMOOTH_VOLUME);
+        assert_memory_equal(a[0].tint, ref->tint, SMOOTH_VOLUME);
+        assert_memory_equal(a[0].own_lo, ref->own_lo, sizeof ref->own_lo);
+        for (int l = 1; l < SMOOTH_LODS; l++) {
+            int n = a[l].n, shift = CHUNK_SIZE >> l; /* chunk c1's sample i is chunk c0's i + shift */
+            long shared = 0, solid = 0;
+            for (int z = 0; z < n; z++)
+                for (int y = 0; y < n; y++)
+                    for (int x = 0; x < n; x++) {
+                        int p[3] = { x, y, z };
+                        p[axis] += shift;
+                        if (p[axis] >= n) continue;
+                        size_t i1 = (size_t)x + (size_t)n * ((size_t)y + (size_t)n * (size_t)z);
+                        size_t i0 = (size_t)p[0] + (size_t)n * ((size_t)p[1] + (size_t)n * (size_t)p[2]);
+                        assert_true(a[l].d[i0] == b[l].d[i1]);
+                        assert_int_equal(a[l].mat[i0], b[l].mat[i1]);
+                        assert_int_equal(a[l].tint[i0], b[l].tint[i1]);
+                        shared++;
+                        solid += a[l].d[i0] < 0;
+                    }
+            assert_int_equal(shared, 3L * n * n);
+            /* the side faces cross the hills' surface (the floor at y = 32 lies under it) */
+            if (axis != 1) assert_true(solid > 0 && solid < shared);
+        }
+    }
+    free(a), free(b), free(ref);
+    world_destroy(w);
 }
 
 int main(void)
@@ -261,7 +344,9 @@ int main(void)
         cmocka_unit_test(test_chunks_seamless_and_closed),
         cmocka_unit_test(test_density_slopes_and_keeps_sign),
         cmocka_unit_test(test_edit_dirties_only_its_chunks),
-        cmocka_unit_test(test_lod1),
+        cmocka_unit_test(test_lod_levels),
+        cmocka_unit_test(test_levels_exact_and_shared),
+        cmocka_unit_test(test_lod_thin_feature),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -259,12 +259,104 @@ static void test_gpu_path_same_picture(void **state)
     world_destroy(w);
 }
 
+/* Every level of detail of every chunk, as the smooth mode uploads them. */
+static void upload_levels(scene *s, const world *w)
+{
+    smooth_renderer_reset(s->rend, w->cx, w->cy, w->cz);
+    smooth_input *in = malloc(sizeof *in * SMOOTH_LODS);
+    assert_non_null(in);
+    smooth_input *lv[SMOOTH_LODS];
+    for (int l = 0; l < SMOOTH_LODS; l++) lv[l] = &in[l];
+    smooth_mesh m = { 0 };
+    for (int c = 0; c < w->chunk_count; c++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, c, &cx, &cy, &cz);
+        mesh_smooth_gather_levels(w, cx, cy, cz, SMOOTH_SHARPNESS_DEFAULT, lv);
+        for (int l = 0; l < SMOOTH_LODS; l++) {
+            assert_true(mesh_smooth_build(&in[l], &m));
+            smooth_renderer_upload_level(s->rend, cx, cy, cz, l, &m);
+        }
+    }
+    mesh_smooth_free(&m);
+    free(in);
+}
+
+static bool is_sky(const uint8_t *c) { return abs(c[0] - 51) + abs(c[1] - 102) + abs(c[2] - 230) < 6; }
+
+/* A crack: sky showing through a surface, terrain two pixels either side
+ * of it across or down (a thinner tree top against the sky is not one). */
+static int cracks(const uint8_t *px)
+{
+    int n = 0;
+#define SKY(x, y) is_sky(px + 4 * ((y) * W + (x)))
+    for (int y = 2; y < H - 2; y++)
+        for (int x = 2; x < W - 2; x++)
+            n += SKY(x, y) && ((!SKY(x - 2, y) && !SKY(x + 2, y)) || (!SKY(x, y - 2) && !SKY(x, y + 2)));
+#undef SKY
+    return n;
+}
+
+/* Level of detail: with every chunk nearer than the LOD distance the
+ * picture is the plain one pixel for pixel; with coarse chunks beyond it,
+ * fewer triangles, no cracks where levels meet (coarse chunks overlap their
+ * neighbours) and a picture close to the plain one (distant firs thin a
+ * little), for views along the ground, down from above and toward a cut. */
+static void test_lod_no_holes(void **state)
+{
+    scene *s = *state;
+    world *w = world_create(8, 4, 8);
+    assert_true(worldgen_generate(w, &biome_taiga, 3, s->jobs));
+    for (int z = 100; z < 156; z++) /* a cut tunnel through the hill at the centre */
+        for (int y = 0; y < w->sy; y++)
+            for (int x = 110; x < 146; x++) {
+                float dy = (float)y - (float)world_surface_y(w, 128, 128) + 6.f, dx = (float)x - 128.f;
+                if (dx * dx + dy * dy < 30.f) world_set(w, x, y, z, MAT_AIR);
+            }
+    upload_levels(s, w);
+    const struct {
+        float pos[3], yaw, pitch;
+    } views[] = {
+        { { 128, 0, 128 }, 30, 0 },    /* along the ground, to the fog */
+        { { 128, 90, 128 }, 0, -60 },  /* down from above */
+        { { 128, 0, 40 }, 180, -15 },  /* toward the tunnel, from 60 voxels */
+    };
+    for (int v = 0; v < 3; v++) {
+        float eye[3] = { views[v].pos[0], views[v].pos[1], views[v].pos[2] };
+        if (eye[1] == 0) eye[1] = (float)world_surface_y(w, (int)eye[0], (int)eye[2]) + (v == 2 ? 12.f : 8.f);
+        render_stats plain_st, lod_st, far_st;
+        smooth_renderer_set_lod_distance(s->rend, 0);
+        uint8_t *plain = render(s, eye, views[v].yaw, views[v].pitch, &plain_st);
+        smooth_renderer_set_lod_distance(s->rend, 1000); /* every chunk nearer: level 0 */
+        uint8_t *far = render(s, eye, views[v].yaw, views[v].pitch, &far_st);
+        assert_memory_equal(far, plain, (size_t)W * H * 4);
+        smooth_renderer_set_lod_distance(s->rend, SMOOTH_LOD_DISTANCE_DEFAULT);
+        uint8_t *lod = render(s, eye, views[v].yaw, views[v].pitch, &lod_st);
+        double diff = 0;
+        int sky_lod = 0, sky_plain = 0;
+        for (int i = 0; i < W * H; i++) {
+            sky_lod += is_sky(lod + 4 * i), sky_plain += is_sky(plain + 4 * i);
+            for (int k = 0; k < 3; k++) diff += abs(lod[4 * i + k] - plain[4 * i + k]);
+        }
+        diff /= W * H * 3;
+        int crack_lod = cracks(lod), crack_plain = cracks(plain);
+        print_message("view %d: triangles %ld -> %ld, sky %d -> %d px, cracks %d -> %d px, mean difference %.2f\n", v,
+                      plain_st.triangles, lod_st.triangles, sky_plain, sky_lod, crack_plain, crack_lod, diff);
+        assert_true(lod_st.triangles * 10 < plain_st.triangles * 8);
+        assert_true(crack_lod <= crack_plain + W * H / 1000);
+        assert_true(sky_lod * 10 < W * H * 9 && sky_lod - sky_plain < W * H / 50); /* terrain in view; firs thin < 2% */
+        assert_true(diff < 12);
+        free(plain), free(far), free(lod);
+    }
+    world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_biome_pictures),
         cmocka_unit_test(test_ball),
         cmocka_unit_test(test_gpu_path_same_picture),
+        cmocka_unit_test(test_lod_no_holes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

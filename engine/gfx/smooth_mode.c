@@ -1,7 +1,6 @@
 #include "gfx/smooth_mode.h"
 
 #include <glad/gl.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,12 +23,8 @@ typedef struct smooth_mode {
     surfnets_mesh count;
     int path;    /* 0 undecided, 1 CPU, 2 GPU */
     int path_for; /* the render.gpu value path was decided for */
-    smooth_mesh *meshes;
+    smooth_mesh *meshes; /* SMOOTH_LODS per chunk built: [i * SMOOTH_LODS + level] */
     int mesh_cap, mesh_count;
-    uint8_t *lod; /* per chunk: the level of detail it was meshed at */
-    int chunks;
-    float eye[3]; /* from the last draw: where level of detail is measured */
-    bool have_eye;
 } smooth_mode;
 
 static void *smooth_create(char *err, size_t errlen)
@@ -47,9 +42,8 @@ static void *smooth_create(char *err, size_t errlen)
 static void smooth_destroy(void *self)
 {
     smooth_mode *m = self;
-    for (int i = 0; i < m->mesh_cap; i++) mesh_smooth_free(&m->meshes[i]);
+    for (int i = 0; i < m->mesh_cap * SMOOTH_LODS; i++) mesh_smooth_free(&m->meshes[i]);
     free(m->meshes);
-    free(m->lod);
     surfnets_gpu_mesh_free(&m->scratch);
     surfnets_free(&m->count);
     surfnets_gpu_destroy(m->gpu);
@@ -61,9 +55,6 @@ static void smooth_reset(void *self, int cx, int cy, int cz)
 {
     smooth_mode *m = self;
     smooth_renderer_reset(m->r, cx, cy, cz);
-    free(m->lod);
-    m->chunks = cx * cy * cz;
-    m->lod = calloc((size_t)(m->chunks > 0 ? m->chunks : 1), 1);
 }
 
 static bool ensure_gpu(smooth_mode *m)
@@ -154,20 +145,24 @@ typedef struct smooth_job {
     const int *idx;
     smooth_mesh *out;
     smooth_input *in; /* GPU path: gathered inputs */
-    const uint8_t *lod;
     float sharpness;
 } smooth_job;
 
+/* Every level of detail of one chunk: one fine density, three nets. */
 static void cpu_one(void *arg, int k)
 {
     smooth_job *j = arg;
     int cx, cy, cz;
     world_chunk_coords(j->w, j->idx[k], &cx, &cy, &cz);
-    smooth_input *in = malloc(sizeof *in); /* ~240 KB of scratch: workers keep no state */
-    j->out[k].vertices = j->out[k].triangles = 0;
+    smooth_mesh *out = &j->out[(size_t)k * SMOOTH_LODS];
+    for (int l = 0; l < SMOOTH_LODS; l++) out[l].vertices = out[l].triangles = 0;
+    /* ~0.8 MB of scratch: workers keep no state */
+    smooth_input *in = malloc(sizeof *in * SMOOTH_LODS);
     if (!in) return;
-    mesh_smooth_gather_lod(j->w, cx, cy, cz, j->sharpness, j->lod[j->idx[k]], in);
-    mesh_smooth_build(in, &j->out[k]);
+    smooth_input *lv[SMOOTH_LODS];
+    for (int l = 0; l < SMOOTH_LODS; l++) lv[l] = &in[l];
+    mesh_smooth_gather_levels(j->w, cx, cy, cz, j->sharpness, lv);
+    for (int l = 0; l < SMOOTH_LODS; l++) mesh_smooth_build(&in[l], &out[l]);
     free(in);
 }
 
@@ -183,19 +178,17 @@ static void smooth_build(void *self, const world *w, job_pool *jobs, const int *
 {
     smooth_mode *m = self;
     m->mesh_count = 0;
-    if (w->chunk_count != m->chunks || !m->lod) return;
     float sharpness = cvar_float("render.smooth_sharpness", SMOOTH_SHARPNESS_DEFAULT);
     if (choose_path(m, w, idx, n, sharpness) == 2) {
         smooth_input *in = malloc(sizeof *in * GPU_BATCH);
         if (in) {
             for (int b = 0; b < n; b += GPU_BATCH) {
                 int k = n - b < GPU_BATCH ? n - b : GPU_BATCH;
-                smooth_job j = { w, idx + b, NULL, in, m->lod, sharpness };
+                smooth_job j = { w, idx + b, NULL, in, sharpness };
                 job_parallel_for(jobs, k, gather_one, &j);
                 for (int i = 0; i < k; i++) {
                     int cx, cy, cz;
                     world_chunk_coords(w, idx[b + i], &cx, &cy, &cz);
-                    m->lod[idx[b + i]] = 0;
                     gpu_mesh_chunk(m, &in[i], cx, cy, cz);
                 }
             }
@@ -204,25 +197,15 @@ static void smooth_build(void *self, const world *w, job_pool *jobs, const int *
         }
     }
     if (n > m->mesh_cap) {
-        smooth_mesh *mm = realloc(m->meshes, sizeof *mm * (size_t)n);
+        smooth_mesh *mm = realloc(m->meshes, sizeof *mm * (size_t)n * SMOOTH_LODS);
         if (!mm) {
             log_warn("no memory to mesh %d chunks; they stay as they were", n);
             return;
         }
-        memset(mm + m->mesh_cap, 0, sizeof *mm * (size_t)(n - m->mesh_cap));
+        memset(mm + (size_t)m->mesh_cap * SMOOTH_LODS, 0, sizeof *mm * (size_t)(n - m->mesh_cap) * SMOOTH_LODS);
         m->meshes = mm, m->mesh_cap = n;
     }
-    /* level of detail from where the eye was at the last draw */
-    float far = cvar_float("render.smooth_lod_distance", SMOOTH_LOD_DISTANCE_DEFAULT);
-    for (int i = 0; i < n; i++) {
-        int cx, cy, cz;
-        world_chunk_coords(w, idx[i], &cx, &cy, &cz);
-        float d[3] = { (float)(cx * CHUNK_SIZE + CHUNK_SIZE / 2) - m->eye[0], (float)(cy * CHUNK_SIZE + CHUNK_SIZE / 2) - m->eye[1],
-                       (float)(cz * CHUNK_SIZE + CHUNK_SIZE / 2) - m->eye[2] };
-        float dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        m->lod[idx[i]] = (uint8_t)(m->have_eye ? mesh_smooth_lod_want(m->lod[idx[i]], dist, far) : 0);
-    }
-    smooth_job j = { w, idx, m->meshes, NULL, m->lod, sharpness };
+    smooth_job j = { w, idx, m->meshes, NULL, sharpness };
     job_parallel_for(jobs, n, cpu_one, &j);
     m->mesh_count = n;
 }
@@ -233,7 +216,8 @@ static void smooth_upload(void *self, const world *w, const int *idx, int n)
     for (int i = 0; i < n && i < m->mesh_count; i++) {
         int cx, cy, cz;
         world_chunk_coords(w, idx[i], &cx, &cy, &cz);
-        smooth_renderer_upload(m->r, cx, cy, cz, &m->meshes[i]);
+        for (int l = 0; l < SMOOTH_LODS; l++)
+            smooth_renderer_upload_level(m->r, cx, cy, cz, l, &m->meshes[(size_t)i * SMOOTH_LODS + l]);
     }
     m->mesh_count = 0;
 }
@@ -241,8 +225,7 @@ static void smooth_upload(void *self, const world *w, const int *idx, int n)
 static void smooth_draw(void *self, const render_view *v, render_stats *stats)
 {
     smooth_mode *m = self;
-    memcpy(m->eye, v->cam->pos, sizeof m->eye);
-    m->have_eye = true;
+    smooth_renderer_set_lod_distance(m->r, cvar_float("render.smooth_lod_distance", SMOOTH_LOD_DISTANCE_DEFAULT));
     smooth_renderer_draw_view(m->r, v, stats);
 }
 

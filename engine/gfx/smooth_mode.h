@@ -1,7 +1,7 @@
 /* smooth_mode: the "smooth" render mode (seed 004's surface nets) as an
  * entry of the render-mode table. Its build meshes dirty chunks either on
- * the CPU workers (mesh_smooth, with level of detail 1 beyond
- * render.smooth_lod_distance) or through the four compute passes
+ * the CPU workers (mesh_smooth, every level of detail; the draw picks one
+ * per chunk by render.smooth_lod_distance) or through the four compute passes
  * (surfnets_gpu), as render.gpu says; render.smooth_sharpness shapes the
  * density. The game registers those cvars; missing ones read as defaults. */
 #ifndef STRATA_SMOOTH_MODE_H

@@ -10,17 +10,24 @@
 #include "voxel/chunk.h"
 #include "voxel/material.h"
 
-typedef struct smooth_chunk {
+typedef struct smooth_level {
     GLuint vbo, ibo;
     int indices;
     size_t bytes;
+    bool built; /* uploaded (maybe empty: a fir can vanish at a coarse level) */
+} smooth_level;
+
+typedef struct smooth_chunk {
+    smooth_level lvl[SMOOTH_LODS];
+    int indices;  /* level 0's (-1: on the GPU), what `has` tests */
+    size_t bytes; /* the GPU mesh's */
     surfnets_gpu_mesh gm; /* made by the compute passes: drawn indirectly */
     bool gpu;
 } smooth_chunk;
 
 typedef struct smooth_prog {
     GLuint prog;
-    GLint viewproj, origin, camera, atlas, tiles, sun, fog_color, fog_start, fog_end, tints;
+    GLint viewproj, origin, camera, atlas, tiles, sun, fog_color, fog_start, fog_end, tints, coarse_reach;
 } smooth_prog;
 
 struct smooth_renderer {
@@ -30,6 +37,7 @@ struct smooth_renderer {
     smooth_chunk *chunks;
     render_item *visible; /* scratch for smooth_renderer_draw */
     unsigned char *has;
+    float lod_distance;   /* mesh_smooth_lod_for's far; 0 = always level 0 */
 };
 
 static bool load_prog(smooth_prog *p, const char *vert, char *err, size_t errlen)
@@ -39,7 +47,7 @@ static bool load_prog(smooth_prog *p, const char *vert, char *err, size_t errlen
 #define U(name) glGetUniformLocation(p->prog, "u_" #name)
     p->viewproj = U(viewproj), p->origin = U(origin), p->camera = U(camera), p->atlas = U(atlas);
     p->tiles = U(tiles), p->sun = U(sun), p->fog_color = U(fog_color), p->fog_start = U(fog_start);
-    p->fog_end = U(fog_end), p->tints = U(tints);
+    p->fog_end = U(fog_end), p->tints = U(tints), p->coarse_reach = U(coarse_reach);
 #undef U
     /* per material: top, bottom and side tiles for the three projections */
     GLuint tiles[32 * 4] = { 0 };
@@ -60,6 +68,7 @@ smooth_renderer *smooth_renderer_create(char *err, size_t errlen)
         free(r);
         return NULL;
     }
+    r->lod_distance = SMOOTH_LOD_DISTANCE_DEFAULT;
     glCreateVertexArrays(1, &r->vao);
     for (int i = 0; i < 3; i++) {
         glEnableVertexArrayAttrib(r->vao, (GLuint)i);
@@ -81,14 +90,21 @@ smooth_renderer *smooth_renderer_create(char *err, size_t errlen)
     return r;
 }
 
+/* Frees a chunk's buffers, every level and the GPU mesh; zeroes it. */
+static void clear_chunk(smooth_chunk *g)
+{
+    for (int l = 0; l < SMOOTH_LODS; l++) {
+        if (g->lvl[l].vbo) glDeleteBuffers(1, &g->lvl[l].vbo);
+        if (g->lvl[l].ibo) glDeleteBuffers(1, &g->lvl[l].ibo);
+    }
+    surfnets_gpu_mesh_free(&g->gm);
+    memset(g, 0, sizeof *g);
+}
+
 static void free_chunks(smooth_renderer *r)
 {
     int n = r->cx * r->cy * r->cz;
-    for (int i = 0; i < n && r->chunks; i++) {
-        if (r->chunks[i].vbo) glDeleteBuffers(1, &r->chunks[i].vbo);
-        if (r->chunks[i].ibo) glDeleteBuffers(1, &r->chunks[i].ibo);
-        surfnets_gpu_mesh_free(&r->chunks[i].gm);
-    }
+    for (int i = 0; i < n && r->chunks; i++) clear_chunk(&r->chunks[i]);
     free(r->chunks);
     free(r->visible);
     free(r->has);
@@ -119,26 +135,41 @@ void smooth_renderer_reset(smooth_renderer *r, int cx, int cy, int cz)
     r->has = calloc((size_t)(cx * cy * cz > 0 ? cx * cy * cz : 1), 1);
 }
 
-void smooth_renderer_upload(smooth_renderer *r, int cx, int cy, int cz, const smooth_mesh *m)
+void smooth_renderer_upload_level(smooth_renderer *r, int cx, int cy, int cz, int level, const smooth_mesh *m)
 {
     if (!r->chunks || cx < 0 || cy < 0 || cz < 0 || cx >= r->cx || cy >= r->cy || cz >= r->cz) return;
+    if (level < 0 || level >= SMOOTH_LODS) return;
     smooth_chunk *g = &r->chunks[cx + cz * r->cx + cy * r->cx * r->cz];
-    surfnets_gpu_mesh_free(&g->gm);
-    g->gpu = false;
+    if (g->gpu) clear_chunk(g); /* a CPU mesh replaces the compute passes' */
+    smooth_level *l = &g->lvl[level];
+    l->built = true;
+    l->bytes = 0;
     if (m->triangles == 0) {
-        if (g->vbo) glDeleteBuffers(1, &g->vbo);
-        if (g->ibo) glDeleteBuffers(1, &g->ibo);
-        memset(g, 0, sizeof *g);
-        return;
+        if (l->vbo) glDeleteBuffers(1, &l->vbo);
+        if (l->ibo) glDeleteBuffers(1, &l->ibo);
+        l->vbo = l->ibo = 0, l->indices = 0;
+    } else {
+        if (!l->vbo) glCreateBuffers(1, &l->vbo);
+        if (!l->ibo) glCreateBuffers(1, &l->ibo);
+        size_t vb = sizeof(smooth_vertex) * (size_t)m->vertices, ib = sizeof(uint32_t) * 3 * (size_t)m->triangles;
+        glNamedBufferData(l->vbo, (GLsizeiptr)vb, m->v, GL_STATIC_DRAW);
+        glNamedBufferData(l->ibo, (GLsizeiptr)ib, m->idx, GL_STATIC_DRAW);
+        l->indices = 3 * m->triangles;
+        l->bytes = vb + ib;
     }
-    if (!g->vbo) glCreateBuffers(1, &g->vbo);
-    if (!g->ibo) glCreateBuffers(1, &g->ibo);
-    size_t vb = sizeof(smooth_vertex) * (size_t)m->vertices, ib = sizeof(uint32_t) * 3 * (size_t)m->triangles;
-    glNamedBufferData(g->vbo, (GLsizeiptr)vb, m->v, GL_STATIC_DRAW);
-    glNamedBufferData(g->ibo, (GLsizeiptr)ib, m->idx, GL_STATIC_DRAW);
-    g->indices = 3 * m->triangles;
-    g->bytes = vb + ib;
+    if (level == 0) g->indices = l->indices;
 }
+
+void smooth_renderer_upload(smooth_renderer *r, int cx, int cy, int cz, const smooth_mesh *m)
+{
+    static const smooth_mesh none = { 0 };
+    smooth_renderer_upload_level(r, cx, cy, cz, 0, m);
+    for (int l = 1; l < SMOOTH_LODS; l++) smooth_renderer_upload_level(r, cx, cy, cz, l, &none);
+    if (r->chunks && cx >= 0 && cy >= 0 && cz >= 0 && cx < r->cx && cy < r->cy && cz < r->cz)
+        for (int l = 1; l < SMOOTH_LODS; l++) r->chunks[cx + cz * r->cx + cy * r->cx * r->cz].lvl[l].built = false;
+}
+
+void smooth_renderer_set_lod_distance(smooth_renderer *r, float far) { r->lod_distance = far; }
 
 bool smooth_renderer_gpu_ready(const smooth_renderer *r) { return r->gpu_vao != 0; }
 
@@ -149,10 +180,7 @@ void smooth_renderer_upload_gpu(smooth_renderer *r, int cx, int cy, int cz, surf
         return;
     }
     smooth_chunk *g = &r->chunks[cx + cz * r->cx + cy * r->cx * r->cz];
-    if (g->vbo) glDeleteBuffers(1, &g->vbo);
-    if (g->ibo) glDeleteBuffers(1, &g->ibo);
-    surfnets_gpu_mesh_free(&g->gm);
-    memset(g, 0, sizeof *g);
+    clear_chunk(g);
     if (!m->counters) return; /* nothing was meshed */
     g->gm = *m;
     g->gpu = true;
@@ -164,7 +192,10 @@ void smooth_renderer_upload_gpu(smooth_renderer *r, int cx, int cy, int cz, surf
 size_t smooth_renderer_bytes(const smooth_renderer *r)
 {
     size_t b = 0;
-    for (int i = 0; r->chunks && i < r->cx * r->cy * r->cz; i++) b += r->chunks[i].bytes;
+    for (int i = 0; r->chunks && i < r->cx * r->cy * r->cz; i++) {
+        b += r->chunks[i].bytes;
+        for (int l = 0; l < SMOOTH_LODS; l++) b += r->chunks[i].lvl[l].bytes;
+    }
     return b;
 }
 
@@ -175,7 +206,7 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
     for (int i = 0; r->chunks && i < n; i++) {
         if (!r->chunks[i].indices) continue;
         stats->chunks_loaded++;
-        if (!r->chunks[i].gpu) stats->triangles_loaded += r->chunks[i].indices / 3;
+        if (!r->chunks[i].gpu) stats->triangles_loaded += r->chunks[i].lvl[0].indices / 3;
     }
     glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
     vec3 sun = { s->sun[0], s->sun[1], s->sun[2] };
@@ -202,6 +233,15 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
             if (i < 0 || i >= n || !r->chunks) continue;
             smooth_chunk *g = &r->chunks[i];
             if (!g->indices || g->gpu != (pass == 1)) continue;
+            /* the level for its distance; one not built yet draws as level 0 */
+            const smooth_level *l = &g->lvl[0];
+            int level = 0;
+            if (!pass) {
+                int want = mesh_smooth_lod_for(v->visible[k].dist, r->lod_distance);
+                if (g->lvl[want].built) l = &g->lvl[want], level = want;
+                if (!l->indices) continue; /* nothing left at this level */
+                glUniform1f(p->coarse_reach, level ? 0.5f * (float)(1 << level) + 0.5f : 0.f);
+            }
             stats->chunks_drawn++;
             int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
             float o = pass ? -0.5f : 0.f; /* the passes' grid starts at voxel -1's centre */
@@ -213,10 +253,10 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
                 glBindBuffer(GL_DRAW_INDIRECT_BUFFER, g->gm.counters);
                 glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, NULL); /* the count never leaves the GPU */
             } else {
-                glVertexArrayVertexBuffer(r->vao, 0, g->vbo, 0, sizeof(smooth_vertex));
-                glVertexArrayElementBuffer(r->vao, g->ibo);
-                glDrawElements(GL_TRIANGLES, g->indices, GL_UNSIGNED_INT, NULL);
-                stats->triangles += g->indices / 3;
+                glVertexArrayVertexBuffer(r->vao, 0, l->vbo, 0, sizeof(smooth_vertex));
+                glVertexArrayElementBuffer(r->vao, l->ibo);
+                glDrawElements(GL_TRIANGLES, l->indices, GL_UNSIGNED_INT, NULL);
+                stats->triangles += l->indices / 3;
             }
         }
     }

@@ -1,6 +1,7 @@
 /* smooth_renderer: draws the world as surface nets (the smooth render
- * mode): one vertex and one index buffer per chunk, filled from
- * mesh_smooth meshes or by the compute passes; the shared visible set,
+ * mode): a vertex and an index buffer per chunk and level of detail,
+ * filled from mesh_smooth meshes, or level 0 by the compute passes; the
+ * level drawn is chosen per chunk by distance each frame; the shared visible set,
  * fog, sun, light and tints as the blocks mode, and triplanar texturing
  * from the atlas by material. GL on the main thread only. */
 #ifndef STRATA_SMOOTH_RENDERER_H
@@ -19,8 +20,15 @@ void smooth_renderer_destroy(smooth_renderer *r);
 void smooth_renderer_set_atlas(smooth_renderer *r, unsigned texture);
 /* Drops every chunk and sizes the table for a world of cx * cy * cz chunks. */
 void smooth_renderer_reset(smooth_renderer *r, int cx, int cy, int cz);
-/* Replaces one chunk's mesh (an empty mesh frees its buffers). */
+/* Replaces one level of detail of a chunk's mesh (an empty mesh frees its
+ * buffers; the chunk then draws nothing at that level). A chunk whose
+ * coarse levels were never uploaded draws level 0 at any distance. */
+void smooth_renderer_upload_level(smooth_renderer *r, int cx, int cy, int cz, int level, const smooth_mesh *m);
+/* Level 0 only; the coarse levels are dropped (drawn as level 0). */
 void smooth_renderer_upload(smooth_renderer *r, int cx, int cy, int cz, const smooth_mesh *m);
+/* Chunks are drawn at mesh_smooth_lod_for(distance, far) (default
+ * SMOOTH_LOD_DISTANCE_DEFAULT; 0: level 0 always). */
+void smooth_renderer_set_lod_distance(smooth_renderer *r, float far);
 /* A whole frame: clear, the shared visible set, draw (tests, benchmarks). */
 void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_settings *s, render_stats *stats);
 /* Draws the chunks of a visible set (the frame is begun by the caller);

@@ -13,8 +13,11 @@ static inline uint8_t occupied(uint8_t m) { return material_get(m)->pass != PASS
 static const uint16_t k_tent[2 * BLUR_R + 1] = { 1, 2, 3, 2, 1 };
 #define BLUR_TOTAL (9 * 9 * 9)
 
-void smooth_density_box(const world *w, int x0, int y0, int z0, int nx, int ny, int nz, float sharpness, float *d,
-                        uint8_t *mat, uint8_t *tint)
+/* smooth_density_box, and when `raw` is not NULL the filtered occupancy
+ * alone there (0.5 - filled fraction of the 5^3 tent: no own-voxel term,
+ * no sign lock), what the coarse levels sample. */
+static void density_box(const world *w, int x0, int y0, int z0, int nx, int ny, int nz, float sharpness, float *d,
+                        uint8_t *mat, uint8_t *tint, float *raw)
 {
     /* occupancy with a BLUR_R apron, then a separable tent blur in integers
      * (exact, so every box that holds a sample computes the same bits) */
@@ -25,6 +28,7 @@ void smooth_density_box(const world *w, int x0, int y0, int z0, int nx, int ny, 
     if (!a || !b || !own) {
         free(a), free(b), free(own);
         for (size_t i = 0; i < ns; i++) d[i] = 1.f, mat[i] = 0, tint[i] = 0;
+        for (size_t i = 0; raw && i < ns; i++) raw[i] = 0.5f;
         return;
     }
 #define OI(x, y, z) ((size_t)(x) + (size_t)ox * ((size_t)(y) + (size_t)oy * (size_t)(z)))
@@ -68,6 +72,7 @@ void smooth_density_box(const world *w, int x0, int y0, int z0, int nx, int ny, 
                  * stays the voxel's own, at least SMOOTH_MIN_MAGNITUDE away
                  * from zero so thin features keep some thickness */
                 float v = (own[s] ? -0.5f * k : 0.5f * k) + (1.f - k) * 0.5f - blur * (float)sum;
+                if (raw) raw[s] = 0.5f - (float)sum / (float)BLUR_TOTAL;
                 if (own[s] && v > -SMOOTH_MIN_MAGNITUDE) v = -SMOOTH_MIN_MAGNITUDE;
                 if (!own[s] && v < SMOOTH_MIN_MAGNITUDE) v = SMOOTH_MIN_MAGNITUDE;
                 d[s] = v;
@@ -79,6 +84,12 @@ void smooth_density_box(const world *w, int x0, int y0, int z0, int nx, int ny, 
     free(b);
 }
 
+void smooth_density_box(const world *w, int x0, int y0, int z0, int nx, int ny, int nz, float sharpness, float *d,
+                        uint8_t *mat, uint8_t *tint)
+{
+    density_box(w, x0, y0, z0, nx, ny, nz, sharpness, d, mat, tint, NULL);
+}
+
 void mesh_smooth_mark_edit(world *w, const int lo[3], const int hi[3])
 {
     const int r = SMOOTH_EDIT_REACH;
@@ -88,12 +99,10 @@ void mesh_smooth_mark_edit(world *w, const int lo[3], const int hi[3])
                 world_mark_dirty(w, cx, cy, cz); /* ignores chunks outside the world */
 }
 
-int mesh_smooth_lod_want(int have, float dist, float far)
+int mesh_smooth_lod_for(float dist, float far)
 {
-    if (far <= 0) return 0;
-    if (dist > far + 8) return 1;
-    if (dist < far - 8) return 0;
-    return have;
+    if (far <= 0 || dist <= far) return 0;
+    return dist <= 2 * far ? 1 : 2;
 }
 
 void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness, smooth_input *in)
@@ -104,38 +113,112 @@ void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness,
     in->n = SMOOTH_N, in->step = 1;
 }
 
+/* The fine density of voxels -M .. 32 + M of a chunk: M is the coarsest
+ * level's step plus half of it, so the voxels above every coarse sample lie
+ * inside and a sample reads the same in every chunk that holds it. Every
+ * level is cut from it. */
+#define LEVEL_MARGIN ((1 << (SMOOTH_LODS - 1)) * 3 / 2)
+#define LEVEL_FULL (CHUNK_SIZE + 2 * LEVEL_MARGIN + 1)
+
+static inline int solid(uint8_t m) { return material_get(m)->pass != PASS_NONE; }
+
+/* Part of the bulk: solid with at least two of its four horizontal
+ * neighbours (a grass layer even on a convex corner), not a one-voxel
+ * cactus or trunk, which the coarse levels drop and which would paint the
+ * ground under it. i indexes an F^3 box, x fastest, then y, then z. */
+static bool bulk(const uint8_t *fm, size_t i, int F)
+{
+    size_t dz = (size_t)F * (size_t)F;
+    return solid(fm[i]) && solid(fm[i - 1]) + solid(fm[i + 1]) + solid(fm[i - dz]) + solid(fm[i + dz]) >= 2;
+}
+
+/* Level l >= 1 of the fine box (raw, fm, ft: LEVEL_FULL^3, voxel -M at 0). */
+static void coarse_level(const float *raw, const uint8_t *fm, const uint8_t *ft, int l, smooth_input *in)
+{
+    const int s = 1 << l, n = SMOOTH_N_LOD(l), h = s / 2, F = LEVEL_FULL;
+    in->n = n, in->step = s;
+    in->own_lo[0] = in->own_lo[1] = in->own_lo[2] = 0; /* a coarse chunk meshes its whole grid */
+#define FI(x, y, z) ((size_t)(x) + (size_t)F * ((size_t)(y) + (size_t)F * (size_t)(z)))
+    for (int z = 0; z < n; z++)
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++) {
+                /* sample voxel -s + s x, at LEVEL_MARGIN - s + s x in the box */
+                int bx = LEVEL_MARGIN - s + s * x, by = LEVEL_MARGIN - s + s * y, bz = LEVEL_MARGIN - s + s * z;
+                /* the filtered occupancy at the lattice voxel: the 5^3
+                 * tent low-passed it for a 2- or 4-voxel lattice, and with
+                 * no sign lock a coarse surface is a slope, not the
+                 * lattice's staircase */
+                float v = raw[FI(bx, by, bz)];
+                if (v == 0.f) v = SMOOTH_MIN_MAGNITUDE; /* exactly half full: air, as a tie */
+                size_t o = (size_t)x + (size_t)n * ((size_t)y + (size_t)n * (size_t)z);
+                in->d[o] = v;
+                /* the material of the highest voxel from h above it down
+                 * that belongs to the bulk; else its own */
+                size_t pick = FI(bx, by, bz);
+                for (int yy = by + h; yy > by; yy--)
+                    if (bulk(fm, FI(bx, yy, bz), F)) {
+                        pick = FI(bx, yy, bz);
+                        break;
+                    }
+                in->mat[o] = fm[pick];
+                in->tint[o] = ft[pick];
+            }
+#undef FI
+}
+
+void mesh_smooth_gather_levels(const world *w, int cx, int cy, int cz, float sharpness, smooth_input *in[SMOOTH_LODS])
+{
+    const int F = LEVEL_FULL;
+    const size_t count = (size_t)F * F * F;
+    float *f = malloc(sizeof *f * count), *raw = malloc(sizeof *raw * count);
+    uint8_t *fm = malloc(count), *ft = malloc(count);
+    if (!f || !raw || !fm || !ft) { /* no memory: every level empty (all air) */
+        free(f), free(raw), free(fm), free(ft);
+        for (int l = 0; l < SMOOTH_LODS; l++) {
+            int n = SMOOTH_N_LOD(l);
+            in[l]->n = n, in[l]->step = 1 << l;
+            in[l]->own_lo[0] = in[l]->own_lo[1] = in[l]->own_lo[2] = 1;
+            for (int i = 0; i < n * n * n; i++) in[l]->d[i] = 1.f, in[l]->mat[i] = 0, in[l]->tint[i] = 0;
+        }
+        return;
+    }
+    const int M = LEVEL_MARGIN;
+    density_box(w, cx * CHUNK_SIZE - M, cy * CHUNK_SIZE - M, cz * CHUNK_SIZE - M, F, F, F, sharpness, f, fm, ft, raw);
+    /* level 0: voxels -1 .. 33, as mesh_smooth_gather (a sample depends
+     * only on the world around it, so cutting it from a bigger box is exact) */
+    smooth_input *z = in[0];
+    for (int k = 0; k < SMOOTH_N; k++)
+        for (int j = 0; j < SMOOTH_N; j++) {
+            size_t src = (size_t)(M - 1) + (size_t)F * ((size_t)(M - 1 + j) + (size_t)F * (size_t)(M - 1 + k));
+            size_t dst = (size_t)SMOOTH_N * ((size_t)j + (size_t)SMOOTH_N * (size_t)k);
+            memcpy(&z->d[dst], &f[src], sizeof *f * SMOOTH_N);
+            memcpy(&z->mat[dst], &fm[src], SMOOTH_N);
+            memcpy(&z->tint[dst], &ft[src], SMOOTH_N);
+        }
+    z->own_lo[0] = cx > 0, z->own_lo[1] = cy > 0, z->own_lo[2] = cz > 0;
+    z->n = SMOOTH_N, z->step = 1;
+    for (int l = 1; l < SMOOTH_LODS; l++) coarse_level(raw, fm, ft, l, in[l]);
+    free(f), free(raw), free(fm), free(ft);
+}
+
 void mesh_smooth_gather_lod(const world *w, int cx, int cy, int cz, float sharpness, int lod, smooth_input *in)
 {
     if (lod <= 0) {
         mesh_smooth_gather(w, cx, cy, cz, sharpness, in);
         return;
     }
-    /* the full-resolution density of voxels -2 .. 35, then every second
-     * sample (the 5^3 tent already low-passed it) */
-    const int full = SMOOTH_N + 4, n = SMOOTH_N_LOD1;
-    float *d = malloc(sizeof *d * (size_t)full * full * full);
-    uint8_t *mat = malloc((size_t)full * full * full), *tint = malloc((size_t)full * full * full);
-    in->n = n, in->step = 2;
-    in->own_lo[0] = in->own_lo[1] = in->own_lo[2] = 0;
-    if (!d || !mat || !tint) {
-        free(d), free(mat), free(tint);
-        for (int i = 0; i < n * n * n; i++) in->d[i] = 1.f, in->mat[i] = 0, in->tint[i] = 0;
+    if (lod >= SMOOTH_LODS) lod = SMOOTH_LODS - 1;
+    smooth_input *tmp = malloc(sizeof *tmp * SMOOTH_LODS);
+    if (!tmp) {
+        in->n = SMOOTH_N_LOD(lod), in->step = 1 << lod;
+        in->own_lo[0] = in->own_lo[1] = in->own_lo[2] = 0;
+        for (int i = 0; i < in->n * in->n * in->n; i++) in->d[i] = 1.f, in->mat[i] = 0, in->tint[i] = 0;
         return;
     }
-    smooth_density_box(w, cx * CHUNK_SIZE - 2, cy * CHUNK_SIZE - 2, cz * CHUNK_SIZE - 2, full, full, full, sharpness, d,
-                       mat, tint);
-    for (int z = 0; z < n; z++)
-        for (int y = 0; y < n; y++)
-            for (int x = 0; x < n; x++) {
-                size_t s = (size_t)(2 * x) + (size_t)full * ((size_t)(2 * y) + (size_t)full * (size_t)(2 * z));
-                size_t o = (size_t)x + (size_t)n * ((size_t)y + (size_t)n * (size_t)z);
-                size_t up = s + (size_t)full; /* the voxel above: a grass layer is one voxel thick */
-                bool above = occupied(mat[up]);
-                in->d[o] = d[s];
-                in->mat[o] = above ? mat[up] : mat[s];
-                in->tint[o] = above ? tint[up] : tint[s];
-            }
-    free(d), free(mat), free(tint);
+    smooth_input *lv[SMOOTH_LODS];
+    for (int l = 0; l < SMOOTH_LODS; l++) lv[l] = l == lod ? in : &tmp[l];
+    mesh_smooth_gather_levels(w, cx, cy, cz, sharpness, lv);
+    free(tmp);
 }
 
 /* The cell's 8 samples, upper corners first (corner order 2 3 6 7 0 1 4 5). */

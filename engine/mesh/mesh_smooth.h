@@ -37,21 +37,32 @@ typedef struct smooth_input {
     uint8_t mat[SMOOTH_VOLUME];
     uint8_t tint[SMOOTH_VOLUME];
     int own_lo[3]; /* 0 on the world's low faces (nobody else owns them), else 1 */
-    int n;         /* samples per axis: SMOOTH_N, or SMOOTH_N_LOD1 */
-    int step;      /* voxels between samples: 1, or 2 (level of detail 1) */
+    int n;         /* samples per axis: SMOOTH_N_LOD(level) */
+    int step;      /* voxels between samples: 2^level */
 } smooth_input;
 
-/* Level of detail 1 (distant chunks): every second voxel, cells of 2^3
- * voxels, about a quarter of the triangles. Samples are voxels -2, 0, ..,
- * 34 on one global even grid, and a LOD-1 chunk meshes all of its grid, a
- * coarse cell past each face: where it meets a LOD-0 chunk the two surfaces
- * overlap instead of leaving a crack; where it meets another LOD-1 chunk
- * the overlap is the same triangles twice. The material of a coarse sample
- * is the upper of its voxel and the one above when that is solid, so a
- * one-voxel grass layer is not skipped. */
-#define SMOOTH_N_LOD1 (CHUNK_SIZE / 2 + 3)
-/* Chunks whose centre is farther from the eye use LOD 1 (render.smooth_lod_distance). */
-#define SMOOTH_LOD_DISTANCE_DEFAULT 96
+/* Levels of detail for distant chunks: level l samples every 2^l-th voxel
+ * (cells of 2^l voxels a side, about 4^-l of the triangles). Coarse samples
+ * lie on one grid fixed in the world (voxels -s, 0, s, .., 32 + s with
+ * s = 2^l), so coarse chunks of one level meet exactly and nothing flickers
+ * as the eye moves. A coarse sample is the filtered occupancy at its voxel
+ * (the 5^3 tent low-passes it for the lattice) without the sign lock: a
+ * coarse surface is a slope, not the lattice's staircase, and features
+ * thinner than about half the filter (a trunk, a cactus) drop out. A
+ * coarse chunk meshes all of its grid, a coarse cell past each face: where
+ * it meets a finer chunk the surfaces overlap instead of leaving a crack.
+ * A coarse sample's material is that of the highest voxel from s/2 above
+ * it down to it that belongs to the bulk (two of its four horizontal
+ * neighbours solid), so
+ * a one-voxel grass layer stays on top and a cactus the level drops does
+ * not paint the sand under it. Every level is built with the chunk; which
+ * one is drawn is chosen per chunk and frame (mesh_smooth_lod_for). */
+#define SMOOTH_LODS 3
+#define SMOOTH_N_LOD(l) ((l) == 0 ? SMOOTH_N : CHUNK_SIZE / (1 << (l)) + 3)
+/* Level 1 beyond this distance from the eye (voxels), level 2 beyond twice
+ * it (render.smooth_lod_distance; docs/smooth.md has the measurements). */
+#define SMOOTH_LOD_DISTANCE_DEFAULT 48
+#define SMOOTH_LOD_DISTANCE_DEFAULT_STR "48"
 
 /* 20 bytes: chunk-local position (voxel units; voxel (x, y, z) spans
  * [x, x+1)), unit normal as snorm8, material and tint of the cell
@@ -75,13 +86,15 @@ typedef struct smooth_mesh {
 #define SMOOTH_EDIT_REACH 3
 /* Marks dirty every chunk within SMOOTH_EDIT_REACH of the box [lo, hi). */
 void mesh_smooth_mark_edit(world *w, const int lo[3], const int hi[3]);
-/* The level of detail a chunk at `dist` voxels should have, given the one
- * it has: 1 beyond far + 8, 0 within far - 8, unchanged between (so a step
- * back and forth does not re-mesh it); far <= 0 is always 0. */
-int mesh_smooth_lod_want(int have, float dist, float far);
+/* The level to draw a chunk whose centre is `dist` voxels from the eye: 0
+ * within far, 1 within 2 far, else 2; far <= 0 is always 0. */
+int mesh_smooth_lod_for(float dist, float far);
 
 void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness, smooth_input *in);
-/* The same at a level of detail (0 = every voxel, 1 = every second one). */
+/* Every level of detail at once (in[l] for level l), from one pass of the
+ * fine density; in[0] equals mesh_smooth_gather's. */
+void mesh_smooth_gather_levels(const world *w, int cx, int cy, int cz, float sharpness, smooth_input *in[SMOOTH_LODS]);
+/* One level (0 = every voxel): what mesh_smooth_gather_levels gives in[lod]. */
 void mesh_smooth_gather_lod(const world *w, int cx, int cy, int cz, float sharpness, int lod, smooth_input *in);
 /* Meshes the input; false (mesh empty) when out of memory. */
 bool mesh_smooth_build(const smooth_input *in, smooth_mesh *out);
