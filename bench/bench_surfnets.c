@@ -69,7 +69,7 @@ static void *bench_sn_gpu_setup_n(int cells)
     s->active = surfnets_active_cells(&f, &s->mesh);
     glFinish();
     uint64_t t0 = timer_ns();
-    surfnets_gpu_extract(s->gpu, &f, NULL, s->active, &s->gm);
+    surfnets_gpu_extract(s->gpu, &f, NULL, NULL, s->active, &s->gm);
     glFinish();
     bench_note("upload_and_extract_ms", timer_ms_since(t0));
     surfnets_mesh back = { 0 };

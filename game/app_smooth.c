@@ -114,12 +114,14 @@ static int c_surfnets(void *u, int argc, char **argv)
     log_out("cpu_vertices=%d", m.vertices);
     log_out("cpu_triangles=%d", m.triangles);
     smooth_comp *s = component_state(&a->comps, app_smooth_component.name);
+    bool said = false; /* each run without gpu_ lines says why; the first with the details */
     if (s && !s->gpu && !s->gpu_failed) {
         char err[2048];
         s->gpu = surfnets_gpu_create(err, sizeof err);
         if (!s->gpu) {
-            s->gpu_failed = true; /* said once */
+            s->gpu_failed = true; /* not tried again */
             log_warn("surfnets: no compute shaders here (%s): CPU only", err);
+            said = true;
         }
     }
     int rc = 0;
@@ -132,7 +134,7 @@ static int c_surfnets(void *u, int argc, char **argv)
         for (int run = 0; run < 2 && rc == 0; run++) {
             glFinish();
             t0 = timer_ns();
-            if (!surfnets_gpu_extract(s->gpu, &f, NULL, active, &gm)) rc = 1;
+            if (!surfnets_gpu_extract(s->gpu, &f, NULL, NULL, active, &gm)) rc = 1;
             glFinish();
             gpu_ms = timer_ms_since(t0);
         }
@@ -149,6 +151,7 @@ static int c_surfnets(void *u, int argc, char **argv)
         surfnets_gpu_mesh_free(&gm);
     } else {
         log_out("cpu_ms=%.3f", cpu_ms);
+        if (!said) log_warn("surfnets: no compute shaders here: CPU only");
     }
     surfnets_free(&m);
     free(d);

@@ -1,7 +1,8 @@
 #version 450 core
 // Smooth terrain meshed by the compute passes (surfnets_*.comp): vec4
 // positions in the chunk field's grid units (w: cell), vec4 normals (w: the
-// cell's material). Drawn by an indirect draw from the passes' counters.
+// cell's material + 256 * its tint). Drawn by an indirect draw from the
+// passes' counters.
 layout(location = 0) in vec4 a_pos;
 layout(location = 1) in vec4 a_nrm;
 
@@ -14,13 +15,14 @@ uniform vec3 u_camera;
 uniform bool u_light_on;
 uniform sampler3D u_light;
 uniform ivec3 u_light_size;
+uniform vec3 u_tints[8];
 
 out vec3 v_world;
 out vec3 v_normal;
 out float v_dist;
 out vec2 v_light; // sun, sky
 flat out uint v_mat;
-out vec4 v_tint;
+out vec4 v_tint; // tool colour (premultiplied) and weight: interpolated, so a cut's rim blends
 
 vec2 light_at(ivec3 c)
 {
@@ -47,8 +49,10 @@ void main()
     vec3 wp = u_origin + a_pos.xyz;
     v_world = wp;
     v_normal = a_nrm.xyz;
-    v_mat = uint(a_nrm.w + 0.5);
-    v_tint = vec4(0.0); // the GPU path carries no cut tints
+    uint mt = uint(a_nrm.w + 0.5);
+    uint tint = mt >> 8;
+    v_mat = mt & 255u;
+    v_tint = tint > 0u ? vec4(u_tints[min(tint, 7u)], 1.0) : vec4(0.0);
     v_dist = distance(wp, u_camera);
     v_light = u_light_on ? light_smooth(wp + normalize(v_normal) * 0.5) : vec2(1.0);
     gl_Position = u_viewproj * vec4(wp, 1.0);

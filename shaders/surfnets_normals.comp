@@ -2,14 +2,17 @@
 // Surface nets pass 4 of 4 (ComputeNormals): the normal of each vertex is
 // the normalised gradient of the trilinear field at the vertex (as the CPU
 // reference), smoother than face cross products on a voxel-derived field.
-// w carries the material of the cell: its highest inside corner (corner
-// order 2 3 6 7 0 1 4 5), when a material grid is given; else 0.
+// w carries material + 256 * tint of the cell when a material grid is
+// given (else 0), by mesh_smooth's rules in corner order 2 3 6 7 0 1 4 5:
+// the material of the first inside corner, the tint of the first outside
+// corner that has one (a cut paints the cells it carves).
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer Field { float d[]; };
 layout(std430, binding = 2) readonly buffer Verts { vec4 verts[]; };
 layout(std430, binding = 3) writeonly buffer Normals { vec4 nrm[]; };
 layout(std430, binding = 4) readonly buffer Lut { int lut[]; };
-layout(std430, binding = 7) readonly buffer Mats { uint mats[]; }; // one byte per sample, 4 per word
+// one byte per sample, 4 per word: the materials, then the tints from the next word
+layout(std430, binding = 7) readonly buffer Mats { uint mats[]; };
 uniform ivec3 u_dims;
 uniform bool u_has_mats;
 
@@ -49,16 +52,19 @@ void main()
         }
         if (!(dot(g, g) > 0.0)) g = vec3(0.0, 1.0, 0.0);
     }
-    uint m = 0u;
+    uint m = 0u, t = 0u;
     if (u_has_mats) {
+        uint tint_at = uint(u_dims.x * u_dims.y * u_dims.z + 3) >> 2;
+        bool found = false;
         for (int k = 0; k < 8; k++) {
             int i = k_top_first[k];
-            if (c[i] < 0.0) {
-                uint s = uint(base + off[i]);
+            uint s = uint(base + off[i]);
+            if (c[i] < 0.0 && !found) {
                 m = (mats[s >> 2] >> ((s & 3u) * 8u)) & 255u;
-                break;
+                found = true;
             }
+            if (c[i] >= 0.0 && t == 0u) t = (mats[tint_at + (s >> 2)] >> ((s & 3u) * 8u)) & 255u;
         }
     }
-    nrm[v] = vec4(normalize(g), float(m));
+    nrm[v] = vec4(normalize(g), float(m + 256u * t));
 }

@@ -120,6 +120,16 @@ check "smooth mode keeps world and player" 0 "$strata" --headless --width 160 --
 [ "$(grep '^world_hash=' "$tmp/out" | sed -n 1p)" = "$(grep '^world_hash=' "$tmp/out" | sed -n 2p)" ] || { echo "FAIL switching to smooth changed the world"; fail=1; }
 grep -qx "render.mode=blocks" "$tmp/out" || { echo "FAIL render.cycle did not go from smooth back to blocks"; fail=1; }
 ! cmp -s "$tmp/b.png" "$tmp/s.png" || { echo "FAIL smooth mode draws the same picture as blocks"; fail=1; }
+# a context without compute shaders (STRATA_GL_NO_COMPUTE=1 hides them): smooth mode meshes on the
+# CPU even with render.gpu 1 (forced) or 2, says so once across re-meshes and mode switches, and
+# draws exactly what render.gpu 0 draws; surfnets prints the cpu_ lines, says CPU only, exits 0
+nc="$small; tp 64 70 64; look 30 -30; set render.mode smooth; set render.gpu G1; stats; set render.mode blocks; set render.mode smooth; cut 64 40 64; frames 2; stats; screenshot $tmp/ncP1.png; set render.gpu G2; frames 2; set render.mode blocks; set render.mode smooth; frames 2; stats; screenshot $tmp/ncP2.png"
+"$strata" --headless --width 160 --height 120 --exec "$(echo "$nc" | sed 's/G[12]/0/g; s/ncP/ref/g')" >/dev/null 2>&1
+check "no compute: smooth mode falls back to the CPU" 0 env STRATA_GL_NO_COMPUTE=1 "$strata" --headless --width 160 --height 120 --exec "$(echo "$nc" | sed 's/G1/1/; s/G2/2/; s/ncP/nc/g'); surfnets $tmp/sphere.f32 16"
+[ "$(grep -c 'surface nets on the GPU are unavailable' "$tmp/err")" = 1 ] || { echo "FAIL no compute: the fallback is not said exactly once: $(cat "$tmp/err")"; fail=1; }
+[ "$(grep '^triangles_visible=' "$tmp/out" | cut -d= -f2 | awk '$1 > 1000' | wc -l)" = 3 ] || { echo "FAIL no compute: smooth mode drew no nets: $(grep '^triangles_visible=' "$tmp/out" | tr '\n' ' ')"; fail=1; }
+cmp -s "$tmp/ref1.png" "$tmp/nc1.png" && cmp -s "$tmp/ref2.png" "$tmp/nc2.png" || { echo "FAIL no compute: the fallback draws another picture than render.gpu 0"; fail=1; }
+[ "$(kv cpu_vertices)" -gt 100 ] && ! grep -q '^gpu_' "$tmp/out" && grep -q 'surfnets: .*CPU only' "$tmp/err" || { echo "FAIL no compute: surfnets output: $(cat "$tmp/out" "$tmp/err")"; fail=1; }
 # seed 002: meshes voxelized, overlapped, imported and made the tool's shape
 cube='v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\nv 0 1 1\nv 1 1 1\n'
 faces='f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n'

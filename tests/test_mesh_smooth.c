@@ -28,7 +28,7 @@ static world *make_world(void)
             for (int x = 0; x < w->sx; x++) {
                 float dy = (float)y - 20.f, dz = (float)z - 32.f;
                 if (dy * dy + dz * dz < 36.f) world_set(w, x, y, z, MAT_AIR);
-                else if (dy * dy + dz * dz < 49.f && world_get(w, x, y, z) != MAT_AIR) world_set_tint(w, x, y, z, 2);
+                if (dy * dy + dz * dz >= 25.f && dy * dy + dz * dz < 36.f) world_set_tint(w, x, y, z, 2); /* its rim cells */
             }
     return w;
 }

@@ -90,6 +90,7 @@ static uint8_t *render(scene *s, const float pos[3], float yaw, float pitch, ren
     render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->plat), .view_distance = 300,
                            .sky = { 0.2f, 0.4f, 0.9f }, .sun = { 0.3f, 1, 0.2f } };
     rs.tints[2][0] = 0.1f, rs.tints[2][1] = 0.9f, rs.tints[2][2] = 0.1f;
+    rs.tints[3][0] = 0.9f, rs.tints[3][1] = 0.1f, rs.tints[3][2] = 0.9f;
     smooth_renderer_draw(s->rend, &c, &rs, st);
     assert_int_equal(glGetError(), GL_NO_ERROR);
     return screenshot_read(platform_framebuffer(s->plat), W, H);
@@ -152,7 +153,9 @@ static void test_ball(void **state)
             for (int x = 0; x < 64; x++) {
                 int dx = x - 32, dy = y - 32, dz = z - 32;
                 if (dx * dx + dy * dy + dz * dz < 100) world_set(w, x, y, z, MAT_SAND);
-                if (dx * dx + dy * dy + dz * dz < 100 && dx > 6) world_set_tint(w, x, y, z, 2);
+                /* painted as a cut paints: the air cells its faces look into */
+                if (dx * dx + dy * dy + dz * dz >= 100 && dx * dx + dy * dy + dz * dz < 144 && dx > 6)
+                    world_set_tint(w, x, y, z, 2);
             }
     upload(s, w);
     render_stats st;
@@ -182,8 +185,17 @@ static void test_ball(void **state)
     world_destroy(w);
 }
 
-/* The same hills drawn from nets made by the compute passes (uploaded
- * straight from their buffers, drawn indirectly) look like the CPU's. */
+/* Pixels of the magenta tint 3. */
+static int magenta(const uint8_t *px)
+{
+    int n = 0;
+    for (int i = 0; i < W * H; i++) n += px[4 * i] > px[4 * i + 1] + 60 && px[4 * i + 2] > px[4 * i + 1] + 60;
+    return n;
+}
+
+/* The same hills, with a magenta cut, drawn from nets made by the compute
+ * passes (uploaded straight from their buffers, drawn indirectly) look like
+ * the CPU's, the cut's colour included. */
 static void test_gpu_path_same_picture(void **state)
 {
     scene *s = *state;
@@ -191,6 +203,22 @@ static void test_gpu_path_same_picture(void **state)
     world *w = world_create(3, 2, 3);
     assert_true(worldgen_generate(w, &terrain_hills, 2, s->jobs));
     const float eye[3] = { 48, (float)world_surface_y(w, 48, 48) + 15.f, 80 };
+    /* a ball carved where the view meets the ground, its cells painted as a
+     * cut paints them: those that a solid face now looks into */
+    const int hole[3] = { 59, world_surface_y(w, 59, 50), 50 };
+    for (int z = hole[2] - 6; z <= hole[2] + 6; z++)
+        for (int y = hole[1] - 6; y <= hole[1] + 6; y++)
+            for (int x = hole[0] - 6; x <= hole[0] + 6; x++)
+                if ((x - hole[0]) * (x - hole[0]) + (y - hole[1]) * (y - hole[1]) + (z - hole[2]) * (z - hole[2]) < 30) world_set(w, x, y, z, MAT_AIR);
+    for (int z = hole[2] - 6; z <= hole[2] + 6; z++)
+        for (int y = hole[1] - 6; y <= hole[1] + 6; y++)
+            for (int x = hole[0] - 6; x <= hole[0] + 6; x++) {
+                if ((x - hole[0]) * (x - hole[0]) + (y - hole[1]) * (y - hole[1]) + (z - hole[2]) * (z - hole[2]) >= 30) continue;
+                bool faced = false;
+                for (int f = 0; f < FACE_COUNT; f++)
+                    faced |= world_get(w, x + face_normal[f][0], y + face_normal[f][1], z + face_normal[f][2]) != MAT_AIR;
+                if (faced) world_set_tint(w, x, y, z, 3);
+            }
     upload(s, w);
     render_stats st;
     uint8_t *cpu = render(s, eye, 20, -25, &st);
@@ -207,7 +235,7 @@ static void test_gpu_path_same_picture(void **state)
         surfnets_gpu_mesh m = { 0 };
         long active = surfnets_active_cells(&f, &count);
         if (active > 0) {
-            assert_true(surfnets_gpu_extract(g, &f, in->mat, active, &m));
+            assert_true(surfnets_gpu_extract(g, &f, in->mat, in->tint, active, &m));
             /* the renderer takes the outputs; the inputs are the caller's */
             GLuint scratch[4] = { m.field, m.com, m.lut, m.mats };
             glDeleteBuffers(4, scratch);
@@ -219,8 +247,10 @@ static void test_gpu_path_same_picture(void **state)
     double diff = 0;
     for (int i = 0; i < W * H * 4; i++) diff += abs(cpu[i] - gpu[i]);
     diff /= W * H * 3;
-    print_message("mean difference CPU vs GPU nets: %.3f\n", diff);
+    print_message("mean difference CPU vs GPU nets: %.3f; cut colour %d vs %d pixels\n", diff, magenta(cpu), magenta(gpu));
     assert_true(diff < 1.5); /* normals: snorm8 vs float */
+    assert_true(magenta(cpu) > 100);
+    assert_true(abs(magenta(gpu) - magenta(cpu)) * 20 < magenta(cpu));
     picture_stats p = measure(gpu);
     assert_true(p.terrain > 0.4f);
     surfnets_free(&count);

@@ -88,8 +88,23 @@ unsigned shader_load(const char *vert, const char *frag, char *err, size_t errle
     return link(st, 2, vert, err, errlen);
 }
 
+bool shader_compute_supported(void)
+{
+    static int simulated_without = -1; /* GL is main-thread only: no race */
+    if (simulated_without < 0) {
+        const char *e = getenv("STRATA_GL_NO_COMPUTE");
+        simulated_without = e && strcmp(e, "1") == 0;
+    }
+    return GLAD_GL_VERSION_4_3 != 0 && !simulated_without;
+}
+
 unsigned shader_load_compute(const char *comp, char *err, size_t errlen)
 {
+    if (!shader_compute_supported()) {
+        snprintf(err, errlen, "%s: compute shaders need GL 4.3%s", comp,
+                 GLAD_GL_VERSION_4_3 ? "; STRATA_GL_NO_COMPUTE=1 hides them" : "");
+        return 0;
+    }
     GLuint st = compile(GL_COMPUTE_SHADER, comp, err, errlen);
     return st ? link(&st, 1, comp, err, errlen) : 0;
 }

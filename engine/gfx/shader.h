@@ -10,6 +10,11 @@
 /* Loads shaders/<vert> and shaders/<frag> (or a single compute shader when
  * frag is NULL and vert ends in .comp). Returns the program or 0 with err set. */
 unsigned shader_load(const char *vert, const char *frag, char *err, size_t errlen);
+/* Refuses (0, err set) where shader_compute_supported() is false. */
 unsigned shader_load_compute(const char *comp, char *err, size_t errlen);
+/* True when the context has compute shaders (GL 4.3). The environment
+ * variable STRATA_GL_NO_COMPUTE=1, read once, makes it false: a context
+ * without them, to exercise the CPU fallbacks on a driver that has them. */
+bool shader_compute_supported(void);
 
 #endif

@@ -59,13 +59,18 @@ static void smooth_reset(void *self, int cx, int cy, int cz)
 
 static bool ensure_gpu(smooth_mode *m)
 {
+    /* said once per process: every switch to smooth mode makes a new
+     * instance, and the context does not gain compute shaders meanwhile */
+    static bool said;
     if (!m->gpu && !m->gpu_failed) {
         char err[2048];
         m->gpu = surfnets_gpu_create(err, sizeof err);
         if (!m->gpu || !smooth_renderer_gpu_ready(m->r)) {
-            m->gpu_failed = true; /* said once */
-            log_warn("surface nets on the GPU are unavailable (%s): smooth mode meshes on the CPU",
-                     m->gpu ? "no compute draw path" : err);
+            m->gpu_failed = true; /* not tried again by this instance */
+            if (!said)
+                log_warn("surface nets on the GPU are unavailable (%s): smooth mode meshes on the CPU",
+                         m->gpu ? "no compute draw path" : err);
+            said = true;
         }
     }
     return m->gpu && !m->gpu_failed;
@@ -84,7 +89,7 @@ static void gpu_mesh_chunk(smooth_mode *m, const smooth_input *in, int cx, int c
         g.com = m->scratch.com, g.com_cap = m->scratch.com_cap;
         g.lut = m->scratch.lut, g.lut_cap = m->scratch.lut_cap;
         g.mats = m->scratch.mats, g.mats_cap = m->scratch.mats_cap;
-        surfnets_gpu_extract(m->gpu, &f, in->mat, active, &g);
+        surfnets_gpu_extract(m->gpu, &f, in->mat, in->tint, active, &g);
         m->scratch.field = g.field, m->scratch.field_cap = g.field_cap;
         m->scratch.com = g.com, m->scratch.com_cap = g.com_cap;
         m->scratch.lut = g.lut, m->scratch.lut_cap = g.lut_cap;

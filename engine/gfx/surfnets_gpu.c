@@ -1,6 +1,7 @@
 #include "gfx/surfnets_gpu.h"
 
 #include <glad/gl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,14 +17,10 @@ struct surfnets_gpu {
     GLint dims[PASS_N], own_lo, max_vertices, max_indices, has_mats;
 };
 
-bool surfnets_gpu_supported(void) { return GLAD_GL_VERSION_4_3 != 0; }
+bool surfnets_gpu_supported(void) { return shader_compute_supported(); }
 
 surfnets_gpu *surfnets_gpu_create(char *err, size_t errlen)
 {
-    if (!surfnets_gpu_supported()) {
-        snprintf(err, errlen, "compute shaders need GL 4.3");
-        return NULL;
-    }
     surfnets_gpu *g = calloc(1, sizeof *g);
     if (!g) {
         snprintf(err, errlen, "out of memory");
@@ -63,8 +60,8 @@ static void ensure(GLuint *buf, long *cap, long need, size_t elem)
     *cap = n;
 }
 
-bool surfnets_gpu_extract(surfnets_gpu *g, const surfnets_field *f, const uint8_t *mats, long max_vertices,
-                          surfnets_gpu_mesh *m)
+bool surfnets_gpu_extract(surfnets_gpu *g, const surfnets_field *f, const uint8_t *mats, const uint8_t *tints,
+                          long max_vertices, surfnets_gpu_mesh *m)
 {
     if (!g || !f || !f->d || f->nx < 2 || f->ny < 2 || f->nz < 2 || max_vertices < 0) return false;
     long samples = (long)f->nx * f->ny * f->nz, cells = (long)(f->nx - 1) * (f->ny - 1) * (f->nz - 1);
@@ -75,9 +72,16 @@ bool surfnets_gpu_extract(surfnets_gpu *g, const surfnets_field *f, const uint8_
     ensure(&m->normals, &m->ncap, max_vertices, 4 * sizeof(float));
     ensure(&m->indices, &m->icap, 18 * max_vertices, sizeof(uint32_t));
     ensure(&m->counters, &m->ccap, 8, sizeof(uint32_t));
-    if (mats) {
-        ensure(&m->mats, &m->mats_cap, (samples + 3) / 4, sizeof(uint32_t));
+    if (mats) { /* materials, then tints from the next whole word */
+        long words = (samples + 3) / 4;
+        GLintptr tint_at = (GLintptr)((size_t)words * sizeof(uint32_t));
+        ensure(&m->mats, &m->mats_cap, 2 * words, sizeof(uint32_t));
         glNamedBufferSubData(m->mats, 0, (GLsizeiptr)samples, mats);
+        if (tints)
+            glNamedBufferSubData(m->mats, tint_at, (GLsizeiptr)samples, tints);
+        else
+            glClearNamedBufferSubData(m->mats, GL_R32UI, tint_at, (GLsizeiptr)((size_t)words * sizeof(uint32_t)),
+                                      GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
     }
     glNamedBufferSubData(m->field, 0, (GLsizeiptr)((size_t)samples * sizeof(float)), f->d);
     return surfnets_gpu_dispatch(g, f, mats != NULL, max_vertices, m);
@@ -153,6 +157,20 @@ bool surfnets_gpu_read(const surfnets_gpu_mesh *m, surfnets_mesh *out)
     }
     out->vertices = (int)nv, out->triangles = (int)(ni / 3);
     free(verts), free(norms);
+    return true;
+}
+
+bool surfnets_gpu_read_materials(const surfnets_gpu_mesh *m, int vertices, uint8_t *mat, uint8_t *tint)
+{
+    if (vertices < 0 || vertices > m->ncap) return false;
+    float *norms = malloc(sizeof(float) * 4 * (size_t)(vertices ? vertices : 1));
+    if (!norms) return false;
+    if (vertices) glGetNamedBufferSubData(m->normals, 0, (GLsizeiptr)(sizeof(float) * 4 * (size_t)vertices), norms);
+    for (int i = 0; i < vertices; i++) {
+        uint32_t w = (uint32_t)lrintf(norms[4 * i + 3]);
+        mat[i] = (uint8_t)(w & 255u), tint[i] = (uint8_t)(w >> 8);
+    }
+    free(norms);
     return true;
 }
 

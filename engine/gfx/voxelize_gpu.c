@@ -21,7 +21,7 @@ struct voxelize_gpu {
 
 voxelize_gpu *voxelize_gpu_create(char *err, size_t errlen)
 {
-    if (!GLAD_GL_VERSION_4_3) {
+    if (!shader_compute_supported()) {
         snprintf(err, errlen, "GPU voxelization needs OpenGL 4.3 compute shaders");
         return NULL;
     }

@@ -221,7 +221,8 @@ void mesh_smooth_gather_lod(const world *w, int cx, int cy, int cz, float sharpn
     free(tmp);
 }
 
-size_t mesh_smooth_material_sample(const float *d, int nx, int ny, uint32_t cell)
+/* The cell's 8 samples, upper corners first (corner order 2 3 6 7 0 1 4 5). */
+static void cell_samples(int nx, int ny, uint32_t cell, size_t s[8])
 {
     static const uint8_t order[8] = { 2, 3, 6, 7, 0, 1, 4, 5 };
     uint32_t cxn = (uint32_t)nx - 1, cyn = (uint32_t)ny - 1;
@@ -229,10 +230,26 @@ size_t mesh_smooth_material_sample(const float *d, int nx, int ny, uint32_t cell
     size_t base = (size_t)x + (size_t)nx * ((size_t)y + (size_t)ny * z);
     for (int k = 0; k < 8; k++) {
         int c = order[k];
-        size_t s = base + (size_t)(c & 1) + (size_t)nx * ((size_t)((c >> 1) & 1) + (size_t)ny * (size_t)(c >> 2));
-        if (d[s] < 0.f) return s;
+        s[k] = base + (size_t)(c & 1) + (size_t)nx * ((size_t)((c >> 1) & 1) + (size_t)ny * (size_t)(c >> 2));
     }
-    return base;
+}
+
+size_t mesh_smooth_material_sample(const float *d, int nx, int ny, uint32_t cell)
+{
+    size_t s[8];
+    cell_samples(nx, ny, cell, s);
+    for (int k = 0; k < 8; k++)
+        if (d[s[k]] < 0.f) return s[k];
+    return s[4]; /* corner 0 */
+}
+
+uint8_t mesh_smooth_cell_tint(const float *d, const uint8_t *tint, int nx, int ny, uint32_t cell)
+{
+    size_t s[8];
+    cell_samples(nx, ny, cell, s);
+    for (int k = 0; k < 8; k++)
+        if (d[s[k]] >= 0.f && tint[s[k]]) return tint[s[k]];
+    return 0;
 }
 
 bool mesh_smooth_build(const smooth_input *in, smooth_mesh *out)
@@ -261,8 +278,8 @@ bool mesh_smooth_build(const smooth_input *in, smooth_mesh *out)
             v->nrm[k] = (int8_t)lrintf(nets->nrm[3 * i + k] * 127.f);
         }
         v->nrm[3] = 0;
-        size_t s = mesh_smooth_material_sample(in->d, n, n, nets->cell[i]);
-        v->mat = in->mat[s], v->tint = in->tint[s];
+        v->mat = in->mat[mesh_smooth_material_sample(in->d, n, n, nets->cell[i])];
+        v->tint = mesh_smooth_cell_tint(in->d, in->tint, n, n, nets->cell[i]);
         v->pad[0] = v->pad[1] = 0;
     }
     if (nets->triangles) memcpy(out->idx, nets->idx, sizeof *out->idx * 3 * (size_t)nets->triangles);

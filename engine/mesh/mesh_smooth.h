@@ -65,7 +65,8 @@ typedef struct smooth_input {
 #define SMOOTH_LOD_DISTANCE_DEFAULT_STR "48"
 
 /* 20 bytes: chunk-local position (voxel units; voxel (x, y, z) spans
- * [x, x+1)), unit normal as snorm8, material and tint of the cell. */
+ * [x, x+1)), unit normal as snorm8, material and tint of the cell
+ * (mesh_smooth_material_sample, mesh_smooth_cell_tint). */
 typedef struct smooth_vertex {
     float pos[3];
     int8_t nrm[4];
@@ -102,5 +103,10 @@ void mesh_smooth_free(smooth_mesh *m);
 /* The material rule the GPU pass shares: the cell's highest inside corner
  * (corner order 2 3 6 7 0 1 4 5); returns the corner's sample index. */
 size_t mesh_smooth_material_sample(const float *d, int nx, int ny, uint32_t cell);
+/* The tint rule the GPU pass shares: a cut stores its colour in the cells
+ * it carves (world.h: a face takes the tint of the cell it looks into), so
+ * a vertex takes the tint of its cell's first outside corner that has one,
+ * in the same corner order; 0 when none has. */
+uint8_t mesh_smooth_cell_tint(const float *d, const uint8_t *tint, int nx, int ny, uint32_t cell);
 
 #endif
