@@ -114,10 +114,10 @@ void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness,
 }
 
 /* The fine density of voxels -M .. 32 + M of a chunk: M is the coarsest
- * level's step plus half of it, so the voxels above every coarse sample lie
- * inside and a sample reads the same in every chunk that holds it. Every
- * level is cut from it. */
-#define LEVEL_MARGIN ((1 << (SMOOTH_LODS - 1)) * 3 / 2)
+ * level's step s plus s - 1, so the voxels up to the next lattice row above
+ * every coarse sample lie inside and a sample reads the same in every chunk
+ * that holds it. Every level is cut from it. */
+#define LEVEL_MARGIN (2 * (1 << (SMOOTH_LODS - 1)) - 1)
 #define LEVEL_FULL (CHUNK_SIZE + 2 * LEVEL_MARGIN + 1)
 
 static inline int solid(uint8_t m) { return material_get(m)->pass != PASS_NONE; }
@@ -135,7 +135,7 @@ static bool bulk(const uint8_t *fm, size_t i, int F)
 /* Level l >= 1 of the fine box (raw, fm, ft: LEVEL_FULL^3, voxel -M at 0). */
 static void coarse_level(const float *raw, const uint8_t *fm, const uint8_t *ft, int l, smooth_input *in)
 {
-    const int s = 1 << l, n = SMOOTH_N_LOD(l), h = s / 2, F = LEVEL_FULL;
+    const int s = 1 << l, n = SMOOTH_N_LOD(l), F = LEVEL_FULL;
     in->n = n, in->step = s;
     in->own_lo[0] = in->own_lo[1] = in->own_lo[2] = 0; /* a coarse chunk meshes its whole grid */
 #define FI(x, y, z) ((size_t)(x) + (size_t)F * ((size_t)(y) + (size_t)F * (size_t)(z)))
@@ -152,14 +152,21 @@ static void coarse_level(const float *raw, const uint8_t *fm, const uint8_t *ft,
                 if (v == 0.f) v = SMOOTH_MIN_MAGNITUDE; /* exactly half full: air, as a tie */
                 size_t o = (size_t)x + (size_t)n * ((size_t)y + (size_t)n * (size_t)z);
                 in->d[o] = v;
-                /* the material of the highest voxel from h above it down
-                 * that belongs to the bulk; else its own */
+                /* the material of the highest voxel below the next lattice
+                 * row that belongs to the bulk (the sample stands for its
+                 * column up to there); else its own, or the first solid
+                 * one under it */
                 size_t pick = FI(bx, by, bz);
-                for (int yy = by + h; yy > by; yy--)
+                for (int yy = by + s - 1; yy > by; yy--)
                     if (bulk(fm, FI(bx, yy, bz), F)) {
                         pick = FI(bx, yy, bz);
                         break;
                     }
+                /* an inside sample can be an air voxel (filtered occupancy
+                 * over half in a crease): the solid below it, never air's
+                 * missing tile */
+                for (int yy = by - 1; !solid(fm[pick]) && yy > by - s; yy--)
+                    if (solid(fm[FI(bx, yy, bz)])) pick = FI(bx, yy, bz);
                 in->mat[o] = fm[pick];
                 in->tint[o] = ft[pick];
             }

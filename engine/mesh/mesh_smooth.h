@@ -51,8 +51,8 @@ typedef struct smooth_input {
  * thinner than about half the filter (a trunk, a cactus) drop out. A
  * coarse chunk meshes all of its grid, a coarse cell past each face: where
  * it meets a finer chunk the surfaces overlap instead of leaving a crack.
- * A coarse sample's material is that of the highest voxel from s/2 above
- * it down to it that belongs to the bulk (two of its four horizontal
+ * A coarse sample's material is that of the highest voxel below the next
+ * lattice row down to it that belongs to the bulk (two of its four horizontal
  * neighbours solid), so
  * a one-voxel grass layer stays on top and a cactus the level drops does
  * not paint the sand under it. Every level is built with the chunk; which
