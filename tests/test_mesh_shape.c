@@ -213,7 +213,8 @@ static void check_outline(const shape *s, const shape_outline *o)
     size_t cells = (size_t)(s->sx + 1) * (size_t)(s->sy + 1) * (size_t)(s->sz + 1);
     uint8_t *hits = calloc(3 * cells, 1);
     assert_non_null(hits);
-#define EDGE(axis, p) ((size_t)(axis) * cells + (size_t)(p)[0] + (size_t)(s->sx + 1) * ((size_t)(p)[1] + (size_t)(s->sy + 1) * (size_t)(p)[2]))
+#define EDGE(axis, p)                                                                                                   \
+    ((size_t)(axis) * cells + (size_t)(p)[0] + (size_t)(s->sx + 1) * ((size_t)(p)[1] + (size_t)(s->sy + 1) * (size_t)(p)[2]))
     long units = 0;
     for (int k = 0; k < o->segments; k++) {
         const shape_mesh_vertex *e = &o->v[2 * k];

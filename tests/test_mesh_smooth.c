@@ -249,7 +249,6 @@ static void test_lod_levels(void **state)
                 if (v->pos[0] > 16 - step && v->pos[0] < 18 + step) continue; /* the step between the two levels */
                 float want = (float)(h + (v->pos[0] > 17 ? 4 : 0)) + 1.f;
                 assert_true(fabsf(v->pos[1] - want) <= 0.5f * (float)step + 0.01f);
-                if (v->mat != MAT_GRASS) print_message("level %d vertex %.2f %.2f %.2f n %d %d %d mat %d\n", l, v->pos[0], v->pos[1], v->pos[2], v->nrm[0], v->nrm[1], v->nrm[2], v->mat);
                 assert_int_equal(v->mat, MAT_GRASS);
                 up++;
             }
@@ -284,6 +283,65 @@ static void test_lod_thin_feature(void **state)
         if (l == 0) assert_true(cactus > 0);
         else assert_int_equal(cactus, 0);
         assert_true(sand > 0);
+    }
+    mesh_smooth_free(&m);
+    free(in);
+    world_destroy(w);
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Coarse levels carry skirts: after the surface, grouped by face, one quad
+ * per open edge of the surface, facing out through its face and hanging
+ * into the solid; level 0 has none. */
+static void test_lod_skirts(void **state)
+{
+    world *w = make_world();
+    smooth_input *in = malloc(sizeof *in);
+    smooth_mesh m = { 0 };
+    for (int l = 0; l < SMOOTH_LODS; l++) {
+        mesh_smooth_gather_lod(w, 1, 1, 1, SMOOTH_SHARPNESS_DEFAULT, l, in);
+        assert_true(mesh_smooth_build(in, &m));
+        const int surface = m.nets.triangles;
+        assert_int_equal(m.skirt[0], surface);
+        assert_int_equal(m.skirt[6], m.triangles);
+        for (int f = 0; f < 6; f++) assert_true(m.skirt[f] <= m.skirt[f + 1]);
+        /* the surface's open edges, counted apart from the mesher */
+        uint64_t *e = malloc(sizeof *e * 3 * (size_t)surface);
+        assert_non_null(e);
+        for (int i = 0; i < 3 * surface; i++) {
+            uint64_t a = m.idx[i], b = m.idx[i - i % 3 + (i % 3 + 1) % 3];
+            e[i] = a < b ? a << 32 | b : b << 32 | a;
+        }
+        qsort(e, 3 * (size_t)surface, sizeof *e, cmp_edge);
+        int open = 0;
+        for (int i = 0; i < 3 * surface; i++)
+            open += (i == 0 || e[i] != e[i - 1]) && (i + 1 == 3 * surface || e[i] != e[i + 1]);
+        free(e);
+        print_message("level %d: %d surface triangles, %d open edges, %d skirt triangles\n", l, surface, open,
+                      m.triangles - surface);
+        if (l == 0) {
+            assert_int_equal(m.triangles, surface); /* its open edges meet its neighbours' nets */
+            continue;
+        }
+        assert_true(open > 0);
+        assert_int_equal(m.triangles - surface, 2 * open);
+        int facing = 0;
+        for (int f = 0; f < 6; f++)
+            for (int t = m.skirt[f]; t < m.skirt[f + 1]; t++) {
+                const float *p0 = m.v[m.idx[3 * t]].pos, *p1 = m.v[m.idx[3 * t + 1]].pos, *p2 = m.v[m.idx[3 * t + 2]].pos;
+                float u[3] = { p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2] };
+                float v[3] = { p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2] };
+                float nrm[3] = { u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0] };
+                float along = f & 1 ? nrm[f / 2] : -nrm[f / 2];
+                assert_true(along >= -1e-4f);
+                facing += along > 1e-4f;
+            }
+        assert_true(facing * 10 > (m.triangles - surface) * 7); /* most are not edge-on */
     }
     mesh_smooth_free(&m);
     free(in);
@@ -347,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_lod_levels),
         cmocka_unit_test(test_levels_exact_and_shared),
         cmocka_unit_test(test_lod_thin_feature),
+        cmocka_unit_test(test_lod_skirts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 #include "gfx/smooth_renderer.h"
 
 #include <glad/gl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 typedef struct smooth_level {
     GLuint vbo, ibo;
     int indices;
+    int skirt[7]; /* smooth_mesh's: the surface, then skirts by face (triangles) */
     size_t bytes;
     bool built; /* uploaded (maybe empty: a fir can vanish at a coarse level) */
 } smooth_level;
@@ -148,6 +150,7 @@ void smooth_renderer_upload_level(smooth_renderer *r, int cx, int cy, int cz, in
         if (l->vbo) glDeleteBuffers(1, &l->vbo);
         if (l->ibo) glDeleteBuffers(1, &l->ibo);
         l->vbo = l->ibo = 0, l->indices = 0;
+        memset(l->skirt, 0, sizeof l->skirt);
     } else {
         if (!l->vbo) glCreateBuffers(1, &l->vbo);
         if (!l->ibo) glCreateBuffers(1, &l->ibo);
@@ -156,6 +159,7 @@ void smooth_renderer_upload_level(smooth_renderer *r, int cx, int cy, int cz, in
         glNamedBufferData(l->ibo, (GLsizeiptr)ib, m->idx, GL_STATIC_DRAW);
         l->indices = 3 * m->triangles;
         l->bytes = vb + ib;
+        memcpy(l->skirt, m->skirt, sizeof l->skirt);
     }
     if (level == 0) g->indices = l->indices;
 }
@@ -199,6 +203,29 @@ size_t smooth_renderer_bytes(const smooth_renderer *r)
     return b;
 }
 
+/* The level chunk (x, y, z) is drawn at: the one for its centre's
+ * distance, or 0 when that one is not built (or the compute passes made
+ * the chunk). */
+static int level_at(const smooth_renderer *r, const camera *cam, int x, int y, int z)
+{
+    float c[3];
+    render_chunk_sphere(x, y, z, c);
+    float d[3] = { c[0] - cam->pos[0], c[1] - cam->pos[1], c[2] - cam->pos[2] };
+    int want = mesh_smooth_lod_for(sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), r->lod_distance);
+    const smooth_chunk *g = &r->chunks[x + z * r->cx + y * r->cx * r->cz];
+    return !g->gpu && g->lvl[want].built ? want : 0;
+}
+
+/* Is the neighbour across face f (-x +x -y +y -z +z) of a chunk drawn at
+ * `level` drawn finer? Outside the world there is nothing to meet. */
+static bool neighbour_finer(const smooth_renderer *r, const render_view *v, int x, int y, int z, int f, int level)
+{
+    static const int off[6][3] = { { -1, 0, 0 }, { 1, 0, 0 }, { 0, -1, 0 }, { 0, 1, 0 }, { 0, 0, -1 }, { 0, 0, 1 } };
+    int nx = x + off[f][0], ny = y + off[f][1], nz = z + off[f][2];
+    if (nx < 0 || ny < 0 || nz < 0 || nx >= r->cx || ny >= r->cy || nz >= r->cz) return false;
+    return level_at(r, v->cam, nx, ny, nz) < level;
+}
+
 void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_stats *stats)
 {
     const render_settings *s = v->s;
@@ -233,17 +260,15 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
             if (i < 0 || i >= n || !r->chunks) continue;
             smooth_chunk *g = &r->chunks[i];
             if (!g->indices || g->gpu != (pass == 1)) continue;
+            int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
             /* the level for its distance; one not built yet draws as level 0 */
-            const smooth_level *l = &g->lvl[0];
-            int level = 0;
+            int level = level_at(r, v->cam, x, y, z);
+            const smooth_level *l = &g->lvl[level];
             if (!pass) {
-                int want = mesh_smooth_lod_for(v->visible[k].dist, r->lod_distance);
-                if (g->lvl[want].built) l = &g->lvl[want], level = want;
                 if (!l->indices) continue; /* nothing left at this level */
                 glUniform1f(p->coarse_reach, level ? 0.5f * (float)(1 << level) + 0.5f : 0.f);
             }
             stats->chunks_drawn++;
-            int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
             float o = pass ? -0.5f : 0.f; /* the passes' grid starts at voxel -1's centre */
             glUniform3f(p->origin, (float)(x * CHUNK_SIZE) + o, (float)(y * CHUNK_SIZE) + o, (float)(z * CHUNK_SIZE) + o);
             if (pass) {
@@ -255,8 +280,23 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
             } else {
                 glVertexArrayVertexBuffer(r->vao, 0, l->vbo, 0, sizeof(smooth_vertex));
                 glVertexArrayElementBuffer(r->vao, l->ibo);
-                glDrawElements(GL_TRIANGLES, l->indices, GL_UNSIGNED_INT, NULL);
-                stats->triangles += l->indices / 3;
+                /* the surface, and the skirts over faces whose neighbour
+                 * is drawn finer (elsewhere they hang hidden in the solid) */
+                int from = 0, upto = level ? l->skirt[0] : l->indices / 3;
+                for (int f = 0; f <= 6; f++) {
+                    bool more = f < 6 && level && l->skirt[f + 1] > l->skirt[f] && neighbour_finer(r, v, x, y, z, f, level);
+                    if (more && l->skirt[f] == upto) {
+                        upto = l->skirt[f + 1]; /* contiguous: one draw */
+                        continue;
+                    }
+                    if (upto > from) {
+                        glDrawElements(GL_TRIANGLES, 3 * (upto - from), GL_UNSIGNED_INT,
+                                       (const void *)(sizeof(uint32_t) * 3 * (size_t)from));
+                        stats->triangles += upto - from;
+                    }
+                    if (more) from = l->skirt[f], upto = l->skirt[f + 1];
+                    else from = upto = f < 6 ? l->skirt[f + 1] : 0;
+                }
             }
         }
     }

@@ -259,9 +259,110 @@ uint8_t mesh_smooth_cell_tint(const float *d, const uint8_t *tint, int nx, int n
     return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The chunk face a boundary cell of an n^3 sample grid lies past (0..5:
+ * -x +x -y +y -z +z), or -1 inside. */
+static int cell_face(uint32_t cell, int n)
+{
+    uint32_t c = (uint32_t)n - 1, p[3] = { cell % c, (cell / c) % c, cell / (c * c) };
+    for (int a = 0; a < 3; a++) {
+        if (p[a] == 0) return 2 * a;
+        if (p[a] == c - 1) return 2 * a + 1;
+    }
+    return -1;
+}
+
+/* Coarse levels: skirts (smooth_mesh) from every open edge, grouped by
+ * face. depth is in voxels. */
+static bool add_skirts(smooth_mesh *out, int n, float depth)
+{
+    const int t = out->triangles, nv = out->vertices;
+    /* every edge once per triangle, keyed by its two vertices; an edge
+     * whose key occurs once is open. The low bit keeps its direction. */
+    uint64_t *e = malloc(sizeof *e * 3 * (size_t)(t ? t : 1));
+    int32_t *low = malloc(sizeof *low * (size_t)(nv ? nv : 1)); /* rim vertex -> its copy below */
+    if (!e || !low) {
+        free(e), free(low);
+        return false;
+    }
+    for (int i = 0; i < 3 * t; i++) {
+        uint32_t a = out->idx[i], b = out->idx[i - i % 3 + (i % 3 + 1) % 3];
+        uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+        e[i] = (uint64_t)lo << 32 | (uint64_t)hi << 1 | (a > b); /* vertices < 2^31 */
+    }
+    qsort(e, 3 * (size_t)t, sizeof *e, cmp_u64);
+    int open = 0;
+    for (int i = 0; i < 3 * t; i++) {
+        bool dup = (i > 0 && e[i] >> 1 == e[i - 1] >> 1) || (i + 1 < 3 * t && e[i] >> 1 == e[i + 1] >> 1);
+        if (!dup) e[open++] = e[i];
+    }
+    for (int i = 0; i < nv; i++) low[i] = -1;
+    int extra_v = 0;
+    for (int i = 0; i < open; i++) {
+        uint32_t lo = (uint32_t)(e[i] >> 32), hi = (uint32_t)(e[i] >> 1) & 0x7fffffffu;
+        if (low[lo] < 0) low[lo] = nv + extra_v++;
+        if (low[hi] < 0) low[hi] = nv + extra_v++;
+    }
+    int vneed = nv + extra_v, tneed = t + 2 * open;
+    if (vneed > out->vcap) {
+        smooth_vertex *v = realloc(out->v, sizeof *v * (size_t)vneed);
+        if (!v) goto fail;
+        out->v = v, out->vcap = vneed;
+    }
+    if (tneed > out->tcap) {
+        uint32_t *ix = realloc(out->idx, sizeof *ix * 3 * (size_t)tneed);
+        if (!ix) goto fail;
+        out->idx = ix, out->tcap = tneed;
+    }
+    for (int i = 0; i < nv; i++) {
+        if (low[i] < 0) continue;
+        smooth_vertex d = out->v[i];
+        for (int k = 0; k < 3; k++) d.pos[k] -= (float)d.nrm[k] / 127.f * depth;
+        out->v[low[i]] = d;
+    }
+    /* one pass per face keeps each face's skirts together */
+    uint32_t *ix = out->idx + 3 * (size_t)t;
+    int made = t;
+    for (int f = 0; f < 6; f++) {
+        out->skirt[f] = made;
+        for (int i = 0; i < open; i++) {
+            uint32_t a = (uint32_t)(e[i] >> 32), b = (uint32_t)(e[i] >> 1) & 0x7fffffffu;
+            /* open edges lie in the grid's boundary cells (inside, the
+             * nets are closed); an edge along a corner goes with its first
+             * vertex's face */
+            int fe = cell_face(out->nets.cell[a], n);
+            if (fe < 0) fe = cell_face(out->nets.cell[b], n);
+            if ((fe < 0 ? 0 : fe) != f) continue;
+            uint32_t a2 = (uint32_t)low[a], b2 = (uint32_t)low[b];
+            /* facing out through face f: the quad's normal along its axis */
+            const float *pa = out->v[a].pos, *pb = out->v[b].pos, *pc = out->v[b2].pos;
+            float u[3] = { pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2] };
+            float w[3] = { pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2] };
+            float nrm[3] = { u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0] };
+            bool flip = (f & 1 ? nrm[f / 2] : -nrm[f / 2]) < 0;
+            const uint32_t q[6] = { a, flip ? b2 : b, flip ? b : b2, a, flip ? a2 : b2, flip ? b2 : a2 };
+            memcpy(ix, q, sizeof q);
+            ix += 6, made += 2;
+        }
+    }
+    out->skirt[6] = made;
+    out->vertices = vneed, out->triangles = made;
+    free(e), free(low);
+    return true;
+fail:
+    free(e), free(low);
+    return false;
+}
+
 bool mesh_smooth_build(const smooth_input *in, smooth_mesh *out)
 {
     out->vertices = out->triangles = 0;
+    for (int f = 0; f < 7; f++) out->skirt[f] = 0;
     const int n = in->n ? in->n : SMOOTH_N, step = in->step ? in->step : 1;
     surfnets_field f = { in->d, n, n, n, { in->own_lo[0], in->own_lo[1], in->own_lo[2] } };
     if (!surfnets_extract(&f, &out->nets)) return false;
@@ -291,6 +392,11 @@ bool mesh_smooth_build(const smooth_input *in, smooth_mesh *out)
     }
     if (nets->triangles) memcpy(out->idx, nets->idx, sizeof *out->idx * 3 * (size_t)nets->triangles);
     out->vertices = nets->vertices, out->triangles = nets->triangles;
+    for (int k = 0; k < 7; k++) out->skirt[k] = out->triangles;
+    if (step > 1 && !add_skirts(out, n, SMOOTH_SKIRT_DEPTH * (float)step)) {
+        out->vertices = out->triangles = 0;
+        for (int k = 0; k < 7; k++) out->skirt[k] = 0;
+    }
     return true;
 }
 

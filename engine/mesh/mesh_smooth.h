@@ -73,13 +73,25 @@ typedef struct smooth_vertex {
     uint8_t mat, tint, pad[2];
 } smooth_vertex;
 
+/* A coarse level's triangles are the surface, then its skirts grouped by
+ * the chunk face they hang over (-x +x -y +y -z +z): skirt f is triangles
+ * [skirt[f], skirt[f + 1]), the surface [0, skirt[0]), skirt[6] the total.
+ * A skirt hangs from the rim (the open edges one coarse cell past that
+ * face) SMOOTH_SKIRT_DEPTH coarse cells into the solid along the vertex
+ * normals, facing out through the face: where the rim lies above a finer
+ * neighbour's surface, the eye (on that nearer, finer side) would
+ * otherwise look under it into culled back faces, a slit of sky along the
+ * seam. Only skirts toward a finer neighbour need drawing. Level 0 has
+ * none (skirt[f] = triangles). */
 typedef struct smooth_mesh {
     smooth_vertex *v;
     uint32_t *idx;
     int vertices, triangles;
+    int skirt[7];
     int vcap, tcap;
     surfnets_mesh nets; /* the raw nets (scratch, and for tests) */
 } smooth_mesh;
+#define SMOOTH_SKIRT_DEPTH 1.f
 
 /* An edit changes the nets of every chunk within SMOOTH_EDIT_REACH voxels
  * of it: the filter reads 2 voxels around a sample, a cell spans one more. */
