@@ -461,8 +461,9 @@ static void test_in_world(void **state)
 
 /* The wire style (what the game draws every frame; issue 9: the solid
  * ghost cost ~10 ms on llvmpipe): the outline inside the silhouette only,
- * a small fraction of the solid's pixels, the faces' insides untouched;
- * edges behind the terrain fainter than edges in front. */
+ * a small fraction of the solid's pixels, the faces' insides untouched, no
+ * edges of the far side; edges behind the terrain fainter than edges in
+ * front. */
 static void test_wire(void **state)
 {
     scene *s = *state;
@@ -487,6 +488,16 @@ static void test_wire(void **state)
     assert_true(n_wire > 40);
     assert_true(n_wire * 4 < n_solid);
     assert_true(is_background(pixel(wire, W / 2, H / 2))); /* the front face's inside is left alone */
+    /* the far side's edges (the back square, the edges along the view)
+     * would show inside the front face's square: none are drawn */
+    float c0[2], c1[2];
+    project(&cam, &pose, pivot, (float[3]){ 0, 0, 5 }, c0);
+    project(&cam, &pose, pivot, (float[3]){ 5, 5, 5 }, c1);
+    int x0 = (int)fminf(c0[0], c1[0]) + 3, x1 = (int)fmaxf(c0[0], c1[0]) - 3;
+    int y0 = (int)fminf(c0[1], c1[1]) + 3, y1 = (int)fmaxf(c0[1], c1[1]) - 3;
+    assert_true(x1 - x0 > 20 && y1 - y0 > 20);
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) assert_true(is_background(pixel(wire, x, y)));
 
     /* a wall nearer than the tool over the left half: edges there are buried */
     uint8_t *half = draw(s, &cam, &pose, W / 2, 0.0);

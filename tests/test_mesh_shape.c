@@ -229,18 +229,23 @@ static void check_outline(const shape *s, const shape_outline *o)
         assert_true(axis >= 0 && e[1].pos[axis] > e[0].pos[axis]);
         assert_int_equal(e[0].face, e[1].face);
         int p[3] = { (int)e[0].pos[0], (int)e[0].pos[1], (int)e[0].pos[2] };
-        /* the face is one of the exposed faces touching the first unit edge */
-        int f = (int)e[0].face, d = f / 2;
-        assert_true(d != axis);
-        int q[3] = { p[0], p[1], p[2] };
-        if (f & 1) q[d]--; /* the voxel behind a positive face is below the plane */
-        bool beside = false;
-        for (int w = 0; w < 2 && !beside; w++) { /* the two voxels on that plane along the third axis */
-            int r[3] = { q[0], q[1], q[2] }, o3 = 3 - axis - d;
-            r[o3] -= w;
-            beside = exposed(s, f, r[0], r[1], r[2]);
+        /* both faces are exposed faces touching the first unit edge, on
+         * the two other axes (or any way, at a diagonal) */
+        for (int which = 0; which < 2; which++) {
+            int f = (int)(e[0].face >> (8 * which) & 255u), d = f / 2;
+            if (which == 1 && f == SHAPE_OUTLINE_ANY) break;
+            assert_true(f < SHAPE_FACES && d != axis);
+            if (which == 1) assert_true(d != (int)(e[0].face & 255u) / 2);
+            int q[3] = { p[0], p[1], p[2] };
+            if (f & 1) q[d]--; /* the voxel behind a positive face is below the plane */
+            bool beside = false;
+            for (int w = 0; w < 2 && !beside; w++) { /* the two voxels on that plane along the third axis */
+                int r[3] = { q[0], q[1], q[2] }, o3 = 3 - axis - d;
+                r[o3] -= w;
+                beside = exposed(s, f, r[0], r[1], r[2]);
+            }
+            assert_true(beside);
         }
-        assert_true(beside);
         for (int a = (int)e[0].pos[axis]; a < (int)e[1].pos[axis]; a++) {
             p[axis] = a;
             assert_true(p[axis] < size[axis]);

@@ -17,7 +17,7 @@ struct ghost_renderer {
     shape_mesh scratch; /* kept so a new shape of similar size allocates nothing */
     shape_outline outline;
     struct {
-        GLint mvp, rot, color, alpha, lines;
+        GLint mvp, rot, color, alpha, lines, eye;
     } u;
 };
 
@@ -35,6 +35,7 @@ ghost_renderer *ghost_create(char *err, size_t errlen)
     g->u.color = glGetUniformLocation(g->prog, "u_color");
     g->u.alpha = glGetUniformLocation(g->prog, "u_alpha");
     g->u.lines = glGetUniformLocation(g->prog, "u_lines");
+    g->u.eye = glGetUniformLocation(g->prog, "u_eye");
 
     glCreateVertexArrays(1, &g->vao);
     glCreateBuffers(1, &g->vbo);
@@ -143,6 +144,13 @@ void ghost_draw_style(ghost_renderer *g, const camera *cam, const octree_pose *p
     /* row-major in the pose: let GL transpose it */
     glUniformMatrix3fv(g->u.rot, 1, GL_TRUE, &pose->rot[0][0]);
     glUniform4fv(g->u.color, 1, rgba);
+    /* the eye in the tool's grid: rot^T (eye - pos) + pivot */
+    float eye[3];
+    for (int c = 0; c < 3; c++) {
+        eye[c] = g->pivot[c];
+        for (int r = 0; r < 3; r++) eye[c] += pose->rot[r][c] * (cam->pos[r] - pose->pos[r]);
+    }
+    glUniform3fv(g->u.eye, 1, eye);
     glBindVertexArray(g->vao);
 
     glEnable(GL_DEPTH_TEST);
@@ -171,7 +179,8 @@ void ghost_draw_style(ghost_renderer *g, const camera *cam, const octree_pose *p
         /* Edges only: a few thousand pixels instead of a quarter of the
          * screen three times over. In front of the terrain they are drawn
          * strongly, inside it (where the tool touches, what a cut takes)
-         * faintly; front and back edges alike, so the shape reads as wire. */
+         * faintly; edges on the tool's far side (both faces turned away)
+         * are left out by the vertex shader. */
         glUniform1i(g->u.lines, 1);
         glDisable(GL_CULL_FACE);
         glVertexArrayVertexBuffer(g->vao, 0, g->line_vbo, 0, sizeof(shape_mesh_vertex));

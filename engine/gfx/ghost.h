@@ -30,7 +30,8 @@ typedef struct ghost_renderer ghost_renderer;
 /* How the ghost is drawn. SOLID: the three blended passes above (the
  * shape as a tinted solid; on a software rasterizer about 1 ms per 3% of the
  * screen it covers). WIRE: its outline only (shape_outline_build: the edges
- * where the surface bends, each drawn once), strongly where they are in front of the terrain and at GHOST_HIDDEN_ALPHA where buried —
+ * where the surface bends, each drawn once; those on its far side, both
+ * faces turned from the eye, left out), strongly where they are in front of the terrain and at GHOST_HIDDEN_ALPHA where buried —
  * what the game draws every frame (issue 9: the solid ghost cost ~10 ms). */
 typedef enum ghost_style { GHOST_SOLID, GHOST_WIRE } ghost_style;
 

@@ -169,15 +169,28 @@ static int edge_config(const shape *s, int axis, int a, int u, int v)
  * side make a flat face, none or four no surface. */
 static bool config_bends(int c) { return c != 0 && c != 15 && c != 3 && c != 12 && c != 5 && c != 10; }
 
-/* One exposed face beside the edge (its id), for the line's shading. */
-static uint32_t config_face(int c, int axis)
+/* The exposed faces beside the edge, for shading and for leaving out edges
+ * the eye cannot see: the first in the low byte, the second in the next
+ * (SHAPE_OUTLINE_ANY for two voxels at a diagonal, whose four faces look
+ * every way). */
+static uint32_t config_faces(int c, int axis)
 {
     int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    if (c == 6 || c == 9) { /* diagonal: voxels 1 and 2, or 0 and 3 */
+        int k = c == 6 ? 1 : 0, du = k & 1;
+        return (uint32_t)(2 * u + (du == 0)) | (uint32_t)SHAPE_OUTLINE_ANY << 8;
+    }
+    /* one voxel alone (or one empty): its two faces across u and across v */
+    bool single = c == 1 || c == 2 || c == 4 || c == 8;
     for (int k = 0; k < 4; k++) {
-        if (!(c >> k & 1)) continue;
+        bool corner = single ? (c >> k & 1) : !(c >> k & 1);
+        if (!corner) continue;
         int du = k & 1, dv = k >> 1;
-        if (!(c >> ((1 - du) + 2 * dv) & 1)) return (uint32_t)(2 * u + (du == 0)); /* open across u */
-        if (!(c >> (du + 2 * (1 - dv)) & 1)) return (uint32_t)(2 * v + (dv == 0)); /* open across v */
+        /* a lone voxel's faces point away from the other three cells; a
+         * lone empty cell is looked into by its two solid neighbours */
+        uint32_t fu = (uint32_t)(2 * u + (single ? du == 0 : du == 1));
+        uint32_t fv = (uint32_t)(2 * v + (single ? dv == 0 : dv == 1));
+        return fu | fv << 8;
     }
     return 0;
 }
@@ -219,7 +232,7 @@ bool shape_outline_build(const shape *s, shape_outline *out)
                         out->edges++;
                         continue;
                     }
-                    if (start >= 0 && !emit_segment(out, axis, u, v, start, a, config_face(run, axis))) {
+                    if (start >= 0 && !emit_segment(out, axis, u, v, start, a, config_faces(run, axis))) {
                         shape_outline_free(out);
                         return false;
                     }

@@ -50,8 +50,12 @@ void shape_mesh_free(shape_mesh *m);
  * straight segments. Seams between coplanar faces — wherever the greedy
  * merge happened to split a plane — are not lines of the shape and are left
  * out, so every outline pixel is drawn once (the ghost's wire style). A
- * segment is v[2s] .. v[2s+1], lying along one axis; face is the face id of
- * one exposed face beside it (for shading). */
+ * segment is v[2s] .. v[2s+1], lying along one axis; face holds the two
+ * exposed faces beside it, the first in bits 0-7, the second in bits 8-15
+ * (SHAPE_OUTLINE_ANY where two voxels meet at a diagonal: four faces that
+ * look every way), so a renderer can leave out edges whose faces all turn
+ * away from the eye. */
+#define SHAPE_OUTLINE_ANY 6
 typedef struct shape_outline {
     shape_mesh_vertex *v;
     int segments;
