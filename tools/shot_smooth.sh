@@ -5,7 +5,7 @@
 set -eu
 build=${1:-build}
 out=${2:-docs/screenshots}
-view="biome desert; tp 256 110 256; look 30 -25; set tool.visible 0"
+view="biome desert; tp 256 82 256; look 30 -20; set tool.visible 0"
 "$build/strata" --headless --width 640 --height 400 --exec "$view; screenshot $out/smooth_blocks.png; set render.mode smooth; screenshot $out/smooth_smooth.png" >/dev/null
 # a round tunnel: spherical cuts descending from the surface (y ~ 65 here)
 # along +z, seen from behind its mouth
