@@ -113,17 +113,24 @@ static void check_cover(const shape *s, const shape_mesh *m)
     free(hits);
 }
 
+/* A random shape up to 8^3 with a random fill (free s.vox after). */
+static shape random_shape(rng *r)
+{
+    shape s = { .sx = rng_range(r, 1, 9), .sy = rng_range(r, 1, 9), .sz = rng_range(r, 1, 9) };
+    size_t n = (size_t)s.sx * (size_t)s.sy * (size_t)s.sz;
+    s.vox = malloc(n);
+    assert_non_null(s.vox);
+    double fill = rng_double(r);
+    for (size_t i = 0; i < n; i++) s.count += s.vox[i] = rng_double(r) < fill;
+    return s;
+}
+
 static void test_random_shapes(void **state)
 {
     rng r = rng_make(3);
     shape_mesh m = { 0 };
     for (int iter = 0; iter < 300; iter++) {
-        shape s = { .sx = rng_range(&r, 1, 9), .sy = rng_range(&r, 1, 9), .sz = rng_range(&r, 1, 9) };
-        size_t n = (size_t)s.sx * (size_t)s.sy * (size_t)s.sz;
-        s.vox = malloc(n);
-        assert_non_null(s.vox);
-        double fill = rng_double(&r);
-        for (size_t i = 0; i < n; i++) s.count += s.vox[i] = rng_double(&r) < fill;
+        shape s = random_shape(&r);
         assert_true(shape_mesh_build(&s, &m));
         check_cover(&s, &m);
         assert_true(m.quads <= m.faces);
@@ -295,12 +302,7 @@ static void test_outline_random(void **state)
     rng r = rng_make(11);
     shape_outline o = { 0 };
     for (int iter = 0; iter < 300; iter++) {
-        shape s = { .sx = rng_range(&r, 1, 9), .sy = rng_range(&r, 1, 9), .sz = rng_range(&r, 1, 9) };
-        size_t n = (size_t)s.sx * (size_t)s.sy * (size_t)s.sz;
-        s.vox = malloc(n);
-        assert_non_null(s.vox);
-        double fill = rng_double(&r);
-        for (size_t i = 0; i < n; i++) s.count += s.vox[i] = rng_double(&r) < fill;
+        shape s = random_shape(&r);
         assert_true(shape_outline_build(&s, &o));
         check_outline(&s, &o);
         free(s.vox);
