@@ -176,6 +176,8 @@ static int c_stats(void *u, int argc, char **argv)
         log_out("triangles_visible=%ld", a->stats.triangles);
         log_out("render_mode=%s", a->render_mode ? a->render_mode : "none");
     }
+    /* what the HUD shows: the frames run so far (the window's, or `frames`) */
+    log_out("fps=%.1f", (double)a->fps);
     log_out("triangles=%ld", tris);
     log_out("tinted_faces=%llu", (unsigned long long)world_count_tinted(w));
     log_out("tint_bytes=%zu", world_tint_bytes(w));
@@ -220,6 +222,7 @@ static int c_frames(void *u, int argc, char **argv)
     app_sync_world(a);
     const player_input none = { 0 };
     for (long i = 0; i < n; i++) {
+        uint64_t t0 = timer_ns();
         a->script_time += 1.0 / 60.0;
         if (a->con) console_update(a->con, 1.0 / 60.0); /* it slides open on the same clock */
         app_step(a, &none, 1.f / 60.f, a->script_time);
@@ -229,6 +232,7 @@ static int c_frames(void *u, int argc, char **argv)
          * grows with every frame. The window's own loop swaps; a swap here
          * would wait for vsync on every simulated frame. */
         if (platform_headless(a->plat)) platform_swap(a->plat);
+        app_note_frame(a, (float)timer_ms_since(t0)); /* the HUD shows what a frame took here */
     }
     return 0;
 }

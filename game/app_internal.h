@@ -69,5 +69,9 @@ void app_register_commands(app *a);
 /* Puts every component in a->comps (game/app_components.c: the list). */
 void app_add_components(app *a);
 void app_loop(app *a);
+/* One frame's time (ms) for the HUD: its frame-time graph and the fps
+ * estimate. The window's loop notes the time between frames; `frames`
+ * notes what each simulated frame took to run. */
+void app_note_frame(app *a, float ms);
 
 #endif

@@ -103,9 +103,15 @@ void app_loop(app *a)
         a->frame_ms = timer_ms_since(t0);
         platform_swap(p);
 
-        a->frame_times[a->frame_head] = dt * 1000.f;
-        a->frame_head = (a->frame_head + 1) % HUD_FRAME_SAMPLES;
-        if (a->frame_count < HUD_FRAME_SAMPLES) a->frame_count++;
-        a->fps = a->fps * 0.95f + (dt > 0 ? 1.f / dt : 0) * 0.05f;
+        app_note_frame(a, dt * 1000.f);
     }
+}
+
+void app_note_frame(app *a, float ms)
+{
+    a->frame_times[a->frame_head] = ms;
+    a->frame_head = (a->frame_head + 1) % HUD_FRAME_SAMPLES;
+    if (a->frame_count < HUD_FRAME_SAMPLES) a->frame_count++;
+    float now = ms > 0 ? 1000.f / ms : 0;
+    a->fps = a->frame_count == 1 ? now : a->fps * 0.95f + now * 0.05f; /* the first frame sets it */
 }

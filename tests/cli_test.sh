@@ -27,6 +27,12 @@ h2=$(grep '^world_hash=' "$tmp/out2")
 h3=$(grep '^world_hash=' "$tmp/out3")
 [ "$h1" != "$h3" ] || { echo "FAIL a different seed gives the same world_hash"; fail=1; }
 
+# fps: none before any frame; `frames` measures what its frames take
+check "stats before frames" 0 "$strata" --headless --exec "$small; stats"
+grep -qx "fps=0.0" "$tmp/out" || { echo "FAIL fps before any frame: $(grep '^fps=' "$tmp/out")"; fail=1; }
+check "stats after frames" 0 "$strata" --headless --exec "$small; frames 3; stats"
+awk -F= '/^fps=/ { ok = $2 > 0 } END { exit !ok }' "$tmp/out" || { echo "FAIL frames leave fps at 0"; fail=1; }
+
 check "get prints NAME=VALUE" 0 "$strata" --headless --exec "set view.fov 80; get view.fov"
 grep -qx "view.fov=80" "$tmp/out" || { echo "FAIL get view.fov: $(cat "$tmp/out")"; fail=1; }
 
