@@ -395,7 +395,17 @@ static void caves_run(void *state, world *w, job_pool *jobs)
 
 static void caves_free(void *state) { free(state); }
 
-static const worldgen_pass k_pass = { caves_prepare, caves_run, caves_free };
+/* A caves.* change alters only kinds the pass carves: listed in
+ * caves.biomes, with caves.enable on. The list itself and the switch may
+ * add or remove this kind's caves either way: they always count. */
+static bool caves_affect(const worldgen_kind *kind, const char *name)
+{
+    if (strcmp(name, "caves.biomes") == 0 || strcmp(name, "caves.enable") == 0) return true;
+    const cvar *biomes = cvar_find("caves.biomes");
+    return cvar_int("caves.enable", 0) && biomes && listed(biomes->str, kind->name);
+}
+
+static const worldgen_pass k_pass = { caves_prepare, caves_run, caves_free, "caves.", caves_affect };
 
 /* A grammar file cvar refuses a file that does not parse, with file:line:col. */
 static bool validate_grammar(const cvar *proposed, char *err, size_t errlen, void *user)

@@ -161,6 +161,9 @@ static bool kind_owns(const worldgen_kind *k, const char *name)
 bool worldgen_cvar_affects(const worldgen_kind *current, const char *name)
 {
     if (current && current->seedless && strcmp(name, "world.seed") == 0) return false;
+    if (current && g_pass && g_pass->cvar_prefix && g_pass->affects &&
+        strncmp(name, g_pass->cvar_prefix, strlen(g_pass->cvar_prefix)) == 0)
+        return g_pass->affects(current, name);
     if (current && kind_owns(current, name)) return true;
     for (int i = 0; i < worldgen_kind_count(); i++)
         if (worldgen_kind_at(i) != current && kind_owns(worldgen_kind_at(i), name)) return false;

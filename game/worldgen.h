@@ -46,11 +46,16 @@ typedef struct worldgen_kind {
  * of game/caves.c). prepare runs on the caller's thread, reads its cvars and
  * may refuse (NULL with a message) or skip this kind (NULL, empty message);
  * run may use the pool but its result must not depend on how many workers
- * it has. One slot: registering again replaces it; NULL removes it. */
+ * it has. One slot: registering again replaces it; NULL removes it.
+ * Its cvars start with cvar_prefix; affects says whether changing one
+ * alters a world of `kind` (the pass may skip that kind), so a change that
+ * cannot does not regenerate it and wipe the player's edits. */
 typedef struct worldgen_pass {
     void *(*prepare)(const worldgen_kind *kind, int64_t seed, char *err, size_t errlen);
     void (*run)(void *state, world *w, job_pool *jobs);
     void (*free_state)(void *state);
+    const char *cvar_prefix;
+    bool (*affects)(const worldgen_kind *kind, const char *name);
 } worldgen_pass;
 void worldgen_set_pass(const worldgen_pass *pass);
 

@@ -4,6 +4,7 @@
 
 #include "core/jobs.h"
 #include "biomes.h"
+#include "caves.h"
 #include "formula_world.h"
 #include "terrain.h"
 #include "ui/cvar.h"
@@ -72,6 +73,21 @@ static void test_cvar_ownership(void **state)
     assert_false(worldgen_cvar_affects(taiga, "world.terrain_weight"));
     assert_false(worldgen_cvar_affects(formula, "world.soil_depth"));
     assert_false(worldgen_cvar_affects(formula, "world.seed")); /* seedless: a new seed keeps its edits */
+    /* the caves pass owns caves.*: its parameters alter only the kinds it
+     * carves; the list and the switch always may */
+    caves_register();
+    assert_false(worldgen_cvar_affects(hills, "caves.iterations"));
+    assert_true(worldgen_cvar_affects(desert, "caves.iterations"));
+    assert_true(worldgen_cvar_affects(taiga, "caves.stride"));
+    assert_true(worldgen_cvar_affects(hills, "caves.biomes"));
+    assert_true(worldgen_cvar_affects(hills, "caves.enable"));
+    assert_true(cvar_set_by_name("caves.enable", "0"));
+    assert_false(worldgen_cvar_affects(desert, "caves.iterations"));
+    assert_true(cvar_set_by_name("caves.biomes", "hills"));
+    assert_true(cvar_set_by_name("caves.enable", "1"));
+    assert_true(worldgen_cvar_affects(hills, "caves.iterations"));
+    assert_false(worldgen_cvar_affects(desert, "caves.iterations"));
+    worldgen_set_pass(NULL);
     for (int i = 0; i < worldgen_kind_count(); i++) { /* shared by all */
         if (worldgen_kind_at(i) != formula) assert_true(worldgen_cvar_affects(worldgen_kind_at(i), "world.seed"));
         assert_true(worldgen_cvar_affects(worldgen_kind_at(i), "world.size_x"));
