@@ -1,7 +1,8 @@
 /* render.frame.<view>: one headless 1280x720 frame as the player sees it —
  * the real app (app_create), its render mode, the tool's ghost and the
  * crosshair — for each biome's spawn view, inside the taiga canopy and
- * flying high over the desert, the smooth mode's spawn views; .noghost views without the tool measure the
+ * flying high over the desert, the smooth mode's spawn views and the
+ * enhanced mode's on the hills; .noghost views without the tool measure the
  * ghost's cost. Triangles and chunks drawn are noted. */
 #include <glad/gl.h>
 #include <stdio.h>
@@ -113,6 +114,7 @@ static void *s_taiga_ng(void) { return setup_view("biome taiga; set tool.visible
 static void *s_smooth_hills(void) { return setup_view("biome hills; set render.mode smooth", false); }
 static void *s_smooth_desert(void) { return setup_view("biome desert; set render.mode smooth", false); }
 static void *s_smooth_taiga(void) { return setup_view("biome taiga; set render.mode smooth", false); }
+static void *s_enhanced_hills(void) { return setup_view("biome hills; set render.mode enhanced", false); }
 static void *s_high(void) { return setup_view("biome desert; set player.fly 1; tp 256 200 256; look 45 -45", false); }
 
 static const bench_case frame_cases[] = {
@@ -128,5 +130,6 @@ static const bench_case frame_cases[] = {
     { "render.frame.smooth.hills", s_smooth_hills, frame_run, frame_teardown, 10 },
     { "render.frame.smooth.desert", s_smooth_desert, frame_run, frame_teardown, 10 },
     { "render.frame.smooth.taiga", s_smooth_taiga, frame_run, frame_teardown, 10 },
+    { "render.frame.enhanced.hills", s_enhanced_hills, frame_run, frame_teardown, 10 },
 };
 BENCH_REGISTER(frame_cases)
