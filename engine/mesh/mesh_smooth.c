@@ -151,6 +151,14 @@ static void coarse_level(const float *raw, const uint8_t *fm, const uint8_t *ft,
                 float v = raw[FI(bx, by, bz)];
                 if (v == 0.f) v = SMOOTH_MIN_MAGNITUDE; /* exactly half full: air, as a tie */
                 size_t o = (size_t)x + (size_t)n * ((size_t)y + (size_t)n * (size_t)z);
+                /* a thin feature the filter drops (a cactus, a trunk)
+                 * stays where it stands on the lattice and on something
+                 * this level keeps (the sample below, made first): a thin
+                 * blob at distance, and no specks floating where a fir's
+                 * crown thinned away under its tip */
+                if (v > 0.f && y > 0 && in->d[o - (size_t)n] < 0.f && solid(fm[FI(bx, by, bz)]) &&
+                    !bulk(fm, FI(bx, by, bz), F))
+                    v = -SMOOTH_MIN_MAGNITUDE;
                 in->d[o] = v;
                 /* the material of the highest voxel below the next lattice
                  * row that belongs to the bulk (the sample stands for its
