@@ -226,6 +226,31 @@ static bool neighbour_finer(const smooth_renderer *r, const render_view *v, int 
     return level_at(r, v->cam, nx, ny, nz) < level;
 }
 
+static void draw_range(int from, int upto, render_stats *stats)
+{
+    if (upto <= from) return;
+    glDrawElements(GL_TRIANGLES, 3 * (upto - from), GL_UNSIGNED_INT, (const void *)(sizeof(uint32_t) * 3 * (size_t)from));
+    stats->triangles += upto - from;
+}
+
+/* One chunk's level (buffers bound): the surface, and the skirts over the
+ * faces whose neighbour is drawn finer (elsewhere they hang hidden in the
+ * solid). Ranges that follow each other go in one draw. */
+static void draw_level(const smooth_renderer *r, const render_view *v, const smooth_level *l, int level, int x, int y,
+                       int z, render_stats *stats)
+{
+    int from = 0, upto = l->skirt[0]; /* triangles [from, upto) still to draw */
+    for (int f = 0; f < 6; f++) {
+        if (l->skirt[f + 1] == l->skirt[f] || !neighbour_finer(r, v, x, y, z, f, level)) continue;
+        if (l->skirt[f] != upto) { /* a skirt left out in between */
+            draw_range(from, upto, stats);
+            from = l->skirt[f];
+        }
+        upto = l->skirt[f + 1];
+    }
+    draw_range(from, upto, stats);
+}
+
 void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_stats *stats)
 {
     const render_settings *s = v->s;
@@ -280,23 +305,7 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
             } else {
                 glVertexArrayVertexBuffer(r->vao, 0, l->vbo, 0, sizeof(smooth_vertex));
                 glVertexArrayElementBuffer(r->vao, l->ibo);
-                /* the surface, and the skirts over faces whose neighbour
-                 * is drawn finer (elsewhere they hang hidden in the solid) */
-                int from = 0, upto = level ? l->skirt[0] : l->indices / 3;
-                for (int f = 0; f <= 6; f++) {
-                    bool more = f < 6 && level && l->skirt[f + 1] > l->skirt[f] && neighbour_finer(r, v, x, y, z, f, level);
-                    if (more && l->skirt[f] == upto) {
-                        upto = l->skirt[f + 1]; /* contiguous: one draw */
-                        continue;
-                    }
-                    if (upto > from) {
-                        glDrawElements(GL_TRIANGLES, 3 * (upto - from), GL_UNSIGNED_INT,
-                                       (const void *)(sizeof(uint32_t) * 3 * (size_t)from));
-                        stats->triangles += upto - from;
-                    }
-                    if (more) from = l->skirt[f], upto = l->skirt[f + 1];
-                    else from = upto = f < 6 ? l->skirt[f + 1] : 0;
-                }
+                draw_level(r, v, l, level, x, y, z, stats);
             }
         }
     }
