@@ -346,7 +346,8 @@ static void test_lod_skirts(void **state)
         int facing = 0;
         for (int f = 0; f < 6; f++)
             for (int t = m.skirt[f]; t < m.skirt[f + 1]; t++) {
-                const float *p0 = m.v[m.idx[3 * t]].pos, *p1 = m.v[m.idx[3 * t + 1]].pos, *p2 = m.v[m.idx[3 * t + 2]].pos;
+                const uint32_t *tri = &m.idx[3 * t];
+                const float *p0 = m.v[tri[0]].pos, *p1 = m.v[tri[1]].pos, *p2 = m.v[tri[2]].pos;
                 float u[3] = { p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2] };
                 float v[3] = { p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2] };
                 float nrm[3] = { u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0] };

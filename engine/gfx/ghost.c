@@ -71,7 +71,8 @@ static bool upload_lines(ghost_renderer *g, const shape *s)
 {
     if (!shape_outline_build(s, &g->outline)) return false;
     int n = g->outline.segments;
-    if (n) glNamedBufferData(g->line_vbo, (GLsizeiptr)(sizeof(shape_mesh_vertex) * 2 * (size_t)n), g->outline.v, GL_STATIC_DRAW);
+    size_t bytes = sizeof(shape_mesh_vertex) * 2 * (size_t)n;
+    if (n) glNamedBufferData(g->line_vbo, (GLsizeiptr)bytes, g->outline.v, GL_STATIC_DRAW);
     g->lines = n;
     return true;
 }

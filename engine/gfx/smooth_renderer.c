@@ -229,7 +229,8 @@ static bool neighbour_finer(const smooth_renderer *r, const render_view *v, int 
 static void draw_range(int from, int upto, render_stats *stats)
 {
     if (upto <= from) return;
-    glDrawElements(GL_TRIANGLES, 3 * (upto - from), GL_UNSIGNED_INT, (const void *)(sizeof(uint32_t) * 3 * (size_t)from));
+    const void *first = (const void *)(sizeof(uint32_t) * 3 * (size_t)from);
+    glDrawElements(GL_TRIANGLES, 3 * (upto - from), GL_UNSIGNED_INT, first);
     stats->triangles += upto - from;
 }
 
