@@ -6,7 +6,8 @@
 # loads to that same world.
 #   tools/soak.sh STRATA [CYCLES] [EDITS_PER_CYCLE] [MAX_GROWTH_KB]
 # CI runs a bounded soak (tests/CMakeLists.txt); the default here is the
-# long one: 200 cycles of 200 edits = 40,000 cuts and fills.
+# long one: 200 cycles of 200 edits = 40,000 cuts and fills. SOAK_EXEC adds
+# commands at the start (SOAK_EXEC="set render.mode smooth").
 set -u
 strata=$1
 cycles=${2:-200}
@@ -21,6 +22,7 @@ biomes=(hills desert taiga deciduous)
 mats=(stone sand dirt)
 {
     printf 'set world.size_x 4; set world.size_z 4; set world.size_y 2; set tool.size 6\n'
+    if [ -n "${SOAK_EXEC:-}" ]; then printf '%s\n' "$SOAK_EXEC"; fi
     for ((c = 0; c < cycles; c++)); do
         printf 'biome %s\n' "${biomes[c % 4]}"
         for ((i = 0; i < edits; i++)); do
