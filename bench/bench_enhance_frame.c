@@ -73,11 +73,8 @@ static void *enh_frame_setup(void)
         free(f);
         return NULL;
     }
-    atlas_image img;
-    const char *path = platform_find_asset("assets/atlas.png");
-    if (!path || !atlas_load(path, &img, err, sizeof err)) goto fail;
-    f->atlas = atlas_texture_create(&img);
-    atlas_free(&img);
+    f->atlas = atlas_texture_load(platform_find_asset("assets/atlas.png"), err, sizeof err);
+    if (!f->atlas) goto fail;
     terrain_register();
     f->w = world_create(16, 4, 16);
     if (!f->w) goto fail;

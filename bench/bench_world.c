@@ -84,11 +84,8 @@ static void *frame_setup(void)
         free(f);
         return NULL;
     }
-    atlas_image img;
-    const char *path = platform_find_asset("assets/atlas.png");
-    if (!path || !atlas_load(path, &img, err, sizeof err)) goto fail;
-    f->atlas = atlas_texture_create(&img);
-    atlas_free(&img);
+    f->atlas = atlas_texture_load(platform_find_asset("assets/atlas.png"), err, sizeof err);
+    if (!f->atlas) goto fail;
     f->rend = renderer_create(err, sizeof err);
     if (!f->rend) goto fail;
     renderer_set_atlas(f->rend, f->atlas);

@@ -175,15 +175,11 @@ static const char *clipboard_text(void *user) { return platform_clipboard(user);
 static bool init_graphics(app *a)
 {
     char err[2048];
-    const char *path = platform_find_asset("assets/atlas.png");
-    if (!path) return false;
-    atlas_image img;
-    if (!atlas_load(path, &img, err, sizeof err)) {
+    a->atlas_tex = atlas_texture_load(platform_find_asset("assets/atlas.png"), err, sizeof err);
+    if (!a->atlas_tex) {
         log_error("%s", err);
         return false;
     }
-    a->atlas_tex = atlas_texture_create(&img);
-    atlas_free(&img);
     atlas_texture_set_anisotropy(a->atlas_tex, a->cv.anisotropy->f);
     component_gfx_init_all(&a->comps, a);
     if (!component_state(&a->comps, "render")) return false; /* nothing can draw the world */

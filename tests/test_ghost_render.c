@@ -384,12 +384,8 @@ static void test_in_world(void **state)
 {
     scene *s = *state;
     char err[1024];
-    atlas_image img;
-    const char *path = platform_find_asset("assets/atlas.png");
-    assert_non_null(path);
-    assert_true(atlas_load(path, &img, err, sizeof err));
-    unsigned atlas = atlas_texture_create(&img);
-    atlas_free(&img);
+    unsigned atlas = atlas_texture_load(platform_find_asset("assets/atlas.png"), err, sizeof err);
+    assert_true(atlas != 0);
     renderer *rend = renderer_create(err, sizeof err);
     assert_non_null(rend);
     renderer_set_atlas(rend, atlas);

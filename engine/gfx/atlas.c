@@ -291,6 +291,20 @@ float atlas_texture_set_anisotropy(unsigned tex, float level)
     return level;
 }
 
+unsigned atlas_texture_load(const char *path, char *err, size_t errlen)
+{
+    if (!path) {
+        snprintf(err, errlen, "assets/atlas.png not found");
+        return 0;
+    }
+    atlas_image img;
+    if (!atlas_load(path, &img, err, errlen)) return 0;
+    unsigned tex = atlas_texture_create(&img);
+    atlas_free(&img);
+    if (!tex) snprintf(err, errlen, "%s: out of memory for the texture", path);
+    return tex;
+}
+
 void atlas_texture_destroy(unsigned tex)
 {
     GLuint t = tex;

@@ -79,6 +79,9 @@ float atlas_mips_coverage(const atlas_mips *m, int level, int layer);
  * (grazing floors stay sharp). Sample with vec3(u, v, tile). Returns the
  * texture name, or 0 when out of memory. */
 unsigned atlas_texture_create(const atlas_image *img);
+/* atlas_load + atlas_texture_create: the texture of the atlas PNG at path,
+ * or 0 with err set (path NULL: "assets/atlas.png not found"). */
+unsigned atlas_texture_load(const char *path, char *err, size_t errlen);
 void atlas_texture_destroy(unsigned tex);
 /* Sets anisotropic filtering (level <= 0: automatic choice for this GL);
  * returns the level applied. */

@@ -36,14 +36,11 @@ int test_gl_open(test_gl *g, int width, int height)
         print_error("headless context: %s\n", err);
         return 0;
     }
-    atlas_image img;
-    const char *path = platform_find_asset("assets/atlas.png");
-    if (!path || !atlas_load(path, &img, err, sizeof err)) {
-        print_error("atlas: %s\n", path ? err : "assets/atlas.png not found");
+    g->atlas = atlas_texture_load(platform_find_asset("assets/atlas.png"), err, sizeof err);
+    if (!g->atlas) {
+        print_error("atlas: %s\n", err);
         return 0;
     }
-    g->atlas = atlas_texture_create(&img);
-    atlas_free(&img);
     g->rend = renderer_create(err, sizeof err);
     if (!g->rend) {
         print_error("%s\n", err);
