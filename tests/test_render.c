@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "gfx/atlas.h"
 #include "gfx/camera.h"
 #include "gfx/plain.h"
 #include "gfx/renderer.h"
@@ -19,34 +18,14 @@
 #define H 120
 
 typedef struct scene {
-    platform *plat;
-    renderer *rend;
-    unsigned atlas;
+    test_gl gl; /* context, atlas, blocks renderer, two workers */
     world *w;
-    job_pool *jobs;
 } scene;
 
 static int setup(void **state)
 {
     scene *s = calloc(1, sizeof *s);
-    char err[1024];
-    s->plat = platform_create(&(platform_desc){ .width = W, .height = H, .headless = true }, err, sizeof err);
-    if (!s->plat) {
-        print_error("headless context: %s\n", err);
-        return -1;
-    }
-    atlas_image img;
-    const char *path = platform_find_asset("assets/atlas.png");
-    if (!path || !atlas_load(path, &img, err, sizeof err)) return -1;
-    s->atlas = atlas_texture_create(&img);
-    atlas_free(&img);
-    s->rend = renderer_create(err, sizeof err);
-    if (!s->rend) {
-        print_error("%s\n", err);
-        return -1;
-    }
-    renderer_set_atlas(s->rend, s->atlas);
-    s->jobs = job_pool_create(2);
+    if (!s || !test_gl_open(&s->gl, W, H)) return -1;
     *state = s;
     return 0;
 }
@@ -55,10 +34,7 @@ static int teardown(void **state)
 {
     scene *s = *state;
     world_destroy(s->w);
-    renderer_destroy(s->rend);
-    atlas_texture_destroy(s->atlas);
-    job_pool_destroy(s->jobs);
-    platform_destroy(s->plat);
+    test_gl_close(&s->gl);
     free(s);
     return 0;
 }
@@ -71,12 +47,12 @@ static void upload_world(scene *s)
     assert_non_null(idx);
     assert_non_null(m);
     for (int i = 0; i < n; i++) idx[i] = i;
-    mesh_world_chunks(s->w, s->jobs, idx, n, true, m);
-    renderer_reset(s->rend, s->w->cx, s->w->cy, s->w->cz);
+    mesh_world_chunks(s->w, s->gl.jobs, idx, n, true, m);
+    renderer_reset(s->gl.rend, s->w->cx, s->w->cy, s->w->cz);
     for (int i = 0; i < n; i++) {
         int cx, cy, cz;
         world_chunk_coords(s->w, i, &cx, &cy, &cz);
-        renderer_upload(s->rend, cx, cy, cz, &m[i]);
+        renderer_upload(s->gl.rend, cx, cy, cz, &m[i]);
         mesh_free(&m[i]);
     }
     free(m);
@@ -87,10 +63,10 @@ static uint8_t *render(scene *s, float x, float y, float z, float yaw, float pit
 {
     camera c = { .pos = { x, y, z }, .yaw = yaw, .pitch = pitch, .fov = 70, .aspect = (float)W / H, .znear = 0.05f, .zfar = 400 };
     camera_update(&c);
-    render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->plat), .view_distance = 300,
+    render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->gl.plat), .view_distance = 300,
                            .sky = { 0.2f, 0.4f, 0.9f }, .sun = { 0.3f, 1, 0.2f } };
-    renderer_draw(s->rend, &c, &rs, st);
-    return screenshot_read(platform_framebuffer(s->plat), W, H);
+    renderer_draw(s->gl.rend, &c, &rs, st);
+    return screenshot_read(platform_framebuffer(s->gl.plat), W, H);
 }
 
 /* Average colour of a rectangle of the image (top row first). */
@@ -211,13 +187,13 @@ static void test_edge_shows_ground_not_sky(void **state)
     camera c = { .pos = { eye[0], eye[1], eye[2] }, .yaw = 270, .pitch = pitch, .fov = fov, .aspect = (float)W / H,
                  .znear = 0.05f, .zfar = 400 };
     camera_update(&c);
-    render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->plat), .view_distance = 300,
+    render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->gl.plat), .view_distance = 300,
                            .sky = { 0.2f, 0.4f, 0.9f }, .sun = { 0.3f, 1, 0.2f } };
     render_stats st;
-    renderer_draw(s->rend, &c, &rs, &st);
-    uint8_t *bare = screenshot_read(platform_framebuffer(s->plat), W, H);
-    plain_draw(pl, &c, &rs, s->atlas, material_get(MAT_BEDROCK)->tile[FACE_TOP], s->w->sx, s->w->sz);
-    uint8_t *px = screenshot_read(platform_framebuffer(s->plat), W, H);
+    renderer_draw(s->gl.rend, &c, &rs, &st);
+    uint8_t *bare = screenshot_read(platform_framebuffer(s->gl.plat), W, H);
+    plain_draw(pl, &c, &rs, s->gl.atlas, material_get(MAT_BEDROCK)->tile[FACE_TOP], s->w->sx, s->w->sz);
+    uint8_t *px = screenshot_read(platform_framebuffer(s->gl.plat), W, H);
     int checked = 0, holes_before = 0;
     for (int row = 0; row < H; row++) { /* screenshot rows: top first */
         /* the pitch of this row's rays (exact in the middle column, steeper elsewhere) */
@@ -239,10 +215,10 @@ static void test_edge_shows_ground_not_sky(void **state)
     /* facing back into the world, the plain changes no pixel */
     c.yaw = 90;
     camera_update(&c);
-    renderer_draw(s->rend, &c, &rs, &st);
-    bare = screenshot_read(platform_framebuffer(s->plat), W, H);
-    plain_draw(pl, &c, &rs, s->atlas, material_get(MAT_BEDROCK)->tile[FACE_TOP], s->w->sx, s->w->sz);
-    px = screenshot_read(platform_framebuffer(s->plat), W, H);
+    renderer_draw(s->gl.rend, &c, &rs, &st);
+    bare = screenshot_read(platform_framebuffer(s->gl.plat), W, H);
+    plain_draw(pl, &c, &rs, s->gl.atlas, material_get(MAT_BEDROCK)->tile[FACE_TOP], s->w->sx, s->w->sz);
+    px = screenshot_read(platform_framebuffer(s->gl.plat), W, H);
     assert_memory_equal(px, bare, (size_t)W * H * 4);
     free(px);
     free(bare);

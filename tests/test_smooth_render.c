@@ -10,7 +10,6 @@
 
 #include "biomes.h"
 #include "core/jobs.h"
-#include "gfx/atlas.h"
 #include "gfx/screenshot.h"
 #include "gfx/smooth_renderer.h"
 #include "gfx/surfnets_gpu.h"
@@ -22,33 +21,21 @@
 #define H 150
 
 typedef struct scene {
-    platform *plat;
+    test_gl gl; /* context, atlas, two workers (its blocks renderer unused) */
     smooth_renderer *rend;
-    unsigned atlas;
-    job_pool *jobs;
 } scene;
 
 static int setup(void **state)
 {
     scene *s = calloc(1, sizeof *s);
     char err[2048];
-    s->plat = platform_create(&(platform_desc){ .width = W, .height = H, .headless = true }, err, sizeof err);
-    if (!s->plat) {
-        print_error("headless context: %s\n", err);
-        return -1;
-    }
-    atlas_image img;
-    const char *path = platform_find_asset("assets/atlas.png");
-    if (!path || !atlas_load(path, &img, err, sizeof err)) return -1;
-    s->atlas = atlas_texture_create(&img);
-    atlas_free(&img);
+    if (!s || !test_gl_open(&s->gl, W, H)) return -1;
     s->rend = smooth_renderer_create(err, sizeof err);
     if (!s->rend) {
         print_error("%s\n", err);
         return -1;
     }
-    smooth_renderer_set_atlas(s->rend, s->atlas);
-    s->jobs = job_pool_create(2);
+    smooth_renderer_set_atlas(s->rend, s->gl.atlas);
     terrain_register();
     biomes_register();
     *state = s;
@@ -59,24 +46,30 @@ static int teardown(void **state)
 {
     scene *s = *state;
     smooth_renderer_destroy(s->rend);
-    atlas_texture_destroy(s->atlas);
-    job_pool_destroy(s->jobs);
-    platform_destroy(s->plat);
+    test_gl_close(&s->gl);
     free(s);
     return 0;
 }
 
-static void upload(scene *s, const world *w)
+/* Meshes every chunk and uploads its first `levels` levels of detail: 1,
+ * level 0 alone (drawn at any distance); SMOOTH_LODS, all of them, as the
+ * smooth mode does. */
+static void upload(scene *s, const world *w, int levels)
 {
     smooth_renderer_reset(s->rend, w->cx, w->cy, w->cz);
-    smooth_input *in = malloc(sizeof *in);
+    smooth_input *in = malloc(sizeof *in * SMOOTH_LODS);
+    assert_non_null(in);
+    smooth_input *lv[SMOOTH_LODS];
+    for (int l = 0; l < SMOOTH_LODS; l++) lv[l] = &in[l];
     smooth_mesh m = { 0 };
     for (int c = 0; c < w->chunk_count; c++) {
         int cx, cy, cz;
         world_chunk_coords(w, c, &cx, &cy, &cz);
-        mesh_smooth_gather(w, cx, cy, cz, SMOOTH_SHARPNESS_DEFAULT, in);
-        assert_true(mesh_smooth_build(in, &m));
-        smooth_renderer_upload(s->rend, cx, cy, cz, &m);
+        mesh_smooth_gather_levels(w, cx, cy, cz, SMOOTH_SHARPNESS_DEFAULT, lv);
+        for (int l = 0; l < levels; l++) {
+            assert_true(mesh_smooth_build(&in[l], &m));
+            smooth_renderer_upload_level(s->rend, cx, cy, cz, l, &m);
+        }
     }
     mesh_smooth_free(&m);
     free(in);
@@ -89,13 +82,13 @@ static uint8_t *render(scene *s, const float pos[3], float yaw, float pitch, ren
     camera c = { .pos = { pos[0], pos[1], pos[2] }, .yaw = yaw, .pitch = pitch, .fov = g_fov, .aspect = (float)W / H,
                  .znear = 0.05f, .zfar = 400 };
     camera_update(&c);
-    render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->plat), .view_distance = 300,
+    render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->gl.plat), .view_distance = 300,
                            .sky = { 0.2f, 0.4f, 0.9f }, .sun = { 0.3f, 1, 0.2f } };
     rs.tints[2][0] = 0.1f, rs.tints[2][1] = 0.9f, rs.tints[2][2] = 0.1f;
     rs.tints[3][0] = 0.9f, rs.tints[3][1] = 0.1f, rs.tints[3][2] = 0.9f;
     smooth_renderer_draw(s->rend, &c, &rs, st);
     assert_int_equal(glGetError(), GL_NO_ERROR);
-    return screenshot_read(platform_framebuffer(s->plat), W, H);
+    return screenshot_read(platform_framebuffer(s->gl.plat), W, H);
 }
 
 typedef struct picture_stats { float terrain, colours, r, g, b; } picture_stats;
@@ -125,8 +118,8 @@ static void test_biome_pictures(void **state)
     const worldgen_kind *kinds[] = { &terrain_hills, &biome_desert, &biome_taiga };
     for (int k = 0; k < 3; k++) {
         world *w = world_create(4, 4, 4);
-        assert_true(worldgen_generate(w, kinds[k], 1, s->jobs));
-        upload(s, w);
+        assert_true(worldgen_generate(w, kinds[k], 1, s->gl.jobs));
+        upload(s, w, 1);
         float eye[3] = { 64, (float)world_surface_y(w, 64, 64) + 20.f, 64 };
         render_stats st;
         uint8_t *px = render(s, eye, 30, -30, &st);
@@ -159,7 +152,7 @@ static void test_ball(void **state)
                 if (dx * dx + dy * dy + dz * dz >= 100 && dx * dx + dy * dy + dz * dz < 144 && dx > 6)
                     world_set_tint(w, x, y, z, 2);
             }
-    upload(s, w);
+    upload(s, w, 1);
     render_stats st;
     const float eye[3] = { 32.5f, 32.5f, 60 };
     uint8_t *px = render(s, eye, 0, 0, &st);
@@ -203,7 +196,7 @@ static void test_gpu_path_same_picture(void **state)
     scene *s = *state;
     assert_true(smooth_renderer_gpu_ready(s->rend));
     world *w = world_create(3, 2, 3);
-    assert_true(worldgen_generate(w, &terrain_hills, 2, s->jobs));
+    assert_true(worldgen_generate(w, &terrain_hills, 2, s->gl.jobs));
     const float eye[3] = { 48, (float)world_surface_y(w, 48, 48) + 15.f, 80 };
     /* a ball carved where the view meets the ground, its cells painted as a
      * cut paints them: those that a solid face now looks into */
@@ -221,7 +214,7 @@ static void test_gpu_path_same_picture(void **state)
                     faced |= world_get(w, x + face_normal[f][0], y + face_normal[f][1], z + face_normal[f][2]) != MAT_AIR;
                 if (faced) world_set_tint(w, x, y, z, 3);
             }
-    upload(s, w);
+    upload(s, w, 1);
     render_stats st;
     uint8_t *cpu = render(s, eye, 20, -25, &st);
     char err[2048];
@@ -261,28 +254,6 @@ static void test_gpu_path_same_picture(void **state)
     world_destroy(w);
 }
 
-/* Every level of detail of every chunk, as the smooth mode uploads them. */
-static void upload_levels(scene *s, const world *w)
-{
-    smooth_renderer_reset(s->rend, w->cx, w->cy, w->cz);
-    smooth_input *in = malloc(sizeof *in * SMOOTH_LODS);
-    assert_non_null(in);
-    smooth_input *lv[SMOOTH_LODS];
-    for (int l = 0; l < SMOOTH_LODS; l++) lv[l] = &in[l];
-    smooth_mesh m = { 0 };
-    for (int c = 0; c < w->chunk_count; c++) {
-        int cx, cy, cz;
-        world_chunk_coords(w, c, &cx, &cy, &cz);
-        mesh_smooth_gather_levels(w, cx, cy, cz, SMOOTH_SHARPNESS_DEFAULT, lv);
-        for (int l = 0; l < SMOOTH_LODS; l++) {
-            assert_true(mesh_smooth_build(&in[l], &m));
-            smooth_renderer_upload_level(s->rend, cx, cy, cz, l, &m);
-        }
-    }
-    mesh_smooth_free(&m);
-    free(in);
-}
-
 static bool is_sky(const uint8_t *c) { return abs(c[0] - 51) + abs(c[1] - 102) + abs(c[2] - 230) < 6; }
 
 /* A crack: sky showing through a surface, terrain two pixels either side
@@ -308,14 +279,14 @@ static void test_lod_no_holes(void **state)
     scene *s = *state;
     for (int kind = 0; kind < 2; kind++) {
         world *w = world_create(8, 4, 8);
-        assert_true(worldgen_generate(w, kind ? &terrain_hills : &biome_taiga, 3, s->jobs));
+        assert_true(worldgen_generate(w, kind ? &terrain_hills : &biome_taiga, 3, s->gl.jobs));
         for (int z = 100; z < 156; z++) /* a cut tunnel through the hill at the centre */
             for (int y = 0; y < w->sy; y++)
                 for (int x = 110; x < 146; x++) {
                     float dy = (float)y - (float)world_surface_y(w, 128, 128) + 6.f, dx = (float)x - 128.f;
                     if (dx * dx + dy * dy < 30.f) world_set(w, x, y, z, MAT_AIR);
                 }
-        upload_levels(s, w);
+        upload(s, w, SMOOTH_LODS);
         const struct {
             float pos[3], yaw, pitch;
         } views[] = {
@@ -365,8 +336,8 @@ static void test_lod_seams_zoomed(void **state)
 {
     scene *s = *state;
     world *w = world_create(8, 4, 8);
-    assert_true(worldgen_generate(w, &terrain_hills, 3, s->jobs));
-    upload_levels(s, w);
+    assert_true(worldgen_generate(w, &terrain_hills, 3, s->gl.jobs));
+    upload(s, w, SMOOTH_LODS);
     float eye[3] = { 128, (float)world_surface_y(w, 128, 128) + 2.5f, 128 };
     g_fov = 8;
     long lod_cracks = 0, plain_cracks = 0;
