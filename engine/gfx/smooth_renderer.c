@@ -21,7 +21,6 @@ typedef struct smooth_level {
 
 typedef struct smooth_chunk {
     smooth_level lvl[SMOOTH_LODS];
-    int indices;  /* level 0's (-1: on the GPU), what `has` tests */
     size_t bytes; /* the GPU mesh's */
     surfnets_gpu_mesh gm; /* made by the compute passes: drawn indirectly */
     bool gpu;
@@ -92,13 +91,22 @@ smooth_renderer *smooth_renderer_create(char *err, size_t errlen)
     return r;
 }
 
+/* A chunk draws when its level 0 has triangles, or the compute passes made
+ * it (their count stays on the GPU). */
+static bool has_geometry(const smooth_chunk *g) { return g->gpu || g->lvl[0].indices > 0; }
+
+/* Frees a level's buffers; zeroes it (not built). */
+static void clear_level(smooth_level *l)
+{
+    if (l->vbo) glDeleteBuffers(1, &l->vbo);
+    if (l->ibo) glDeleteBuffers(1, &l->ibo);
+    memset(l, 0, sizeof *l);
+}
+
 /* Frees a chunk's buffers, every level and the GPU mesh; zeroes it. */
 static void clear_chunk(smooth_chunk *g)
 {
-    for (int l = 0; l < SMOOTH_LODS; l++) {
-        if (g->lvl[l].vbo) glDeleteBuffers(1, &g->lvl[l].vbo);
-        if (g->lvl[l].ibo) glDeleteBuffers(1, &g->lvl[l].ibo);
-    }
+    for (int l = 0; l < SMOOTH_LODS; l++) clear_level(&g->lvl[l]);
     surfnets_gpu_mesh_free(&g->gm);
     memset(g, 0, sizeof *g);
 }
@@ -144,13 +152,8 @@ void smooth_renderer_upload_level(smooth_renderer *r, int cx, int cy, int cz, in
     smooth_chunk *g = &r->chunks[cx + cz * r->cx + cy * r->cx * r->cz];
     if (g->gpu) clear_chunk(g); /* a CPU mesh replaces the compute passes' */
     smooth_level *l = &g->lvl[level];
-    l->built = true;
-    l->bytes = 0;
     if (m->triangles == 0) {
-        if (l->vbo) glDeleteBuffers(1, &l->vbo);
-        if (l->ibo) glDeleteBuffers(1, &l->ibo);
-        l->vbo = l->ibo = 0, l->indices = 0;
-        memset(l->skirt, 0, sizeof l->skirt);
+        clear_level(l);
     } else {
         if (!l->vbo) glCreateBuffers(1, &l->vbo);
         if (!l->ibo) glCreateBuffers(1, &l->ibo);
@@ -161,16 +164,7 @@ void smooth_renderer_upload_level(smooth_renderer *r, int cx, int cy, int cz, in
         l->bytes = vb + ib;
         memcpy(l->skirt, m->skirt, sizeof l->skirt);
     }
-    if (level == 0) g->indices = l->indices;
-}
-
-void smooth_renderer_upload(smooth_renderer *r, int cx, int cy, int cz, const smooth_mesh *m)
-{
-    static const smooth_mesh none = { 0 };
-    smooth_renderer_upload_level(r, cx, cy, cz, 0, m);
-    for (int l = 1; l < SMOOTH_LODS; l++) smooth_renderer_upload_level(r, cx, cy, cz, l, &none);
-    if (r->chunks && cx >= 0 && cy >= 0 && cz >= 0 && cx < r->cx && cy < r->cy && cz < r->cz)
-        for (int l = 1; l < SMOOTH_LODS; l++) r->chunks[cx + cz * r->cx + cy * r->cx * r->cz].lvl[l].built = false;
+    l->built = true;
 }
 
 void smooth_renderer_set_lod_distance(smooth_renderer *r, float far) { r->lod_distance = far; }
@@ -188,7 +182,6 @@ void smooth_renderer_upload_gpu(smooth_renderer *r, int cx, int cy, int cz, surf
     if (!m->counters) return; /* nothing was meshed */
     g->gm = *m;
     g->gpu = true;
-    g->indices = -1; /* on the GPU: counted there, drawn indirectly */
     g->bytes = (size_t)(m->vcap * 32 + m->icap * 4);
     memset(m, 0, sizeof *m);
 }
@@ -257,7 +250,7 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
     const render_settings *s = v->s;
     int n = r->cx * r->cy * r->cz;
     for (int i = 0; r->chunks && i < n; i++) {
-        if (!r->chunks[i].indices) continue;
+        if (!has_geometry(&r->chunks[i])) continue;
         stats->chunks_loaded++;
         if (!r->chunks[i].gpu) stats->triangles_loaded += r->chunks[i].lvl[0].indices / 3;
     }
@@ -285,7 +278,7 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
             int i = v->visible[k].index;
             if (i < 0 || i >= n || !r->chunks) continue;
             smooth_chunk *g = &r->chunks[i];
-            if (!g->indices || g->gpu != (pass == 1)) continue;
+            if (!has_geometry(g) || g->gpu != (pass == 1)) continue;
             int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
             /* the level for its distance; one not built yet draws as level 0 */
             int level = level_at(r, v->cam, x, y, z);
@@ -320,7 +313,7 @@ void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_se
     memset(stats, 0, sizeof *stats);
     render_frame_begin(s);
     int n = r->cx * r->cy * r->cz;
-    for (int i = 0; r->chunks && i < n; i++) r->has[i] = r->chunks[i].indices != 0;
+    for (int i = 0; r->chunks && i < n; i++) r->has[i] = has_geometry(&r->chunks[i]);
     int count = r->chunks ? render_visible_set(cam, s->view_distance, r->cx, r->cy, r->cz, r->has, r->visible) : 0;
     render_view v = { cam, s, r->visible, count, r->cx, r->cy, r->cz };
     smooth_renderer_draw_view(r, &v, stats);

@@ -24,8 +24,6 @@ void smooth_renderer_reset(smooth_renderer *r, int cx, int cy, int cz);
  * buffers; the chunk then draws nothing at that level). A chunk whose
  * coarse levels were never uploaded draws level 0 at any distance. */
 void smooth_renderer_upload_level(smooth_renderer *r, int cx, int cy, int cz, int level, const smooth_mesh *m);
-/* Level 0 only; the coarse levels are dropped (drawn as level 0). */
-void smooth_renderer_upload(smooth_renderer *r, int cx, int cy, int cz, const smooth_mesh *m);
 /* Chunks are drawn at mesh_smooth_lod_for(distance, far) (default
  * SMOOTH_LOD_DISTANCE_DEFAULT; 0: level 0 always). */
 void smooth_renderer_set_lod_distance(smooth_renderer *r, float far);
