@@ -35,22 +35,10 @@ vec2 light_at(ivec3 c)
     return open_air ? vec2(1.0) : texelFetch(u_light, clamp(c, ivec3(0), u_light_size - 1), 0).rg;
 }
 
-// trilinear between voxel centres, half a voxel out along the normal
-vec2 light_smooth(vec3 p)
-{
-    vec3 q = p - 0.5;
-    ivec3 b = ivec3(floor(q));
-    vec3 f = q - vec3(b);
-    vec2 x00 = mix(light_at(b), light_at(b + ivec3(1, 0, 0)), f.x);
-    vec2 x10 = mix(light_at(b + ivec3(0, 1, 0)), light_at(b + ivec3(1, 1, 0)), f.x);
-    vec2 x01 = mix(light_at(b + ivec3(0, 0, 1)), light_at(b + ivec3(1, 0, 1)), f.x);
-    vec2 x11 = mix(light_at(b + ivec3(0, 1, 1)), light_at(b + ivec3(1, 1, 1)), f.x);
-    return mix(mix(x00, x10, f.y), mix(x01, x11, f.y), f.z);
-}
-
-// The trilinear weights of the lit texels around p (light > 0: solid voxels
-// and free air hold none): the weighted sum in xy, the weight in z.
-vec3 light_lit(vec3 p)
+// Trilinear between the voxel centres around p: the weighted sum in xy, the
+// weight in z (1 with every texel). lit_only leaves out texels without
+// light (solid voxels, and free air away from any face, hold none).
+vec3 light_trilinear(vec3 p, bool lit_only)
 {
     vec3 q = p - 0.5;
     ivec3 b = ivec3(floor(q));
@@ -60,7 +48,7 @@ vec3 light_lit(vec3 p)
         ivec3 o = ivec3(i & 1, (i >> 1) & 1, i >> 2);
         vec3 w3 = mix(1.0 - f, f, vec3(o));
         vec2 l = light_at(b + o);
-        float w = (l.x + l.y > 0.0) ? w3.x * w3.y * w3.z : 0.0;
+        float w = (!lit_only || l.x + l.y > 0.0) ? w3.x * w3.y * w3.z : 0.0;
         acc += vec3(l * w, w);
     }
     return acc;
@@ -77,11 +65,11 @@ void main()
     vec3 n = normalize(v_normal);
     if (!u_light_on) {
         v_light = vec2(1.0);
-    } else if (u_coarse_reach <= 0.0) {
-        v_light = light_smooth(wp + n * 0.5);
+    } else if (u_coarse_reach <= 0.0) { // half a voxel out along the normal
+        v_light = light_trilinear(wp + n * 0.5, false).xy;
     } else {
-        vec3 a = light_lit(wp + n * 0.5);
-        if (a.z < 1e-3) a = light_lit(wp + n * u_coarse_reach);
+        vec3 a = light_trilinear(wp + n * 0.5, true);
+        if (a.z < 1e-3) a = light_trilinear(wp + n * u_coarse_reach, true);
         v_light = a.z > 0.0 ? a.xy / a.z : vec2(0.0);
     }
     gl_Position = u_viewproj * vec4(wp, 1.0);
