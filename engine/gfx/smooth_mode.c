@@ -110,7 +110,7 @@ static int choose_path(smooth_mode *m, const world *w, const int *idx, int n, fl
     if (setting == 0 || !ensure_gpu(m)) return m->path = 1;
     if (setting == 1) return m->path = 2;
     if (n == 0) return 1; /* decide on the first real build */
-    smooth_input *in = malloc(sizeof *in);
+    smooth_input *in = malloc(sizeof *in * SMOOTH_LODS);
     smooth_mesh cpu = { 0 };
     if (!in) return 1;
     int cx, cy, cz, best = idx[0];
@@ -122,10 +122,17 @@ static int choose_path(smooth_mode *m, const world *w, const int *idx, int n, fl
         if (act > most) most = act, best = idx[i];
     }
     world_chunk_coords(w, best, &cx, &cy, &cz);
-    mesh_smooth_gather(w, cx, cy, cz, sharpness, in);
+    /* both paths gather level 0; the CPU path also derives the coarse
+     * levels from a bigger box and meshes all three (cpu_one) */
     uint64_t t0 = timer_ns();
-    mesh_smooth_build(in, &cpu);
-    double cpu_ms = timer_ms_since(t0) / 2.0; /* two or more workers share the CPU path */
+    mesh_smooth_gather(w, cx, cy, cz, sharpness, in);
+    double gather_ms = timer_ms_since(t0);
+    smooth_input *lv[SMOOTH_LODS];
+    for (int l = 0; l < SMOOTH_LODS; l++) lv[l] = &in[l];
+    t0 = timer_ns();
+    mesh_smooth_gather_levels(w, cx, cy, cz, sharpness, lv);
+    for (int l = 0; l < SMOOTH_LODS; l++) mesh_smooth_build(&in[l], &cpu);
+    double cpu_ms = (timer_ms_since(t0) - gather_ms) / 2.0; /* two or more workers share the CPU path */
     gpu_mesh_chunk(m, in, cx, cy, cz); /* warm-up: shaders and buffers */
     glFinish();
     t0 = timer_ns();
