@@ -22,16 +22,16 @@
 #include "core/rng.h"
 #include "core/timer.h"
 #include "physics/collide.h"
-#include "player.h"
+#include "play/player.h"
 #include "gfx/renderer.h"
 #include "platform/platform.h"
-#include "formula_world.h"
+#include "worldgen/formula_world.h"
 #include "gen/expr.h"
 #include "gen/shape.h"
 #include "mesh/mesh_world.h"
 #include "physics/octree.h"
-#include "terrain.h"
-#include "tool.h"
+#include "worldgen/terrain.h"
+#include "play/tool.h"
 
 /* ---- expr ---- */
 

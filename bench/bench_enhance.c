@@ -12,7 +12,7 @@
 #include "gen/enhance.h"
 #include "gfx/enhance_gpu.h"
 #include "platform/platform.h"
-#include "terrain.h"
+#include "worldgen/terrain.h"
 
 typedef struct bench_enhance_state {
     enhance_params p;

@@ -7,14 +7,14 @@
 #include <glad/gl.h>
 #include <stdlib.h>
 
-#include "app.h"
+#include "app/app.h"
 #include "bench.h"
 #include "gfx/atlas.h"
 #include "gfx/enhance_view.h"
 #include "platform/platform.h"
-#include "player.h"
-#include "terrain.h"
-#include "worldgen.h"
+#include "play/player.h"
+#include "worldgen/terrain.h"
+#include "worldgen/worldgen.h"
 
 typedef struct enh_frame {
     platform *plat;

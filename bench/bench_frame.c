@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "app_frame.h"
-#include "app_internal.h"
+#include "app/app_frame.h"
+#include "app/app_internal.h"
 #include "bench.h"
 #include "ui/cmd.h"
 

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 
 #include "bench.h"
-#include "biomes.h"
+#include "worldgen/biomes.h"
 #include "light/light.h"
-#include "terrain.h"
-#include "worldgen.h"
+#include "worldgen/terrain.h"
+#include "worldgen/worldgen.h"
 
 typedef struct light_state {
     world *w;

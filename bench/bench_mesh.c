@@ -10,7 +10,7 @@
 
 #include "core/timer.h"
 #include "mesh/mesh_blocks.h"
-#include "terrain.h"
+#include "worldgen/terrain.h"
 
 typedef struct bench_mesh_state {
     mesh_input in;

@@ -15,7 +15,7 @@
 #include "bench.h"
 #include "core/timer.h"
 #include "io/save.h"
-#include "terrain.h"
+#include "worldgen/terrain.h"
 #include "voxel/world.h"
 
 #define EDITED 1000

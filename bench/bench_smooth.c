@@ -8,8 +8,8 @@
 #include "bench.h"
 #include "core/jobs.h"
 #include "mesh/mesh_smooth.h"
-#include "terrain.h"
-#include "worldgen.h"
+#include "worldgen/terrain.h"
+#include "worldgen/worldgen.h"
 
 typedef struct smooth_chunk_state {
     world *w;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "app.h"
+#include "app/app.h"
 #include "bench.h"
 #include "gfx/atlas.h"
 #include "gfx/camera.h"
@@ -13,10 +13,10 @@
 #include "gfx/renderer.h"
 #include "mesh/mesh_world.h"
 #include "platform/platform.h"
-#include "player.h"
-#include "terrain.h"
+#include "play/player.h"
+#include "worldgen/terrain.h"
 #include "ui/cvar.h"
-#include "worldgen.h"
+#include "worldgen/worldgen.h"
 
 /* Meshes every chunk of w on the bench's workers (shared with worldgen.* cases). */
 static long mesh_world_all(world *w, chunk_mesh **out_meshes)

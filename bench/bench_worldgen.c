@@ -7,11 +7,11 @@
 #include <stdlib.h>
 
 #include "bench.h"
-#include "biomes.h"
-#include "caves.h"
+#include "worldgen/biomes.h"
+#include "worldgen/caves.h"
 #include "core/timer.h"
-#include "terrain.h"
-#include "worldgen.h"
+#include "worldgen/terrain.h"
+#include "worldgen/worldgen.h"
 
 /* Provided by bench_world.c: meshes every chunk and notes the triangle count. */
 void bench_mesh_world(struct world *w);

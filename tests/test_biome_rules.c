@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "biome_common.h"
-#include "biomes.h"
+#include "worldgen/biome_common.h"
+#include "worldgen/biomes.h"
 #include "core/jobs.h"
 #include "core/noise.h"
 #include "physics/collide.h"
-#include "player.h"
-#include "terrain.h"
+#include "play/player.h"
+#include "worldgen/terrain.h"
 #include "ui/cvar.h"
 
 static job_pool *g_pool;
@@ -443,7 +443,7 @@ static void test_cactus_shapes(void **state)
     check_plant(&saguaro, &st, &want);
 }
 
-/* ---- where a new world puts the player (game/player.h) ---- */
+/* ---- where a new world puts the player (game/play/player.h) ---- */
 
 /* The voxel the feet rest on, for every column under the box: the highest
  * one that supports it must be ground, and none may be a plant. */

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "biomes.h"
+#include "worldgen/biomes.h"
 #include "core/jobs.h"
-#include "terrain.h"
+#include "worldgen/terrain.h"
 #include "ui/cvar.h"
 
 static job_pool *g_pool1, *g_pool2;

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "biomes.h"
-#include "caves.h"
+#include "worldgen/biomes.h"
+#include "worldgen/caves.h"
 #include "core/jobs.h"
 #include "gen/grammar_file.h"
-#include "terrain.h"
+#include "worldgen/terrain.h"
 #include "ui/cvar.h"
-#include "worldgen.h"
+#include "worldgen/worldgen.h"
 
 static const char *const g_biomes[] = { "desert", "taiga", "deciduous" };
 

@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "physics/collide.h"
-#include "player.h"
+#include "play/player.h"
 #include "voxel/world.h"
 
 #define EPS 0.01f

@@ -6,11 +6,11 @@
 
 #include <string.h>
 
-#include "app_internal.h"
-#include "app_world.h"
-#include "component.h"
+#include "app/app_internal.h"
+#include "app/app_world.h"
+#include "app/component.h"
 #include "gfx/render_mode.h"
-#include "tool.h"
+#include "play/tool.h"
 
 static char g_log[256];
 static world_edit g_edits[8];

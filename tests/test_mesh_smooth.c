@@ -12,8 +12,8 @@
 #include "core/jobs.h"
 #include "mesh/mesh_smooth.h"
 #include "surfnets_compare.h"
-#include "terrain.h"
-#include "worldgen.h"
+#include "worldgen/terrain.h"
+#include "worldgen/worldgen.h"
 
 static world *make_world(void)
 {

@@ -11,15 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "biomes.h"
+#include "worldgen/biomes.h"
 #include "gfx/atlas.h"
 #include "gfx/camera.h"
 #include "gfx/renderer.h"
 #include "gfx/screenshot.h"
 #include "mesh/mesh_world.h"
 #include "platform/platform.h"
-#include "terrain.h"
-#include "worldgen.h"
+#include "worldgen/terrain.h"
+#include "worldgen/worldgen.h"
 
 #define W 192
 #define H 108

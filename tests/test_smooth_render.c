@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "biomes.h"
+#include "worldgen/biomes.h"
 #include "core/jobs.h"
 #include "gfx/screenshot.h"
 #include "gfx/smooth_renderer.h"
 #include "gfx/surfnets_gpu.h"
 #include "platform/platform.h"
-#include "terrain.h"
-#include "worldgen.h"
+#include "worldgen/terrain.h"
+#include "worldgen/worldgen.h"
 
 #define W 200
 #define H 150

@@ -15,9 +15,9 @@
 #include "mesh/surfnets_fields.h"
 #include "platform/platform.h"
 #include "surfnets_compare.h"
-#include "terrain.h"
-#include "tool.h"
-#include "worldgen.h"
+#include "worldgen/terrain.h"
+#include "play/tool.h"
+#include "worldgen/worldgen.h"
 
 typedef struct gpu_fixture {
     platform *plat;

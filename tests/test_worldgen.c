@@ -3,12 +3,12 @@
 #include "test_support.h"
 
 #include "core/jobs.h"
-#include "biomes.h"
-#include "caves.h"
-#include "formula_world.h"
-#include "terrain.h"
+#include "worldgen/biomes.h"
+#include "worldgen/caves.h"
+#include "worldgen/formula_world.h"
+#include "worldgen/terrain.h"
 #include "ui/cvar.h"
-#include "worldgen.h"
+#include "worldgen/worldgen.h"
 
 static uint64_t generate(int seed, int workers)
 {

@@ -60,7 +60,7 @@ typedef struct octree_pose {
 } octree_pose;
 
 void octree_pose_identity(octree_pose *p, const float pos[3]);
-/* The camera's rotation, in the player's convention (game/player.h): yaw
+/* The camera's rotation, in the player's convention (game/play/player.h): yaw
  * 0 looks toward -z and grows toward +x, pitch > 0 looks up. The tool's +x
  * is the view's right, +y its up and -z its forward, so a tool that is not
  * round keeps facing the way the player looks. */

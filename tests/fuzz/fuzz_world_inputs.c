@@ -1,11 +1,11 @@
-/* A world file's generation inputs (game/app_save): lines of "name value"
+/* A world file's generation inputs (game/app/app_save): lines of "name value"
  * set cvars. Any text is either applied or refused with a message, and a
  * refusal leaves every cvar as it was. */
 #include <stdbool.h>
 
-#include "app_save.h"
+#include "app/app_save.h"
 #include "fuzz_common.h"
-#include "terrain.h"
+#include "worldgen/terrain.h"
 #include "ui/cvar.h"
 
 static void setup(void)

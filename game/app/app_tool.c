@@ -11,7 +11,7 @@
 #include "app_world.h"
 #include "core/log.h"
 #include "gfx/ghost.h"
-#include "tool.h"
+#include "play/tool.h"
 #include "ui/cmd.h"
 
 /* A held fill adds a layer this often: fast enough to build, slow enough

@@ -17,7 +17,7 @@
 #include "gen/obj.h"
 #include "gen/voxelize.h"
 #include "ui/cmd.h"
-#include "tool.h"
+#include "play/tool.h"
 #include "ui/cvar.h"
 
 /* import: the side of the largest stamp (a 128^3 box is 2 MiB of edits) */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "core/log.h"
-#include "terrain.h"
+#include "worldgen/terrain.h"
 
 const worldgen_kind *app_kind(app *a)
 {

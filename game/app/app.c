@@ -13,7 +13,7 @@
 #include "core/log.h"
 #include "gfx/atlas.h"
 #include "platform/platform.h"
-#include "terrain.h"
+#include "worldgen/terrain.h"
 #include "ui/bind.h"
 #include "ui/cmd.h"
 #include "ui/config.h"

@@ -19,11 +19,11 @@
 #include "gfx/camera.h"
 #include "gfx/render_mode.h"
 #include "gfx/text.h"
-#include "player.h"
+#include "play/player.h"
 #include "ui/console.h"
 #include "ui/cvar.h"
 #include "ui/hud.h"
-#include "worldgen.h"
+#include "worldgen/worldgen.h"
 
 typedef struct app {
     app_desc desc;
@@ -66,7 +66,7 @@ void app_register_all(app *a);
 /* game content: world kinds and their cvars */
 void app_register_game(app *a);
 void app_register_commands(app *a);
-/* Puts every component in a->comps (game/app_components.c: the list). */
+/* Puts every component in a->comps (game/app/app_components.c: the list). */
 void app_add_components(app *a);
 void app_loop(app *a);
 /* One frame's time (ms) for the HUD: its frame-time graph and the fps

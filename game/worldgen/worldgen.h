@@ -43,7 +43,7 @@ typedef struct worldgen_kind {
 } worldgen_kind;
 
 /* A pass over the whole world after a kind's columns and finish (the caves
- * of game/caves.c). prepare runs on the caller's thread, reads its cvars and
+ * of caves.c). prepare runs on the caller's thread, reads its cvars and
  * may refuse (NULL with a message) or skip this kind (NULL, empty message);
  * run may use the pool but its result must not depend on how many workers
  * it has. One slot: registering again replaces it; NULL removes it.

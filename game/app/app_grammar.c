@@ -14,7 +14,7 @@
 #include "app_grammar.h"
 
 #include "app_world.h"
-#include "caves.h"
+#include "worldgen/caves.h"
 #include "core/log.h"
 #include "gen/grammar_file.h"
 #include "physics/collide.h"
