@@ -91,6 +91,7 @@ static void frame_run(void *s)
     bench_note("cpu_ms", cpu_ms() - c0);
     bench_note("triangles", (double)f->a->stats.triangles);
     bench_note("chunks_drawn", f->a->stats.chunks_drawn);
+    bench_note("chunks_occluded", f->a->stats.chunks_occluded);
 }
 
 static void frame_teardown(void *s)

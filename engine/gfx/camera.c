@@ -42,3 +42,14 @@ bool camera_sphere_visible(const camera *c, const vec3 center, float radius)
     }
     return true;
 }
+
+bool camera_box_visible(const camera *c, const float lo[3], const float hi[3])
+{
+    for (int i = 0; i < 6; i++) {
+        const float *p = c->planes[i];
+        /* the corner farthest along the plane's inward normal */
+        float x = p[0] > 0 ? hi[0] : lo[0], y = p[1] > 0 ? hi[1] : lo[1], z = p[2] > 0 ? hi[2] : lo[2];
+        if (p[0] * x + p[1] * y + p[2] * z + p[3] < 0) return false;
+    }
+    return true;
+}

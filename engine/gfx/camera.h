@@ -21,5 +21,7 @@ typedef struct camera {
 void camera_update(camera *c);
 void camera_forward(float yaw, float pitch, vec3 out);
 bool camera_sphere_visible(const camera *c, const vec3 center, float radius);
+/* False when the box [lo, hi] lies wholly outside one frustum plane. */
+bool camera_box_visible(const camera *c, const float lo[3], const float hi[3]);
 
 #endif

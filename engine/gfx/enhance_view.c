@@ -26,6 +26,7 @@ typedef struct ev_chunk {
     enhance_mesh mesh;   /* built on a worker, uploaded on the main thread */
     GLuint vbo;
     int quads;
+    float lo[3], hi[3];  /* chunk-local box (voxels) around the uploaded quads, for occlusion culling */
 } ev_chunk;
 
 typedef struct enhance_view {
@@ -231,6 +232,13 @@ static void upload(enhance_view *v, ev_chunk *c)
         return;
     }
     c->quads = quads;
+    uint32_t l[3] = { UINT32_MAX, UINT32_MAX, UINT32_MAX }, h[3] = { 0, 0, 0 };
+    for (int i = 0; i < c->mesh.count; i++) { /* quads list all four corners */
+        uint32_t a = c->mesh.v[i].a, p[3] = { a & 1023u, (a >> 10) & 1023u, (a >> 20) & 1023u };
+        for (int k = 0; k < 3; k++) l[k] = p[k] < l[k] ? p[k] : l[k], h[k] = p[k] > h[k] ? p[k] : h[k];
+    }
+    float f = (float)enhance_factor(&v->p); /* corners count fragments */
+    for (int k = 0; k < 3; k++) c->lo[k] = (float)l[k] / f, c->hi[k] = (float)h[k] / f;
     enhance_mesh_free(&c->mesh); /* the GPU holds it now */
 }
 
@@ -425,6 +433,7 @@ static void ev_draw(void *self, const render_view *view, render_stats *stats)
     renderer_blocks_mode.draw(v->blocks, &fv, &far);
     stats->chunks_loaded += far.chunks_loaded;
     stats->chunks_drawn += far.chunks_drawn;
+    stats->chunks_occluded += far.chunks_occluded;
     stats->triangles += far.triangles;
     stats->triangles_loaded += far.triangles_loaded;
 }
@@ -454,7 +463,14 @@ static void draw_near(enhance_view *v, const render_view *view, int nn, render_s
         if (!c->quads) continue;
         int cx, cy, cz;
         world_chunk_coords(v->w, i, &cx, &cy, &cz);
-        glUniform3f(v->u.origin, (float)(cx * CHUNK_SIZE), (float)(cy * CHUNK_SIZE), (float)(cz * CHUNK_SIZE));
+        const float o[3] = { (float)(cx * CHUNK_SIZE), (float)(cy * CHUNK_SIZE), (float)(cz * CHUNK_SIZE) };
+        const float lo[3] = { o[0] + c->lo[0], o[1] + c->lo[1], o[2] + c->lo[2] };
+        const float hi[3] = { o[0] + c->hi[0], o[1] + c->hi[1], o[2] + c->hi[2] };
+        if (!occlusion_keep(view->occ, v->near[k].dist, lo, hi)) {
+            stats->chunks_occluded++;
+            continue;
+        }
+        glUniform3f(v->u.origin, o[0], o[1], o[2]);
         glVertexArrayVertexBuffer(v->vao, 0, c->vbo, 0, sizeof(enhance_vertex));
         glDrawElements(GL_TRIANGLES, c->quads * 6, GL_UNSIGNED_INT, NULL);
         stats->triangles += 2L * c->quads;

@@ -12,6 +12,7 @@
 #include "core/jobs.h"
 #include "gfx/camera.h"
 #include "gfx/light_tex.h"
+#include "gfx/occlusion.h"
 #include "voxel/world.h"
 
 /* Fog starts at this fraction of view_distance and is full at view_distance;
@@ -40,6 +41,7 @@ typedef struct render_stats {
     int chunks_drawn;   /* after culling, with geometry */
     long triangles;     /* drawn this frame */
     long triangles_loaded;
+    int chunks_occluded; /* in the visible set, skipped as hidden behind what was drawn (occlusion.h) */
 } render_stats;
 
 /* One chunk of the visible set. */
@@ -56,6 +58,10 @@ typedef struct render_view {
     const render_item *visible;
     int visible_count;
     int cx, cy, cz;  /* the chunk grid */
+    /* Occlusion culling (NULL: none): before drawing a visible chunk's
+     * opaque geometry a mode asks occlusion_keep with the box that bounds
+     * what it would draw, and skips the chunk on false. */
+    render_occlusion *occ;
 } render_view;
 
 /* A render mode. `self` is what create returned. All but build run on the
@@ -67,7 +73,8 @@ typedef struct render_view {
  *   upload   hand the chunks built by the last build to GL. A chunk whose
  *            buffer cannot be allocated is reported (log_warn) and skipped.
  *   draw     draw the chunks of v->visible that have geometry (the frame
- *            has cleared colour and depth); fill stats
+ *            has cleared colour and depth), asking v->occ about each one
+ *            beyond the near ones; fill stats
  *   destroy  free everything (GL included) */
 typedef struct render_mode {
     const char *name; /* the value of render.mode */

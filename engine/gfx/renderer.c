@@ -14,16 +14,25 @@
 #include "ui/cvar.h"
 #include "voxel/chunk.h"
 
+/* A chunk's quads are culled by cell (occlusion.h, by a quad's minimum
+ * corner). A part is one face direction of one cell: cell * FACE_COUNT +
+ * face. */
+#define CELLS OCCLUSION_CELLS
+#define PARTS (CELLS * FACE_COUNT)
+
 /* One level of detail of one chunk: its passes back to back in one VBO,
- * each pass's quads grouped by face direction (the mesher emits them face
- * by face), so the directions facing away from the eye can be left out. */
+ * each pass's quads grouped by part (sorted at upload), so the directions
+ * facing away from the eye and the cells outside the frustum or hidden
+ * behind what is already drawn can be left out. */
 typedef struct gpu_mesh {
     GLuint vbo;
     int first[PASS_COUNT]; /* first vertex of each pass inside the VBO */
     int count[PASS_COUNT]; /* vertices of each pass */
-    int face[PASS_COUNT][FACE_COUNT + 1]; /* vertex where face f starts, from first[p]; [FACE_COUNT] = count */
-    bool sorted[PASS_COUNT]; /* the pass is grouped by face (else drawn whole) */
+    int part[PASS_COUNT][PARTS + 1]; /* vertex where part k starts, from first[p]; [PARTS] = count */
     size_t bytes;            /* the VBO's size */
+    /* chunk-local box around the opaque and cut-out quads of each cell
+     * (lo > hi: none), what occlusion culling tests */
+    float lo[CELLS][3], hi[CELLS][3];
 } gpu_mesh;
 
 typedef struct gpu_chunk {
@@ -43,6 +52,8 @@ struct renderer {
     /* the mode's build output, kept for upload */
     chunk_mesh *meshes, *lod_meshes;
     int mesh_cap, mesh_count;
+    mesh_vertex *sorted;  /* scratch: a chunk's quads sorted by part for upload */
+    int sorted_cap;
     struct {
         GLint viewproj, origin, camera, atlas, pass, sun, fog_color, fog_start, fog_end, tints, coarse;
     } u;
@@ -101,6 +112,7 @@ void renderer_destroy(renderer *r)
     for (int i = 0; i < r->mesh_cap; i++) mesh_free(&r->meshes[i]), mesh_free(&r->lod_meshes[i]);
     free(r->meshes);
     free(r->lod_meshes);
+    free(r->sorted);
     free(r);
 }
 
@@ -142,19 +154,34 @@ static void drop_mesh(renderer *r, int i, int level)
     if (level == 0) r->has[i] = 0;
 }
 
-/* Where each face direction starts inside a pass; false when the pass is
- * not grouped by face (then it is drawn whole). */
-static bool face_ranges(const mesh_buffer *b, int face[FACE_COUNT + 1])
+static int quad_part(uint32_t a)
 {
-    int f = 0;
-    face[0] = 0;
+    int cell = occlusion_cell((float)(a & 63u), (float)((a >> 6) & 63u), (float)((a >> 12) & 63u));
+    int face = (int)((a >> 18) & 7u);
+    return cell * FACE_COUNT + (face < FACE_COUNT ? face : 0);
+}
+
+/* Copies a pass's quads into dst grouped by part (a counting sort: stable,
+ * so the mesher's order stays within a part) and says where each part
+ * starts; widens each cell's box by its quads' corners (cull: the pass is
+ * one occlusion culling tests). */
+static void sort_parts(const mesh_buffer *b, mesh_vertex *dst, int part[PARTS + 1], gpu_mesh *g, bool cull)
+{
+    int n[PARTS] = { 0 }, at[PARTS];
+    for (int q = 0; q < b->count; q += 4) n[quad_part(b->v[q].a)] += 4;
+    part[0] = 0;
+    for (int k = 0; k < PARTS; k++) part[k + 1] = part[k] + n[k], at[k] = part[k];
     for (int q = 0; q < b->count; q += 4) {
-        int qf = (int)((b->v[q].a >> 18) & 7u);
-        if (qf < f || qf >= FACE_COUNT) return false;
-        while (f < qf) face[++f] = q;
+        int k = quad_part(b->v[q].a), cell = k / FACE_COUNT;
+        memcpy(dst + at[k], b->v + q, 4 * sizeof *dst);
+        at[k] += 4;
+        for (int c = 0; cull && c < 4; c++) { /* quads list all four corners: they bound the quad */
+            uint32_t a = b->v[q + c].a;
+            const float p[3] = { (float)(a & 63u), (float)((a >> 6) & 63u), (float)((a >> 12) & 63u) };
+            for (int i = 0; i < 3; i++)
+                g->lo[cell][i] = fminf(g->lo[cell][i], p[i]), g->hi[cell][i] = fmaxf(g->hi[cell][i], p[i]);
+        }
     }
-    while (f < FACE_COUNT) face[++f] = b->count;
-    return true;
 }
 
 bool renderer_upload_lod(renderer *r, int cx, int cy, int cz, int level, const chunk_mesh *m)
@@ -168,7 +195,6 @@ bool renderer_upload_lod(renderer *r, int cx, int cy, int cz, int level, const c
     for (int p = 0; p < PASS_COUNT; p++) {
         g->first[p] = total;
         g->count[p] = m->pass[p].count;
-        g->sorted[p] = face_ranges(&m->pass[p], g->face[p]);
         total += m->pass[p].count;
         if (m->pass[p].count / 4 > maxq) maxq = m->pass[p].count / 4;
     }
@@ -176,6 +202,19 @@ bool renderer_upload_lod(renderer *r, int cx, int cy, int cz, int level, const c
         drop_mesh(r, i, level);
         return true;
     }
+    if (total > r->sorted_cap) {
+        mesh_vertex *v = realloc(r->sorted, sizeof *v * (size_t)total);
+        if (!v) {
+            log_warn("chunk %d %d %d: no memory to sort %d vertices; the chunk is not drawn", cx, cy, cz, total);
+            drop_mesh(r, i, level);
+            return false;
+        }
+        r->sorted = v, r->sorted_cap = total;
+    }
+    for (int c = 0; c < CELLS; c++)
+        for (int k = 0; k < 3; k++) g->lo[c][k] = INFINITY, g->hi[c][k] = -INFINITY;
+    for (int p = 0; p < PASS_COUNT; p++)
+        sort_parts(&m->pass[p], r->sorted + g->first[p], g->part[p], g, p != PASS_TRANSLUCENT);
     ensure_indices(r, maxq);
     if (!g->vbo) glCreateBuffers(1, &g->vbo);
     size_t bytes = sizeof(mesh_vertex) * (size_t)total;
@@ -196,10 +235,7 @@ bool renderer_upload_lod(renderer *r, int cx, int cy, int cz, int level, const c
         drop_mesh(r, i, level);
         return false;
     }
-    for (int p = 0; p < PASS_COUNT; p++)
-        if (m->pass[p].count)
-            glNamedBufferSubData(g->vbo, (GLintptr)(sizeof(mesh_vertex) * (size_t)g->first[p]),
-                                 (GLsizeiptr)(sizeof(mesh_vertex) * (size_t)m->pass[p].count), m->pass[p].v);
+    glNamedBufferSubData(g->vbo, 0, (GLsizeiptr)bytes, r->sorted);
     if (level == 0) r->has[i] = 1;
     return true;
 }
@@ -263,9 +299,9 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     /* Opaque and cut-out together, nearest chunk first: foliage is drawn
      * solid (its holes dark, see chunk.frag), so early depth rejects what
      * lies behind it, and one multi-draw per chunk covers both passes. */
-    GLsizei counts[2 * FACE_COUNT];
-    const void *offsets[2 * FACE_COUNT];
-    GLint bases[2 * FACE_COUNT];
+    GLsizei counts[2 * PARTS];
+    const void *offsets[2 * PARTS];
+    GLint bases[2 * PARTS];
     memset(offsets, 0, sizeof offsets); /* every range starts at the pattern's first index */
     glUniform1i(r->u.pass, PASS_OPAQUE);
     int drawn_level = 0;
@@ -273,24 +309,25 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     for (int k = 0; k < v->visible_count; k++) {
         int i = v->visible[k].index;
         if (i < 0 || i >= n || !r->has[i]) continue;
-        stats->chunks_drawn++;
         int level = r->opt.lod_distance > 0 && v->visible[k].dist > r->opt.lod_distance ? 1 : 0;
         const gpu_mesh *g = &r->chunks[i].lod[level];
         if (!g->vbo) g = &r->chunks[i].lod[0], level = 0; /* no coarse level (yet): fine */
-        if (level != drawn_level) glUniform1i(r->u.coarse, drawn_level = level);
         int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
+        const float o[3] = { (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE) };
+        bool keep[CELLS]; /* the cells to draw */
+        if (!occlusion_keep_parts(v->occ, v->visible[k].dist, o, g->lo, g->hi, CELLS, keep)) {
+            stats->chunks_occluded++;
+            continue;
+        }
+        stats->chunks_drawn++;
+        if (level != drawn_level) glUniform1i(r->u.coarse, drawn_level = level);
         unsigned mask = r->opt.face_ranges && !s->wireframe ? facing_mask(cam->pos, x, y, z) : 0x3fu;
         int ranges = 0;
         for (int pass = PASS_OPAQUE; pass <= PASS_CUTOUT; pass++) {
-            if (!g->count[pass]) continue;
-            if (!g->sorted[pass] || mask == 0x3fu) {
-                counts[ranges] = g->count[pass] / 4 * 6, bases[ranges++] = g->first[pass];
-                continue;
-            }
-            for (int f = 0; f < FACE_COUNT; f++) {
-                int from = g->face[pass][f], to = g->face[pass][f + 1];
-                if (!(mask >> f & 1u) || from == to) continue;
-                /* a run of directions next to each other is one range */
+            for (int part = 0; part < PARTS; part++) {
+                int from = g->part[pass][part], to = g->part[pass][part + 1];
+                if (from == to || !(mask >> (part % FACE_COUNT) & 1u) || !keep[part / FACE_COUNT]) continue;
+                /* parts next to each other in the buffer are one range */
                 if (ranges && bases[ranges - 1] + counts[ranges - 1] / 6 * 4 == g->first[pass] + from)
                     counts[ranges - 1] += (to - from) / 4 * 6;
                 else
@@ -298,7 +335,7 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
             }
         }
         if (!ranges) continue;
-        glUniform3f(r->u.origin, (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE));
+        glUniform3f(r->u.origin, o[0], o[1], o[2]);
         glVertexArrayVertexBuffer(r->vao, 0, g->vbo, 0, sizeof(mesh_vertex));
         glMultiDrawElementsBaseVertex(GL_TRIANGLES, counts, GL_UNSIGNED_INT, offsets, ranges, bases);
         for (int q = 0; q < ranges; q++) stats->triangles += counts[q] / 3;

@@ -11,12 +11,21 @@
 #include "voxel/chunk.h"
 #include "voxel/material.h"
 
+#define CELLS OCCLUSION_CELLS
+
 typedef struct smooth_level {
     GLuint vbo, ibo;
     int indices;
     int skirt[7]; /* smooth_mesh's: the surface, then skirts by face (triangles) */
     size_t bytes;
     bool built; /* uploaded (maybe empty: a fir can vanish at a coarse level) */
+    /* The surface's triangles are grouped by cell (occlusion.h, by a
+     * triangle's first vertex) at upload: cell c is triangles
+     * [cell[c], cell[c + 1]), so culling can skip the hidden ones; lo/hi
+     * is the chunk-local box of each (lo > hi: none), and [CELLS] that of
+     * the skirts. */
+    int cell[CELLS + 1];
+    float lo[CELLS + 1][3], hi[CELLS + 1][3];
 } smooth_level;
 
 typedef struct smooth_chunk {
@@ -39,6 +48,8 @@ struct smooth_renderer {
     render_item *visible; /* scratch for smooth_renderer_draw */
     unsigned char *has;
     float lod_distance;   /* mesh_smooth_lod_for's far; 0 = always level 0 */
+    uint32_t *sorted;     /* scratch: a level's indices grouped by cell for upload */
+    int sorted_cap;
 };
 
 static bool load_prog(smooth_prog *p, const char *vert, char *err, size_t errlen)
@@ -131,6 +142,7 @@ void smooth_renderer_destroy(smooth_renderer *r)
     if (r->gpu.prog) glDeleteProgram(r->gpu.prog);
     if (r->vao) glDeleteVertexArrays(1, &r->vao);
     if (r->gpu_vao) glDeleteVertexArrays(1, &r->gpu_vao);
+    free(r->sorted);
     free(r);
 }
 
@@ -145,6 +157,41 @@ void smooth_renderer_reset(smooth_renderer *r, int cx, int cy, int cz)
     r->has = calloc((size_t)(cx * cy * cz > 0 ? cx * cy * cz : 1), 1);
 }
 
+static int tri_cell(const smooth_mesh *m, int t)
+{
+    const float *p = m->v[m->idx[3 * t]].pos;
+    return occlusion_cell(p[0], p[1], p[2]);
+}
+
+/* The mesh's indices into r->sorted with the surface grouped by cell (a
+ * counting sort, stable) and the skirts after it as they were; each
+ * cell's box, and the skirts', from their triangles' corners. False when
+ * out of memory. */
+static bool sort_cells(smooth_renderer *r, const smooth_mesh *m, smooth_level *l)
+{
+    if (3 * m->triangles > r->sorted_cap) {
+        uint32_t *s = realloc(r->sorted, sizeof *s * 3 * (size_t)m->triangles);
+        if (!s) return false;
+        r->sorted = s, r->sorted_cap = 3 * m->triangles;
+    }
+    int surface = m->skirt[0], at[CELLS];
+    memset(l->cell, 0, sizeof l->cell);
+    for (int t = 0; t < surface; t++) l->cell[tri_cell(m, t) + 1]++;
+    for (int c = 0; c < CELLS; c++) l->cell[c + 1] += l->cell[c], at[c] = l->cell[c];
+    for (int c = 0; c <= CELLS; c++)
+        for (int k = 0; k < 3; k++) l->lo[c][k] = INFINITY, l->hi[c][k] = -INFINITY;
+    for (int t = 0; t < m->triangles; t++) {
+        int c = t < surface ? tri_cell(m, t) : CELLS;
+        if (c < CELLS) memcpy(r->sorted + 3 * at[c]++, m->idx + 3 * t, 3 * sizeof *m->idx);
+        for (int i = 0; i < 3; i++) {
+            const float *p = m->v[m->idx[3 * t + i]].pos;
+            for (int k = 0; k < 3; k++) l->lo[c][k] = fminf(l->lo[c][k], p[k]), l->hi[c][k] = fmaxf(l->hi[c][k], p[k]);
+        }
+    }
+    memcpy(r->sorted + 3 * surface, m->idx + 3 * surface, sizeof *m->idx * 3 * (size_t)(m->triangles - surface));
+    return true;
+}
+
 void smooth_renderer_upload_level(smooth_renderer *r, int cx, int cy, int cz, int level, const smooth_mesh *m)
 {
     if (!r->chunks || cx < 0 || cy < 0 || cz < 0 || cx >= r->cx || cy >= r->cy || cz >= r->cz) return;
@@ -152,14 +199,14 @@ void smooth_renderer_upload_level(smooth_renderer *r, int cx, int cy, int cz, in
     smooth_chunk *g = &r->chunks[cx + cz * r->cx + cy * r->cx * r->cz];
     if (g->gpu) clear_chunk(g); /* a CPU mesh replaces the compute passes' */
     smooth_level *l = &g->lvl[level];
-    if (m->triangles == 0) {
+    if (m->triangles == 0 || !sort_cells(r, m, l)) {
         clear_level(l);
     } else {
         if (!l->vbo) glCreateBuffers(1, &l->vbo);
         if (!l->ibo) glCreateBuffers(1, &l->ibo);
         size_t vb = sizeof(smooth_vertex) * (size_t)m->vertices, ib = sizeof(uint32_t) * 3 * (size_t)m->triangles;
         glNamedBufferData(l->vbo, (GLsizeiptr)vb, m->v, GL_STATIC_DRAW);
-        glNamedBufferData(l->ibo, (GLsizeiptr)ib, m->idx, GL_STATIC_DRAW);
+        glNamedBufferData(l->ibo, (GLsizeiptr)ib, r->sorted, GL_STATIC_DRAW);
         l->indices = 3 * m->triangles;
         l->bytes = vb + ib;
         memcpy(l->skirt, m->skirt, sizeof l->skirt);
@@ -227,16 +274,25 @@ static void draw_range(int from, int upto, render_stats *stats)
     stats->triangles += upto - from;
 }
 
-/* One chunk's level (buffers bound): the surface, and the skirts over the
- * faces whose neighbour is drawn finer (elsewhere they hang hidden in the
- * solid). Ranges that follow each other go in one draw. */
+/* One chunk's level (buffers bound): the surface's cells culling keeps
+ * (keep[0..CELLS)), and when it keeps them (keep[CELLS]) the skirts over
+ * the faces whose neighbour is drawn finer (elsewhere they hang hidden in
+ * the solid). Ranges that follow each other go in one draw. */
 static void draw_level(const smooth_renderer *r, const render_view *v, const smooth_level *l, int level, int x, int y,
-                       int z, render_stats *stats)
+                       int z, const bool keep[CELLS + 1], render_stats *stats)
 {
-    int from = 0, upto = l->skirt[0]; /* triangles [from, upto) still to draw */
+    int from = 0, upto = 0; /* triangles [from, upto) still to draw */
+    for (int c = 0; c < CELLS; c++) {
+        if (!keep[c] || l->cell[c + 1] == l->cell[c]) continue;
+        if (l->cell[c] != upto) { /* a cell left out in between */
+            draw_range(from, upto, stats);
+            from = l->cell[c];
+        }
+        upto = l->cell[c + 1];
+    }
     for (int f = 0; f < 6; f++) {
-        if (l->skirt[f + 1] == l->skirt[f] || !neighbour_finer(r, v, x, y, z, f, level)) continue;
-        if (l->skirt[f] != upto) { /* a skirt left out in between */
+        if (!keep[CELLS] || l->skirt[f + 1] == l->skirt[f] || !neighbour_finer(r, v, x, y, z, f, level)) continue;
+        if (l->skirt[f] != upto) { /* a skirt (or the surface's end) left out in between */
             draw_range(from, upto, stats);
             from = l->skirt[f];
         }
@@ -283,8 +339,15 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
             /* the level for its distance; one not built yet draws as level 0 */
             int level = level_at(r, v->cam, x, y, z);
             const smooth_level *l = &g->lvl[level];
+            bool keep[CELLS + 1] = { 0 }; /* the cells and the skirts to draw (CPU-meshed chunks) */
             if (!pass) {
                 if (!l->indices) continue; /* nothing left at this level */
+                /* the compute passes' meshes have no box on the CPU: always drawn */
+                const float o[3] = { (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE) };
+                if (!occlusion_keep_parts(v->occ, v->visible[k].dist, o, l->lo, l->hi, CELLS + 1, keep)) {
+                    stats->chunks_occluded++;
+                    continue;
+                }
                 glUniform1f(p->coarse_reach, level ? 0.5f * (float)(1 << level) + 0.5f : 0.f);
             }
             stats->chunks_drawn++;
@@ -299,7 +362,7 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
             } else {
                 glVertexArrayVertexBuffer(r->vao, 0, l->vbo, 0, sizeof(smooth_vertex));
                 glVertexArrayElementBuffer(r->vao, l->ibo);
-                draw_level(r, v, l, level, x, y, z, stats);
+                draw_level(r, v, l, level, x, y, z, keep, stats);
             }
         }
     }

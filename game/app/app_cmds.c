@@ -174,6 +174,7 @@ static int c_stats(void *u, int argc, char **argv)
         log_out("chunks_meshed=%d", a->stats.chunks_loaded);
         log_out("chunks_visible=%d", a->stats.chunks_drawn);
         log_out("triangles_visible=%ld", a->stats.triangles);
+        log_out("chunks_occluded=%d", a->stats.chunks_occluded);
         log_out("render_mode=%s", a->render_mode ? a->render_mode : "none");
     }
     /* what the HUD shows: the frames run so far (the window's, or `frames`) */

@@ -20,6 +20,7 @@ typedef struct render_comp {
     render_item *visible;    /* scratch: the visible set */
     int cap;
     crosshair *xh;
+    render_occlusion *occ;
 } render_comp;
 
 static render_comp *state(const app *a) { return component_state(&a->comps, app_render_component.name); }
@@ -101,6 +102,13 @@ static void *render_init(app *a)
           CVAR_FLOAT, CVAR_ARCHIVE, "64", 0, 4096 },
         { "render.face_ranges", "leave out chunk faces that point away from the eye (same picture, fewer triangles)",
           CVAR_BOOL, 0, "1" },
+        { "render.occlusion", "skip chunks hidden behind what is already drawn (same picture, fewer triangles)",
+          CVAR_BOOL, CVAR_ARCHIVE, "1" },
+        { "render.occlusion_near", "occlusion culling: chunks nearer than this (voxels) are drawn first, then the "
+          "depth is read back and the rest tested against it",
+          CVAR_FLOAT, 0, "48", 8, 1024 },
+        { "render.occlusion_rings", "occlusion culling: depth read-backs per frame at most, each ring twice as far",
+          CVAR_INT, 0, "3", 1, 8 },
     };
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) cvar_register(&more[i]);
     const cmd_desc table[] = {
@@ -118,6 +126,7 @@ static bool render_gfx_init(void *self, app *a)
     r->xh = crosshair_create(err, sizeof err);
     if (!r->xh) log_warn("no crosshair: %s", err);
     r->gl = true;
+    r->occ = occlusion_create();
     const render_mode *m = render_mode_find(r->mode_cv->str);
     if (m && switch_mode(r, m)) return true;
     /* a mode that cannot start: blocks always can (or nothing can) */
@@ -169,7 +178,10 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
     app_render_mesh_dirty(a);
     render_frame_begin(s);
     int n = render_visible_set(cam, s->view_distance, a->w->cx, a->w->cy, a->w->cz, NULL, r->visible);
-    render_view v = { cam, s, r->visible, n, a->w->cx, a->w->cy, a->w->cz };
+    bool cull = cvar_int("render.occlusion", 1) && !s->wireframe; /* lines hide nothing */
+    occlusion_begin(r->occ, cam, s->width, s->height, cvar_float("render.occlusion_near", 48.f),
+                    cull ? cvar_int("render.occlusion_rings", 3) : 0);
+    render_view v = { cam, s, r->visible, n, a->w->cx, a->w->cy, a->w->cz, r->occ };
     r->mode->draw(r->inst, &v, &a->stats);
     /* a mode that misuses GL says so (scripts and tests grep for it) */
     GLenum e = glGetError();
@@ -196,6 +208,7 @@ static void render_shutdown(void *self, app *a)
     if (!r) return;
     if (r->inst) r->mode->destroy(r->inst);
     crosshair_destroy(r->xh);
+    occlusion_destroy(r->occ);
     free(r->dirty);
     free(r->visible);
     free(r);

@@ -1,0 +1,100 @@
+/* occlusion: chunk occlusion culling against the depth the frame has
+ * already drawn (a coarse depth pyramid tested per chunk, issue 23).
+ *
+ * The visible set is drawn nearest first. Once the draw reaches a chunk
+ * beyond the first ring (render.occlusion_near voxels), the depth buffer
+ * drawn so far is read back once and reduced to tiles holding their
+ * farthest depth; every later chunk whose geometry box lies behind every
+ * tile its screen rectangle touches cannot pass the depth test anywhere and
+ * is skipped. Each further ring (twice as far) reads the depth again, so
+ * what the middle distance hides is culled too. The test is conservative:
+ * the tiles are the real depth of the real picture, the box bounds all of
+ * the chunk's triangles, so the picture is the same pixel for pixel
+ * (tests/test_occlusion.c) in every render mode and level of detail.
+ *
+ * The tiles and the box test are pure CPU (testable without GL); only
+ * occlusion_read touches GL. */
+#ifndef STRATA_OCCLUSION_H
+#define STRATA_OCCLUSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gfx/camera.h"
+
+/* Render modes cull a chunk in cells of 2^OCCLUSION_CELL_BITS voxels a
+ * side, each with its own box: the part of a near chunk behind the eye,
+ * the caves under the near ground, the far side of a hill are left out
+ * while the rest of the chunk draws. */
+#define OCCLUSION_CELL_BITS 3
+#define OCCLUSION_CELLS_AXIS (32 >> OCCLUSION_CELL_BITS)
+#define OCCLUSION_CELLS (OCCLUSION_CELLS_AXIS * OCCLUSION_CELLS_AXIS * OCCLUSION_CELLS_AXIS)
+
+/* The cell of a chunk-local position (x fastest, then y, then z); points
+ * on or past the chunk's faces belong to the cell at that face. */
+static inline int occlusion_cell(float x, float y, float z)
+{
+    const float p[3] = { x, y, z };
+    int c[3];
+    for (int k = 0; k < 3; k++) {
+        c[k] = p[k] <= 0.f ? 0 : (int)p[k] >> OCCLUSION_CELL_BITS;
+        c[k] = c[k] >= OCCLUSION_CELLS_AXIS ? OCCLUSION_CELLS_AXIS - 1 : c[k];
+    }
+    return c[0] + OCCLUSION_CELLS_AXIS * (c[1] + OCCLUSION_CELLS_AXIS * c[2]);
+}
+
+/* Pixels per tile side: small enough that a gap between two crowns stays a
+ * gap, large enough that a chunk's rectangle spans few tiles. */
+#define OCCLUSION_TILE 4
+
+/* The farthest depth (window z, 0 near .. 1 far) in each tile of a w x h
+ * depth image, tiles row by row from the bottom (glReadPixels order). */
+typedef struct occlusion_tiles {
+    int w, h;   /* pixels */
+    int tw, th; /* tiles */
+    float *far; /* tw * th */
+    size_t cap;
+} occlusion_tiles;
+
+/* Reduces a w x h depth image (rows from the bottom) to tiles; false when
+ * out of memory (the tiles are then empty: nothing is hidden). */
+bool occlusion_tiles_build(occlusion_tiles *t, const float *depth, int w, int h);
+void occlusion_tiles_free(occlusion_tiles *t);
+
+/* True when every point of the box [lo, hi] (world units) lies behind the
+ * depth of every tile its projection can touch under `viewproj`, so no
+ * fragment of anything inside it passes a GL_LESS depth test (viewproj: a
+ * column-major mat4). A box that
+ * reaches the near plane, or tiles not built, are never hidden. */
+bool occlusion_box_hidden(const occlusion_tiles *t, const float viewproj[16], const float lo[3], const float hi[3]);
+
+/* The per-frame culler a render mode consults while it draws. */
+typedef struct render_occlusion render_occlusion;
+
+typedef struct occlusion_stats {
+    int tested; /* chunks beyond the first ring asked about */
+    int hidden; /* of those, skipped */
+    int reads;  /* depth read-backs this frame */
+    int outside; /* boxes outside the frustum (parts of chunks whose sphere is in it) */
+} occlusion_stats;
+
+render_occlusion *occlusion_create(void);
+void occlusion_destroy(render_occlusion *o);
+/* Starts a frame drawn with `cam` into a w x h framebuffer (bound for
+ * reading when occlusion_keep reads it). `near` is the first ring's radius
+ * (voxels); `rings` how many read-backs at most (0 = culling off). */
+void occlusion_begin(render_occlusion *o, const camera *cam, int w, int h, float near, int rings);
+/* Whether a chunk (or a part of one) at `dist` (its visible-set distance;
+ * calls come nearest first) whose geometry lies in [lo, hi] must be drawn:
+ * false when the box is outside the frustum or hidden by the depth drawn
+ * so far. NULL o, or culling off: always. */
+bool occlusion_keep(render_occlusion *o, float dist, const float lo[3], const float hi[3]);
+/* occlusion_keep for the n parts of one chunk at `dist`: part i's box is
+ * [lo[i], hi[i]] (chunk-local; lo > hi: no geometry, kept) moved by
+ * `origin`. Fills keep[0..n); false when every part with geometry is
+ * culled (the chunk draws nothing). */
+bool occlusion_keep_parts(render_occlusion *o, float dist, const float origin[3], const float (*lo)[3],
+                          const float (*hi)[3], int n, bool *keep);
+occlusion_stats occlusion_get_stats(const render_occlusion *o);
+
+#endif

@@ -1,0 +1,232 @@
+/* Occlusion culling (gfx/occlusion, issue 23) never drops a visible chunk:
+ *  - the box test is sound: whenever it calls a box hidden, every point
+ *    sampled inside the box projects onto a pixel whose depth is nearer
+ *    (random depth images, random boxes, random cameras);
+ *  - a hole of one pixel in an occluding wall keeps what lies behind it;
+ *  - through the real game, every biome in every render mode gives the same
+ *    picture byte for byte with render.occlusion on and off, from views
+ *    around the spawn, while chunks are culled and triangles fall;
+ *  - the spawn views of the frame benchmarks stay within the triangle
+ *    budget (issue 23: 45,000 at 1280x720). */
+#include "test_support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stb/stb_image.h>
+
+#include "app/app.h"
+#include "app/app_internal.h"
+#include "core/rng.h"
+#include "gfx/occlusion.h"
+#include "ui/cmd.h"
+
+static float frand(rng *s, float lo, float hi) { return lo + (hi - lo) * (float)rng_double(s); }
+
+static void camera_at(camera *c, float aspect, float x, float y, float z, float yaw, float pitch)
+{
+    memset(c, 0, sizeof *c);
+    c->pos[0] = x, c->pos[1] = y, c->pos[2] = z, c->yaw = yaw, c->pitch = pitch;
+    c->fov = 70.f, c->aspect = aspect, c->znear = 0.1f, c->zfar = 1000.f;
+    camera_update(c);
+}
+
+static void test_box_sound_random(void **state)
+{
+    (void)state;
+    enum { W = 96, H = 64 };
+    static float depth[W * H];
+    occlusion_tiles t = { 0 };
+    rng seed = rng_make(12345);
+    int hidden = 0, kept = 0;
+    for (int round = 0; round < 400; round++) {
+        camera cam;
+        float x = frand(&seed, -5, 5), y = frand(&seed, -5, 5), z = frand(&seed, -5, 5);
+        camera_at(&cam, (float)W / H, x, y, z, frand(&seed, 0, 360), frand(&seed, -60, 60));
+        /* a random depth image: blocks of walls at random depths, some sky */
+        for (int by = 0; by < H; by += 8)
+            for (int bx = 0; bx < W; bx += 8) {
+                float d = rng_double(&seed) < 0.2 ? 1.f : frand(&seed, 0.9f, 0.9999f);
+                for (int py = by; py < by + 8; py++)
+                    for (int px = bx; px < bx + 8; px++) depth[py * W + px] = d + frand(&seed, 0.f, 1e-5f);
+            }
+        assert_true(occlusion_tiles_build(&t, depth, W, H));
+        for (int b = 0; b < 50; b++) {
+            float lo[3], hi[3];
+            for (int k = 0; k < 3; k++) {
+                lo[k] = frand(&seed, -80, 80);
+                hi[k] = lo[k] + frand(&seed, 0.5f, 20);
+            }
+            if (!occlusion_box_hidden(&t, (const float *)cam.viewproj, lo, hi)) {
+                kept++;
+                continue;
+            }
+            hidden++;
+            for (int s = 0; s < 200; s++) { /* every point inside lies behind its pixel */
+                vec4 p = { frand(&seed, lo[0], hi[0]), frand(&seed, lo[1], hi[1]), frand(&seed, lo[2], hi[2]), 1 }, q;
+                glm_mat4_mulv(cam.viewproj, p, q);
+                assert_true(q[3] > 0.f);
+                float sx = (q[0] / q[3] * 0.5f + 0.5f) * W, sy = (q[1] / q[3] * 0.5f + 0.5f) * H;
+                if (sx < 0 || sy < 0 || sx >= W || sy >= H) continue;
+                float pz = q[2] / q[3] * 0.5f + 0.5f;
+                assert_true(depth[(int)sy * W + (int)sx] < pz);
+            }
+        }
+    }
+    occlusion_tiles_free(&t);
+    printf("random boxes: %d hidden, %d kept\n", hidden, kept);
+    assert_true(hidden > 100 && kept > 100); /* both answers were exercised */
+}
+
+static void test_hole_keeps(void **state)
+{
+    (void)state;
+    enum { W = 64, H = 64 };
+    static float depth[W * H];
+    camera cam;
+    camera_at(&cam, 1.f, 0, 0, 0, 30, 10);
+    /* a box 50 units straight ahead */
+    vec3 f;
+    camera_forward(cam.yaw, cam.pitch, f);
+    const float c[3] = { f[0] * 50, f[1] * 50, f[2] * 50 };
+    const float lo[3] = { c[0] - 1, c[1] - 1, c[2] - 1 }, hi[3] = { c[0] + 1, c[1] + 1, c[2] + 1 };
+    vec4 p = { c[0], c[1], c[2], 1 }, q;
+    glm_mat4_mulv(cam.viewproj, p, q);
+    float zbox = q[2] / q[3] * 0.5f + 0.5f;
+    /* a wall nearer than the box over the whole screen: hidden */
+    vec4 pw = { f[0] * 10, f[1] * 10, f[2] * 10, 1 };
+    glm_mat4_mulv(cam.viewproj, pw, q);
+    float zwall = q[2] / q[3] * 0.5f + 0.5f;
+    assert_true(zwall < zbox);
+    for (int i = 0; i < W * H; i++) depth[i] = zwall;
+    occlusion_tiles t = { 0 };
+    assert_true(occlusion_tiles_build(&t, depth, W, H));
+    assert_true(occlusion_box_hidden(&t, (const float *)cam.viewproj, lo, hi));
+    /* one pixel of sky at the centre, where the box shows: kept */
+    depth[(H / 2) * W + W / 2] = 1.f;
+    assert_true(occlusion_tiles_build(&t, depth, W, H));
+    assert_false(occlusion_box_hidden(&t, (const float *)cam.viewproj, lo, hi));
+    /* a box around the eye reaches the near plane: never hidden */
+    for (int i = 0; i < W * H; i++) depth[i] = 0.f;
+    assert_true(occlusion_tiles_build(&t, depth, W, H));
+    const float elo[3] = { -1, -1, -1 }, ehi[3] = { 1, 1, 1 };
+    assert_false(occlusion_box_hidden(&t, (const float *)cam.viewproj, elo, ehi));
+    occlusion_tiles_free(&t);
+}
+
+/* ---- through the game ------------------------------------------------- */
+
+static unsigned char *shot(const char *path, int *w, int *h)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "screenshot %s", path);
+    assert_int_equal(cmd_exec(cmd), 0);
+    int n;
+    unsigned char *px = stbi_load(path, w, h, &n, 3);
+    assert_non_null(px);
+    remove(path);
+    return px;
+}
+
+typedef struct view_sum {
+    long tri_off, tri_on;
+    int occluded;
+} view_sum;
+
+/* The current view with occlusion off and on: the same bytes. */
+static void compare_view(app *a, const char *what, view_sum *sum)
+{
+    int w0, h0, w1, h1;
+    cmd_exec("set render.occlusion 0");
+    unsigned char *off = shot("occlusion_off.png", &w0, &h0);
+    long tri_off = a->stats.triangles;
+    cmd_exec("set render.occlusion 1");
+    unsigned char *on = shot("occlusion_on.png", &w1, &h1);
+    assert_int_equal(w0, w1);
+    assert_int_equal(h0, h1);
+    long differ = 0;
+    for (long i = 0; i < (long)w0 * h0; i++) differ += memcmp(off + 3 * i, on + 3 * i, 3) != 0;
+    if (differ) printf("%s: %ld pixels differ with occlusion culling\n", what, differ);
+    assert_int_equal(differ, 0);
+    assert_true(a->stats.triangles <= tri_off);
+    sum->tri_off += tri_off, sum->tri_on += a->stats.triangles, sum->occluded += a->stats.chunks_occluded;
+    free(off);
+    free(on);
+}
+
+static app *open_app(int w, int h)
+{
+    app_desc d = { .headless = true, .width = w, .height = h };
+    app *a = app_create(&d);
+    if (!a) skip();
+    return a;
+}
+
+static void test_same_picture(void **state)
+{
+    (void)state;
+    static const char *biomes[] = { "hills", "desert", "taiga", "deciduous", "formula" };
+    static const char *modes[] = { "blocks", "smooth", "enhanced" };
+    static const char *looks[] = { "", "look 0 0", "look 100 -8", "look 190 4", "look 280 -35", "look 45 60" };
+    app *a = open_app(320, 180);
+    /* the CPU smooth path: the compute path's triangles stay on the GPU */
+    assert_int_equal(cmd_exec("set render.gpu 0; set tool.visible 0"), 0);
+    for (size_t b = 0; b < sizeof biomes / sizeof *biomes; b++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "biome %s", biomes[b]);
+        assert_int_equal(cmd_exec(cmd), 0);
+        for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+            snprintf(cmd, sizeof cmd, "set render.mode %s", modes[m]);
+            assert_int_equal(cmd_exec(cmd), 0);
+            view_sum sum = { 0 };
+            for (size_t l = 0; l < sizeof looks / sizeof *looks; l++) {
+                if (*looks[l]) assert_int_equal(cmd_exec(looks[l]), 0);
+                char what[128];
+                snprintf(what, sizeof what, "%s %s view %zu", biomes[b], modes[m], l);
+                compare_view(a, what, &sum);
+            }
+            printf("%s %s: triangles %ld -> %ld, %d chunks culled\n", biomes[b], modes[m], sum.tri_off, sum.tri_on,
+                   sum.occluded);
+            /* culling does something in every biome and mode */
+            assert_true(sum.occluded > 0);
+            assert_true(sum.tri_on < sum.tri_off);
+        }
+        assert_int_equal(cmd_exec("set render.mode blocks"), 0);
+    }
+    app_destroy(a);
+}
+
+/* Issue 23's budget, on the frame benchmarks' spawn views (bench/bench_frame.c). */
+static void test_spawn_budget(void **state)
+{
+    (void)state;
+    static const char *views[] = {
+        "biome hills", "biome desert", "biome taiga", "biome deciduous", "biome formula",
+        "biome desert; set player.fly 1; tp 256 200 256; look 45 -45",
+        "biome hills; set render.mode smooth", "biome desert; set render.mode smooth",
+        "biome taiga; set render.mode smooth", "biome hills; set render.mode enhanced",
+    };
+    for (size_t v = 0; v < sizeof views / sizeof *views; v++) {
+        app *a = open_app(1280, 720);
+        assert_int_equal(cmd_exec("set render.gpu 0"), 0);
+        assert_int_equal(cmd_exec(views[v]), 0);
+        assert_int_equal(cmd_exec("frames 1"), 0);
+        printf("%s: %ld triangles, %d chunks culled\n", views[v], a->stats.triangles, a->stats.chunks_occluded);
+        assert_true(a->stats.triangles <= 45000);
+        app_destroy(a);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_box_sound_random),
+        cmocka_unit_test(test_hole_keeps),
+        cmocka_unit_test(test_same_picture),
+        cmocka_unit_test(test_spawn_budget),
+    };
+    /* STRATA_TEST_FILTER=test_spawn_budget runs one test */
+    if (getenv("STRATA_TEST_FILTER")) cmocka_set_test_filter(getenv("STRATA_TEST_FILTER"));
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
