@@ -249,7 +249,8 @@ static bool open_file(const char *path)
         log_error("%s", err);
         return false;
     }
-    if (save_readonly(f)) log_warn("%s is read-only: it loads, but nothing will be saved to it", path);
+    if (save_readonly(f))
+        log_warn("%s is %s: it loads, but nothing will be saved to it", path, save_readonly_why(f));
     g_save.file = f;
     g_save.slot[0] = 0;
     g_save.full_next = false;
@@ -418,6 +419,9 @@ static void save_frame(void *self, app *a, double now, float dt)
 static void save_shutdown(void *self, app *a)
 {
     app_save *s = &g_save;
+    if (s->file && save_readonly(s->file) && a->w && a->w->unsaved_count > 0)
+        log_warn("%s is %s: the edits of this session are not saved", save_path(s->file),
+                 save_readonly_why(s->file));
     if (s->file) {
         uint64_t t = flush_all(a);
         char err[1024];
@@ -443,7 +447,7 @@ static int c_save(void *u, int argc, char **argv)
         return 1;
     }
     if (save_readonly(g_save.file)) {
-        log_error("save: %s is read-only", save_path(g_save.file));
+        log_error("save: %s is %s: nothing was saved", save_path(g_save.file), save_readonly_why(g_save.file));
         return 1;
     }
     app_sync_world(a);
