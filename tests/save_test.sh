@@ -100,13 +100,26 @@ run "load of a missing world" 1 --exec "load nosuch"
 run "save without a file says so" 1 --exec "save"
 grep -q "no world file" "$tmp/err" || { echo "FAIL save without a file: $(cat "$tmp/err")"; fail=1; }
 
-# a foreign file is moved aside, never overwritten; the game starts fresh
+# a foreign file is moved aside, never overwritten; the game starts fresh,
+# but the world asked for was not loaded: the run says so and exits 1
 F=$tmp/f.strata
 head -c 20000 /dev/urandom >"$F"; cp "$F" "$tmp/f.orig"
-run "random file moved aside" 0 --world "$F" --exec "$small; stats; save"
-grep -q "not a strata world.*moved aside" "$tmp/err" || { echo "FAIL message: $(cat "$tmp/err")"; fail=1; }
+run "random file moved aside (--world fails)" 1 --world "$F" --exec "$small; stats; save"
+grep -q "^error: world not loaded: $F is not a strata world.*moved aside" "$tmp/err" || { echo "FAIL message: $(cat "$tmp/err")"; fail=1; }
+[ -n "$(kv saved)" ] || { echo "FAIL the new world in its place was not saved"; fail=1; }
 aside=$(ls "$tmp"/f.strata.unusable-* 2>/dev/null | head -1)
 cmp -s "$aside" "$tmp/f.orig" || { echo "FAIL the random file was not kept intact"; fail=1; }
+# 'load' of an unusable file fails (path on stderr, no loaded=), the file kept aside
+L=$tmp/l.strata
+head -c 20000 /dev/urandom >"$L"; cp "$L" "$tmp/l.orig"
+run "load of random bytes fails" 1 --world "$L" --exec "$small; load; stats"
+grep -q "^error: load: $L holds no saved world" "$tmp/err" || { echo "FAIL load message: $(cat "$tmp/err")"; fail=1; }
+! grep -q "^loaded=" "$tmp/out" || { echo "FAIL load of random bytes printed loaded="; fail=1; }
+cmp -s "$(ls "$tmp"/l.strata.unusable-* | head -1)" "$tmp/l.orig" || { echo "FAIL the random file was not kept intact"; fail=1; }
+head -c 20000 /dev/urandom >"$XDG_DATA_HOME/strata/worlds/junk.strata"
+run "load NAME of random bytes fails" 1 --exec "$small; load junk; stats"
+grep -q "^error: load: $XDG_DATA_HOME/strata/worlds/junk.strata is not a strata world.*moved aside to .*junk.strata.unusable-" "$tmp/err" || { echo "FAIL load NAME message: $(cat "$tmp/err")"; fail=1; }
+! grep -q "^loaded=" "$tmp/out" || { echo "FAIL load NAME of random bytes printed loaded="; fail=1; }
 : >"$tmp/z.strata"
 run "zero-length file" 0 --world "$tmp/z.strata" --exec "$small; stats; save"
 # a read-only world loads but is never written

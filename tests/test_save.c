@@ -403,6 +403,66 @@ static void test_read_only_kept(void **state)
     assert_non_null(strstr(err, "not a regular file"));
 }
 
+/* The reason a second open of a held world gives, naming the holder. */
+static void expect_held_by(save_file *f, long pid)
+{
+    char want[96];
+    snprintf(want, sizeof want, "in use by another strata (pid %ld)", pid);
+    assert_non_null(f);
+    assert_true(save_readonly(f));
+    assert_string_equal(save_readonly_why(f), want);
+}
+
+/* One writer per file: a second open while the first holds the world is
+ * read-only and names the holder; its save fails and writes nothing. The
+ * lock goes with a close, and with a process killed while holding it. */
+static void test_one_writer_per_file(void **state)
+{
+    (void)state;
+    const char *p = path_of("held.strata");
+    char note[1024], err[1024];
+    save_file *a = save_open(p, note, sizeof note, err, sizeof err);
+    assert_non_null(a);
+    assert_false(save_readonly(a));
+    save_state(a, "hills", 4, 20, "pos 1 1 1\nlook 0 0\n");
+    save_file *b = save_open(p, note, sizeof note, err, sizeof err);
+    expect_held_by(b, (long)getpid());
+    save_begin(b, "hills", true);
+    save_slot meta = { .name = "hills", .inputs = "x", .state = "y" };
+    assert_false(save_wait(b, save_commit(b, &meta, true), err, sizeof err));
+    assert_non_null(strstr(err, p));
+    assert_non_null(strstr(err, "in use by another strata"));
+    save_close(b);
+    save_close(a);
+    expect_state(p, "hills", 4, 20, "pos 1 1 1\nlook 0 0\n"); /* opens for writing again */
+
+    int pipefd[2];
+    assert_int_equal(pipe(pipefd), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(pipefd[0]);
+        save_file *f = save_open(p, note, sizeof note, err, sizeof err);
+        if (write(pipefd[1], f && !save_readonly(f) ? "A" : "B", 1) != 1) _exit(2);
+        pause(); /* holds the world until killed */
+        _exit(0);
+    }
+    close(pipefd[1]);
+    char c = 0;
+    assert_int_equal(read(pipefd[0], &c, 1), 1);
+    close(pipefd[0]);
+    assert_int_equal(c, 'A');
+    b = save_open(p, note, sizeof note, err, sizeof err);
+    expect_held_by(b, (long)pid);
+    save_close(b);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    a = save_open(p, note, sizeof note, err, sizeof err);
+    assert_non_null(a);
+    assert_false(save_readonly(a));
+    save_close(a);
+    expect_state(p, "hills", 4, 20, "pos 1 1 1\nlook 0 0\n");
+}
+
 /* Disk full: the file may not grow past a limit (RLIMIT_FSIZE, in a child
  * so the limit stays there). The failed save says so; the last one loads. */
 static void test_disk_full_keeps_last_save(void **state)
@@ -588,6 +648,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_empty_file_becomes_a_world, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_older_format_migrated_with_backup, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_read_only_kept, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(test_one_writer_per_file, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_disk_full_keeps_last_save, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_kill_during_save, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_queueing_never_waits, setup_dir, teardown_dir),

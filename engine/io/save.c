@@ -12,6 +12,7 @@
 
 #include "core/hash.h"
 #include "io/save_fs.h"
+#include "io/save_lock.h"
 #include "core/jobs.h"
 #include "voxel/chunk_codec.h"
 #include "voxel/world.h"
@@ -42,6 +43,9 @@ struct op {
 struct save_file {
     char path[512];
     bool readonly;
+    char readonly_why[160]; /* why (the permission, or who holds the lock) */
+    char aside[600];        /* where an unusable file went; "" when none */
+    save_lock lock;         /* held while the file is open for writing */
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t wake, done;
@@ -78,6 +82,8 @@ void save_slot_free(save_slot *s)
 
 const char *save_path(const save_file *f) { return f->path; }
 bool save_readonly(const save_file *f) { return f->readonly; }
+const char *save_readonly_why(const save_file *f) { return f->readonly ? f->readonly_why : ""; }
+const char *save_moved_aside(const save_file *f) { return f->aside[0] ? f->aside : NULL; }
 
 /* ---- the queue ---------------------------------------------------------- */
 
@@ -220,6 +226,25 @@ static void note_add(save_file *f, const char *text)
     if (n < f->notelen) snprintf(f->note + n, f->notelen - n, "%s", text);
 }
 
+/* One writer per world: a game that cannot take the lock (another game
+ * holds it) opens the file read-only, so neither the writer thread nor
+ * SQLite can write to it. False with err when there is nothing to read. */
+static bool lock_or_read_only(save_file *f, bool exists, char *err, size_t errlen)
+{
+    if (f->lock.fd >= 0) return true; /* taken before the file was moved aside */
+    long holder;
+    char why[800];
+    save_lock_result r = save_lock_take(&f->lock, f->path, &holder, why, sizeof why);
+    if (r == SAVE_LOCK_TAKEN) return true;
+    f->readonly = true;
+    if (r == SAVE_LOCK_ERROR) snprintf(f->readonly_why, sizeof f->readonly_why, "not lockable for writing");
+    else if (holder) snprintf(f->readonly_why, sizeof f->readonly_why, "in use by another strata (pid %ld)", holder);
+    else snprintf(f->readonly_why, sizeof f->readonly_why, "in use by another strata");
+    if (r == SAVE_LOCK_ERROR) note_add(f, why);
+    if (!exists) snprintf(err, errlen, "%s is %s", f->path, f->readonly_why);
+    return exists;
+}
+
 static bool open_on_writer(save_file *f, void *arg, char *err, size_t errlen)
 {
     for (int attempt = 0; attempt < 2; attempt++) {
@@ -233,6 +258,8 @@ static bool open_on_writer(save_file *f, void *arg, char *err, size_t errlen)
         /* the owner's write bit decides, even for root: a world the player
          * made read-only stays as it is */
         f->readonly = exists && (!(sb.st_mode & S_IWUSR) || access(f->path, W_OK) != 0);
+        snprintf(f->readonly_why, sizeof f->readonly_why, "read-only");
+        if (!f->readonly && !lock_or_read_only(f, exists, err, errlen)) return false;
         int flags = f->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
         if (sqlite3_open_v2(f->path, &f->db, flags, NULL) != SQLITE_OK) {
             snprintf(err, errlen, "%s cannot be opened: %s", f->path, f->db ? sqlite3_errmsg(f->db) : "no memory");
@@ -250,11 +277,11 @@ static bool open_on_writer(save_file *f, void *arg, char *err, size_t errlen)
             sqlite3_close(f->db);
             f->db = NULL;
             if (f->readonly || attempt > 0) {
-                snprintf(err, errlen, "%s (read-only: left as it is)", why);
+                snprintf(err, errlen, "%s (%s: left as it is)", why, f->readonly_why);
                 return false;
             }
-            char to[600];
-            if (!save_fs_move_aside(f->path, to, sizeof to, err, errlen)) return false;
+            char *to = f->aside;
+            if (!save_fs_move_aside(f->path, to, sizeof f->aside, err, errlen)) return false;
             char msg[1800];
             snprintf(msg, sizeof msg, "%.1000s: moved aside to %s, starting a new world", why, to);
             note_add(f, msg);
@@ -262,7 +289,7 @@ static bool open_on_writer(save_file *f, void *arg, char *err, size_t errlen)
         }
         if (f->readonly) {
             if (v == V_EMPTY || v == V_OLDER) {
-                snprintf(err, errlen, "%s is read-only and %s", f->path,
+                snprintf(err, errlen, "%s is %s and %s", f->path, f->readonly_why,
                          v == V_EMPTY ? "empty" : "of an older format that needs migrating");
                 return false;
             }
@@ -312,6 +339,12 @@ static void do_begin(save_file *f, op *o)
     if (f->in_txn) sqlite3_exec(f->db, "ROLLBACK", NULL, NULL, NULL); /* a begin without commit: dropped */
     f->in_txn = false;
     f->txn_failed = false;
+    if (f->readonly) { /* SQLite would refuse too; this says why */
+        f->txn_failed = true;
+        snprintf(f->txn_err, sizeof f->txn_err, "saving to %s failed (it is %s); the last complete save is kept",
+                 f->path, f->readonly_why);
+        return;
+    }
     if (sqlite3_exec(f->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
         txn_fail(f, "begin");
         return;
@@ -492,6 +525,7 @@ save_file *save_open(const char *path, char *note, size_t notelen, char *err, si
         return NULL;
     }
     snprintf(f->path, sizeof f->path, "%s", path);
+    f->lock.fd = -1;
     f->note = note, f->notelen = notelen;
     f->codec = chunk_codec_create();
     f->blob = malloc(chunk_codec_bound());
@@ -524,6 +558,7 @@ void save_close(save_file *f)
     pthread_join(f->thread, NULL);
     if (f->guarded) f->guarded->guard = NULL; /* every queued chunk was read */
     if (f->db) sqlite3_close(f->db);
+    save_lock_release(&f->lock); /* after the close: the next writer finds the file settled */
     chunk_codec_destroy(f->codec);
     free(f->blob);
     free(f->take);

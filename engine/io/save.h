@@ -36,15 +36,23 @@ void save_slot_free(save_slot *s);
 /* Opens `path`, creating it (and its folder) if missing. A file that is not
  * a strata world, is of a newer format or fails PRAGMA quick_check is never
  * written to: it is renamed aside with a timestamp, `note` says so (naming
- * both files) and a fresh file takes its place. An older format is migrated
- * after a backup copy (note says where). A file without write permission
- * opens read-only (save_readonly). Returns NULL with err when the file cannot
- * be used at all (in use, unreadable, a directory); it is left untouched. */
+ * both files), save_moved_aside says where, and a fresh file takes its
+ * place. An older format is migrated after a backup copy (note says where).
+ * One writer per file: the open takes the file's lock (save_lock), and a
+ * file whose lock another process holds, or without write permission,
+ * opens read-only (save_readonly, save_readonly_why): it is read, never
+ * written, moved or migrated. Returns NULL with err when the file cannot be
+ * used at all (busy, unreadable, a directory); it is left untouched. */
 save_file *save_open(const char *path, char *note, size_t notelen, char *err, size_t errlen);
-/* Finishes every queued write, then closes. */
+/* Finishes every queued write, closes, then lets the lock go. */
 void save_close(save_file *f);
 const char *save_path(const save_file *f);
 bool save_readonly(const save_file *f);
+/* Why the file is read-only ("read-only", "in use by another strata (pid
+ * N)"); "" when it is writable. */
+const char *save_readonly_why(const save_file *f);
+/* Where the unusable file that was at the path went; NULL when none was. */
+const char *save_moved_aside(const save_file *f);
 
 /* Every slot with its texts (not its chunks); the caller frees each slot
  * and the array. Waits for queued writes. Returns -1 with err on failure. */

@@ -260,7 +260,7 @@ int app_run(const app_desc *d)
     int rc = 1;
     if (d->headless) {
         /* any failure, in the config or the script, is a non-zero exit */
-        rc = (d->exec && cmd_exec(d->exec) != 0) || a->config_failures != 0;
+        rc = (d->exec && cmd_exec(d->exec) != 0) || a->config_failures != 0 || app_save_failures() != 0;
     } else {
         if (d->exec && cmd_exec(d->exec) != 0) log_warn("some --exec commands failed (see above)");
         app_loop(a);

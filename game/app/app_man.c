@@ -17,7 +17,8 @@ const app_option app_options[] = {
     { "--height", "H", "framebuffer height in pixels, 16 to 16384 (default 720)" },
     { "--config", "FILE", "read and write settings in FILE instead of the user's config (made if missing); "
                           "headless runs read no config without it" },
-    { "--world", "FILE", "a saved world (not implemented yet: the world is generated from the cvars)" },
+    { "--world", "FILE", "play the saved world in FILE (made if missing; an unusable file is moved aside); "
+                         "a world another strata holds opens read-only" },
     { "--exec", "\"CMD; CMD; ...\"", "run console commands after start-up; headless, exit when done" },
     { "--man", "[FILE]", "write this manual page (troff) to FILE or standard output" },
     { "--help", NULL, "print the usage line" },
@@ -110,7 +111,8 @@ static void write_page(FILE *f)
           ".TP\n\\fIautoexec.cfg\\fR\nbeside the config: your own commands, run after it\n"
           ".TP\n\\fI$XDG_PICTURES_DIR/strata/\\fR (else \\fI~/Pictures/strata/\\fR)\nscreenshots (F12)\n"
           ".SH EXIT STATUS\n0 on success; 1 when start-up failed or, headless, when any config line or "
-          "\\fB\\-\\-exec\\fR command failed; 2 for a usage error.\n"
+          "\\fB\\-\\-exec\\fR command failed or the \\fB\\-\\-world\\fR file could not be loaded; "
+          "2 for a usage error.\n"
           ".SH EXAMPLES\n.nf\nstrata \\-\\-headless \\-\\-exec \"biome taiga; stats\"\n"
           "strata \\-\\-headless \\-\\-width 1280 \\-\\-height 720 \\-\\-exec \"tp 64 90 64; screenshot shot.png\"\n.fi\n",
           f);

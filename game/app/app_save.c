@@ -32,6 +32,7 @@ typedef struct app_save {
     uint64_t reported, announce; /* tickets: last reported; 'save' waiting to be announced */
     double autosave_next;
     cvar *autosave;
+    int failures; /* worlds asked for and not given (unusable, refused): a headless run exits 1 */
 } app_save;
 
 static app_save g_save; /* the app has one world file at a time */
@@ -235,27 +236,37 @@ static void detach(const char *why)
 {
     if (!g_save.file) return;
     log_error("%s; saves are off for this session (the file is left as it is)", why);
+    g_save.failures++;
     save_close(g_save.file);
     g_save.file = NULL;
     g_save.slot[0] = 0;
 }
 
-static bool open_file(const char *path)
+/* Opens path as the world file. False when what was asked for is not
+ * there: the file cannot be used (g_save.file stays NULL), or it was
+ * unusable and moved aside (g_save.file is the fresh file in its place).
+ * `who` leads the message: in the window only the start of a line shows
+ * among the recent messages, so it says what happened first. */
+static bool open_file(const char *path, const char *who)
 {
     char note[2048], err[1024];
     save_file *f = save_open(path, note, sizeof note, err, sizeof err);
-    if (note[0]) log_warn("%s", note);
-    if (!f) {
-        log_error("%s", err);
-        return false;
-    }
-    if (save_readonly(f)) log_warn("%s is read-only: it loads, but nothing will be saved to it", path);
+    bool aside = f && save_moved_aside(f);
+    if (aside) log_error("%s: %s", who, note);
+    else if (note[0]) log_warn("%s", note);
+    if (!f) log_error("%s: %s", who, err);
+    if (!f || aside) g_save.failures++;
+    if (!f) return false;
+    if (save_readonly(f))
+        log_warn("%s is %s: it loads, but nothing will be saved to it", path, save_readonly_why(f));
     g_save.file = f;
     g_save.slot[0] = 0;
     g_save.full_next = false;
     g_save.reported = g_save.announce = 0;
-    return true;
+    return !aside;
 }
+
+int app_save_failures(void) { return g_save.failures; }
 
 static bool find_slot(const char *name, save_slot *out)
 {
@@ -369,7 +380,7 @@ void app_save_start(app *a)
         if (a->desc.headless || !app_save_world_path("default", path, sizeof path)) return;
         p = path;
     }
-    if (!open_file(p)) return;
+    if (!open_file(p, "world not loaded") && !g_save.file) return;
     char cur[64], err[1024];
     if (!save_current_slot(g_save.file, cur, sizeof cur, err, sizeof err)) {
         detach(err);
@@ -418,6 +429,9 @@ static void save_frame(void *self, app *a, double now, float dt)
 static void save_shutdown(void *self, app *a)
 {
     app_save *s = &g_save;
+    if (s->file && save_readonly(s->file) && a->w && a->w->unsaved_count > 0)
+        log_warn("%s is %s: the edits of this session are not saved", save_path(s->file),
+                 save_readonly_why(s->file));
     if (s->file) {
         uint64_t t = flush_all(a);
         char err[1024];
@@ -443,7 +457,7 @@ static int c_save(void *u, int argc, char **argv)
         return 1;
     }
     if (save_readonly(g_save.file)) {
-        log_error("save: %s is read-only", save_path(g_save.file));
+        log_error("save: %s is %s: nothing was saved", save_path(g_save.file), save_readonly_why(g_save.file));
         return 1;
     }
     app_sync_world(a);
@@ -464,12 +478,25 @@ static int c_save(void *u, int argc, char **argv)
     return 0;
 }
 
+/* 'load' wants a saved world: a file with none (new, or in the place of an
+ * unusable one) has nothing to go back to. Says so when it has none. */
+static bool holds_save(save_file *f)
+{
+    char cur[64], err[1024];
+    if (!save_current_slot(f, cur, sizeof cur, err, sizeof err)) return true; /* the load itself says what is wrong */
+    if (!cur[0]) log_error("load: %s holds no saved world yet: nothing was loaded", save_path(f));
+    return cur[0] != 0;
+}
+
 /* Makes `path` the world file and the world its current slot (or, with a
- * new file, the cvars' world). The old file gets the world's edits first. */
-static int switch_file(app *a, const char *path, bool must_exist)
+ * new file, the cvars' world). The old file gets the world's edits first.
+ * `loading` (the command load) wants a saved world there: a missing one,
+ * an unusable one (moved aside, a new world starts in its place) or a file
+ * with nothing saved in it is a failure, said on stderr and in the window. */
+static int switch_file(app *a, const char *path, bool loading)
 {
     app_sync_world(a);
-    if (must_exist && access(path, F_OK) != 0) {
+    if (loading && access(path, F_OK) != 0) {
         log_error("load: no world at %s (see 'worlds')", path);
         return 1;
     }
@@ -481,16 +508,18 @@ static int switch_file(app *a, const char *path, bool must_exist)
         g_save.file = NULL;
     }
     g_save.slot[0] = 0; /* the world in memory belongs to no file now */
-    if (!open_file(path)) return 1;
+    bool as_asked = open_file(path, loading ? "load" : "world");
+    if (!g_save.file) return 1;
     char cur[64], err[1024];
     if (!save_current_slot(g_save.file, cur, sizeof cur, err, sizeof err)) {
         detach(err);
         return 1;
     }
+    if (loading && as_asked && !cur[0]) as_asked = holds_save(g_save.file); /* false, and said */
     if (cur[0] && !app_save_restore_kind(a, cur)) return 1;
     if (!app_regenerate(a)) return 1;
     if (!g_save.file) return 1; /* refused while installing (logged) */
-    return 0;
+    return as_asked ? 0 : 1;
 }
 
 static int c_load(void *u, int argc, char **argv)
@@ -515,11 +544,11 @@ static int c_load(void *u, int argc, char **argv)
             log_error("load: no world file (start with --world FILE, or 'load NAME')");
             return 1;
         }
+        /* nothing saved to go back to: the world in play stays */
+        if (!holds_save(g_save.file)) return 1;
         snprintf(path, sizeof path, "%s", save_path(g_save.file));
         /* back to the file as it is on disk: what was not saved is dropped */
-        char werr[1024];
         save_close(g_save.file); /* finishes queued writes first */
-        (void)werr;
         g_save.file = NULL;
     }
     int rc = switch_file(a, path, true);

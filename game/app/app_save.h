@@ -20,6 +20,10 @@ extern const component app_save_component;
  * to its current slot's inputs; app_run calls it after the config and
  * before the first generation. */
 void app_save_start(struct app *a);
+/* How often this session a world file asked for was not given (unusable
+ * and moved aside, unopenable, a slot refused), each said as an error: a
+ * headless run then exits 1 even if every command succeeded. */
+int app_save_failures(void);
 /* `biome NAME`: each kind comes back as it was saved (its seed and
  * parameters). False (logged) when the slot is refused. */
 bool app_save_restore_kind(struct app *a, const char *kind);

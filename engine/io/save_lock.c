@@ -1,0 +1,79 @@
+/* realpath is X/Open, beyond the POSIX level the build asks for */
+#define _XOPEN_SOURCE 700
+
+#include "io/save_lock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Named after the world's real path, so that a symlink to a world and the
+ * world itself share one lock. */
+static void lock_name(const char *world, char *out, size_t len)
+{
+    char real[PATH_MAX];
+    snprintf(out, len, "%s.lock", realpath(world, real) ? real : world);
+}
+
+/* The pid the holder wrote; 0 while it has not written it yet. */
+static long read_pid(int fd)
+{
+    char buf[32];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    long pid = strtol(buf, NULL, 10);
+    return pid > 0 ? pid : 0;
+}
+
+save_lock_result save_lock_take(save_lock *l, const char *world, long *holder, char *err, size_t errlen)
+{
+    l->fd = -1;
+    *holder = 0;
+    lock_name(world, l->path, sizeof l->path);
+    /* The holder removes the lock file as it lets go, so a lock won on a
+     * file that is no longer at that path guards nothing: try again. */
+    for (int attempt = 0; attempt < 8; attempt++) {
+        int fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            snprintf(err, errlen, "%s cannot be made: %s", l->path, strerror(errno));
+            return SAVE_LOCK_ERROR;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            if (e == EWOULDBLOCK) *holder = read_pid(fd);
+            else snprintf(err, errlen, "%s cannot be locked: %s", l->path, strerror(e));
+            close(fd);
+            return e == EWOULDBLOCK ? SAVE_LOCK_HELD : SAVE_LOCK_ERROR;
+        }
+        struct stat held, now;
+        if (fstat(fd, &held) == 0 && stat(l->path, &now) == 0 && held.st_dev == now.st_dev &&
+            held.st_ino == now.st_ino) {
+            char pid[32];
+            int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+            /* the pid only names the holder in messages: failing to write it is no reason to give up the lock */
+            bool named = ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)n, 0) == n;
+            (void)named;
+            l->fd = fd;
+            return SAVE_LOCK_TAKEN;
+        }
+        close(fd);
+    }
+    snprintf(err, errlen, "%s is being replaced over and over; not locked", l->path);
+    return SAVE_LOCK_ERROR;
+}
+
+void save_lock_release(save_lock *l)
+{
+    if (l->fd < 0) return;
+    unlink(l->path); /* while still holding it: see save_lock_take */
+    close(l->fd);
+    l->fd = -1;
+}

@@ -1,0 +1,29 @@
+/* save_lock: one writing game per world file. An exclusive OS lock (flock)
+ * on a sidecar FILE.lock, held for as long as the file is open for writing;
+ * the kernel drops it when the process ends however it ends (kill -9, a
+ * crash), so a lock is never stale. The holder writes its pid into the lock
+ * file so that a second game can say who has the world. */
+#ifndef STRATA_SAVE_LOCK_H
+#define STRATA_SAVE_LOCK_H
+
+#include <limits.h>
+#include <stddef.h>
+
+typedef struct save_lock {
+    int fd;         /* -1: not held */
+    char path[PATH_MAX + 8]; /* the lock file, beside the world's real path */
+} save_lock;
+
+typedef enum save_lock_result {
+    SAVE_LOCK_TAKEN, /* this process now holds the world */
+    SAVE_LOCK_HELD,  /* another process (or open) holds it: *holder is its pid, 0 when unknown */
+    SAVE_LOCK_ERROR, /* the lock file cannot be made or locked: err says why */
+} save_lock_result;
+
+/* Tries (never waits) to take the lock of `world` (which need not exist).
+ * l is initialised either way; save_lock_release is safe on it. */
+save_lock_result save_lock_take(save_lock *l, const char *world, long *holder, char *err, size_t errlen);
+/* Releases the lock and removes the lock file (no-op when not held). */
+void save_lock_release(save_lock *l);
+
+#endif
