@@ -207,12 +207,29 @@ static void test_bad_input_changes_nothing(void **state)
     world_destroy(w);
 }
 
+/* The worlds main carved before the abstract symbols existed (world_hash of
+ * the 8x4x8-chunk world, seed 7, caves on): the old cave and overhang
+ * rulesets must still give exactly these voxels. */
+static void test_old_caves_unchanged(void **state)
+{
+    (void)state;
+    static const uint64_t pinned[3] = { 0x3cd997a5d622da5eULL, 0xcff83b2f61599032ULL, 0xafac15901f1a66f5ULL };
+    for (int b = 0; b < 3; b++) {
+        world *w = gen(g_biomes[b], 7, 2, true);
+        uint64_t h = world_hash(w);
+        print_message("%s: world_hash 0x%016llx\n", g_biomes[b], (unsigned long long)h);
+        if (h != pinned[b]) fail_msg("%s: the caves changed (world_hash 0x%016llx)", g_biomes[b], (unsigned long long)h);
+        world_destroy(w);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_caves_and_overhangs_in_every_biome),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_bad_input_changes_nothing),
+        cmocka_unit_test(test_old_caves_unchanged),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "core/jobs.h"
 #include "core/rng.h"
 #include "gen/grammar.h"
@@ -358,6 +359,46 @@ static void test_determinism_and_bounds(void **state)
     free(g);
 }
 
+/* ---- the shipped rulesets give the same voxels as before ----------------
+ * Hashes of the fast derivation's output taken on main before the abstract
+ * symbols (MAT, CLASS, SLOPE, PAINT, FILL) existed: the extension must not
+ * change a single density a density-only ruleset writes. */
+static void test_old_rulesets_unchanged(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        unsigned orient;
+        int stride, iterations;
+        uint64_t hash;
+    } pinned[] = {
+        { "cave.grammar", GRAMMAR_ORIENT_ALL, 1, 2, 0x9fdbbe4a099d78acULL },
+        { "cave.grammar", GRAMMAR_ORIENT_X, 2, 1, 0x2b1563784171b616ULL },
+        { "overhang.grammar", GRAMMAR_ORIENT_ALL, 1, 2, 0x0b1ddcc7fa77e3c7ULL },
+        { "overhang.grammar", GRAMMAR_ORIENT_Z, 1, 3, 0xcab2a9a8f34c35edULL },
+    };
+    job_pool *two = job_pool_create(2);
+    grammar_program *prog = malloc(sizeof *prog);
+    char err[256];
+    for (size_t t = 0; t < sizeof pinned / sizeof pinned[0]; t++) {
+        grammar *g = load_asset(pinned[t].file);
+        assert_true(grammar_compile(g, pinned[t].orient, prog, err, sizeof err));
+        grammar_grid a = { 70, 40, 50, malloc(70 * 40 * 50 * sizeof(float)) };
+        noise_grid(&a, 3 + t, true);
+        int s = pinned[t].stride;
+        grammar_params p = { { 0, 0, 0 }, { 70, 40, 50 }, { s, 1, s }, pinned[t].iterations, 41 + t };
+        assert_true(grammar_derive(prog, &a, &p, two, NULL, err, sizeof err));
+        uint64_t h = hash_bytes(HASH_SEED, a.d, 70 * 40 * 50 * sizeof(float));
+        print_message("%s orient %u stride %d iterations %d: hash 0x%016llx\n", pinned[t].file, pinned[t].orient, s,
+                      pinned[t].iterations, (unsigned long long)h);
+        if (h != pinned[t].hash) fail_msg("%s: the derivation changed (hash 0x%016llx)", pinned[t].file, (unsigned long long)h);
+        free(a.d);
+        free(g);
+    }
+    free(prog);
+    job_pool_destroy(two);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -369,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_compile_orientation),
         cmocka_unit_test(test_fast_equals_reference),
         cmocka_unit_test(test_determinism_and_bounds),
+        cmocka_unit_test(test_old_rulesets_unchanged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
