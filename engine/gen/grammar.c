@@ -15,14 +15,99 @@
 
 #include "core/jobs.h"
 #include "core/rng.h"
+#include "voxel/material.h"
 
-static const char *const k_sym_names[GSYM_COUNT] = { "IGN", "PRES", "ABS", "EQ", "NEQ", "LT", "LEQ", "GT", "GEQ" };
-static const char *const k_xf_names[GXF_COUNT] = { "NOP", "SET", "ADD" };
+static const char *const k_sym_names[GSYM_COUNT] = { "IGN", "PRES", "ABS", "EQ", "NEQ", "LT", "LEQ", "GT", "GEQ",
+                                                     "MAT", "CLASS", "SLOPE" };
+static const char *const k_xf_names[GXF_COUNT] = { "NOP", "SET", "ADD", "PAINT", "FILL" };
 
 const char *grammar_sym_name(int op) { return op >= 0 && op < GSYM_COUNT ? k_sym_names[op] : "?"; }
 const char *grammar_xf_name(int op) { return op >= 0 && op < GXF_COUNT ? k_xf_names[op] : "?"; }
-bool grammar_sym_has_value(int op) { return op >= GSYM_EQ && op < GSYM_COUNT; }
+bool grammar_sym_has_value(int op) { return op >= GSYM_EQ && op <= GSYM_GEQ; }
 bool grammar_xf_has_value(int op) { return op == GXF_SET || op == GXF_ADD; }
+bool grammar_sym_is_material(int op) { return op == GSYM_MAT || op == GSYM_CLASS; }
+bool grammar_xf_is_material(int op) { return op == GXF_PAINT || op == GXF_FILL; }
+
+/* ---- material classes --------------------------------------------------- */
+
+static const char *const k_class_names[GCLASS_COUNT] = { "air", "terrain", "rock", "soil", "plant", "fixed" };
+
+#define CB(c) (1u << (c))
+#define TERRAIN_ROCK (CB(GCLASS_TERRAIN) | CB(GCLASS_ROCK))
+#define TERRAIN_SOIL (CB(GCLASS_TERRAIN) | CB(GCLASS_SOIL))
+/* Classes per material. Terrain is what the caves carve and grow: rock and
+ * soil; plants never make walls; the fixed floor (bedrock, muskeg, and the
+ * placeholder that becomes muskeg) is never written. Null is in none. */
+static const uint8_t k_classes[MAT_COUNT] = {
+    [MAT_AIR] = CB(GCLASS_AIR),
+    [MAT_PLACEHOLDER] = CB(GCLASS_FIXED),
+    [MAT_BEDROCK] = CB(GCLASS_FIXED),
+    [MAT_STONE] = TERRAIN_ROCK,
+    [MAT_DIRT] = TERRAIN_SOIL,
+    [MAT_GRASS] = TERRAIN_SOIL,
+    [MAT_SAND] = TERRAIN_SOIL,
+    [MAT_SANDSTONE] = TERRAIN_ROCK,
+    [MAT_MESA] = TERRAIN_ROCK,
+    [MAT_SALT_FLAT] = TERRAIN_SOIL,
+    [MAT_TAIGA_DIRT] = TERRAIN_SOIL,
+    [MAT_TAIGA_GRASS] = TERRAIN_SOIL,
+    [MAT_PERMAFROST] = TERRAIN_SOIL,
+    [MAT_CACTUS] = CB(GCLASS_PLANT),
+    [MAT_OAK_LOG] = CB(GCLASS_PLANT),
+    [MAT_FIR_LOG] = CB(GCLASS_PLANT),
+    [MAT_OAK_LEAVES] = CB(GCLASS_PLANT),
+    [MAT_FIR_LEAVES] = CB(GCLASS_PLANT),
+    [MAT_CRACKED_STONE] = TERRAIN_ROCK,
+    [MAT_MUSKEG] = CB(GCLASS_FIXED),
+};
+#undef TERRAIN_ROCK
+#undef TERRAIN_SOIL
+
+const char *grammar_class_name(int cls) { return cls >= 0 && cls < GCLASS_COUNT ? k_class_names[cls] : "?"; }
+
+int grammar_class_find(const char *name)
+{
+    for (int c = 0; c < GCLASS_COUNT; c++)
+        if (strcmp(k_class_names[c], name) == 0) return c;
+    return -1;
+}
+
+bool grammar_class_has(int cls, uint8_t mat)
+{
+    return mat < MAT_COUNT && cls >= 0 && cls < GCLASS_COUNT && (k_classes[mat] & CB(cls));
+}
+#undef CB
+
+uint8_t grammar_cell_material(float d, uint8_t m)
+{
+    return d < 0.5f && grammar_class_has(GCLASS_TERRAIN, m) ? (uint8_t)MAT_AIR : m;
+}
+
+/* ---- slope -------------------------------------------------------------- */
+
+float grammar_slope_angle(int gx, int gy, int gz)
+{
+    if (gx == 0 && gy == 0 && gz == 0) return GRAMMAR_NO_SLOPE;
+    double across = sqrt((double)gx * gx + (double)gz * gz);
+    return (float)(atan2(across, fabs((double)gy)) * (180.0 / 3.14159265358979323846));
+}
+
+static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+float grammar_slope_at(const grammar_grid *g, int x, int y, int z)
+{
+    int grad[3] = { 0, 0, 0 };
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int px = clampi(x + dx, 0, g->nx - 1), py = clampi(y + dy, 0, g->ny - 1), pz = clampi(z + dz, 0, g->nz - 1);
+                int s = g->d[grammar_grid_index(g, px, py, pz)] >= 0.5f;
+                grad[0] += dx * s; /* +1 on the +x face, -1 on the -x face, 0 between */
+                grad[1] += dy * s;
+                grad[2] += dz * s;
+            }
+    return grammar_slope_angle(grad[0], grad[1], grad[2]);
+}
 
 bool grammar_sym_test(grammar_cell c, float d)
 {
@@ -40,13 +125,30 @@ bool grammar_sym_test(grammar_cell c, float d)
     }
 }
 
+bool grammar_sym_eval(grammar_cell c, float d, uint8_t m, float slope)
+{
+    switch (c.op) {
+    case GSYM_MAT: return grammar_cell_material(d, m) == c.id;
+    case GSYM_CLASS: return grammar_class_has(c.id, grammar_cell_material(d, m));
+    /* lo >= 0, so GRAMMAR_NO_SLOPE (-1) is in no range */
+    case GSYM_SLOPE: return slope >= c.v && slope <= c.hi;
+    default: return grammar_sym_test(c, d);
+    }
+}
+
 float grammar_xf_apply(grammar_cell c, float d)
 {
     switch (c.op) {
     case GXF_SET: return c.v;
     case GXF_ADD: return d + c.v;
+    case GXF_FILL: return 1.f;
     default: return d;
     }
+}
+
+uint8_t grammar_xf_material(grammar_cell c, uint8_t m)
+{
+    return grammar_xf_is_material(c.op) ? c.id : m;
 }
 
 /* World offset of rule cell (i, j, k) for one orientation flag. */
@@ -86,8 +188,9 @@ static bool wrule_same(const grammar_wrule *a, const grammar_wrule *b)
     if (memcmp(a->size, b->size, sizeof a->size) != 0) return false;
     int n = a->size[0] * a->size[1] * a->size[2];
     for (int c = 0; c < n; c++)
-        if (a->sym[c].op != b->sym[c].op || a->sym[c].v != b->sym[c].v || a->xf[c].op != b->xf[c].op ||
-            a->xf[c].v != b->xf[c].v)
+        if (a->sym[c].op != b->sym[c].op || a->sym[c].v != b->sym[c].v || a->sym[c].hi != b->sym[c].hi ||
+            a->sym[c].id != b->sym[c].id || a->xf[c].op != b->xf[c].op || a->xf[c].v != b->xf[c].v ||
+            a->xf[c].hi != b->xf[c].hi || a->xf[c].id != b->xf[c].id)
             return false;
     return true;
 }
@@ -147,6 +250,14 @@ bool grammar_compile(const grammar *g, unsigned orient, grammar_program *out, ch
     }
     out->group_start[out->groups] = placed;
     out->count = placed;
+    for (int r = 0; r < placed; r++) {
+        const grammar_wrule *w = &out->rules[r];
+        for (int c = 0; c < w->size[0] * w->size[1] * w->size[2]; c++) {
+            if (grammar_sym_is_material(w->sym[c].op) || grammar_xf_is_material(w->xf[c].op))
+                out->needs |= GRAMMAR_NEEDS_MATERIAL;
+            if (w->sym[c].op == GSYM_SLOPE) out->needs |= GRAMMAR_NEEDS_SLOPE;
+        }
+    }
     free(used);
     free(tmp);
     return true;
@@ -206,12 +317,27 @@ typedef struct fast_rule {
     plane_cell cells[GRAMMAR_MAX_CELLS];
 } fast_rule;
 
+/* What a plane's bits are made from. Density and material planes are kept
+ * exact as transforms write (they depend on the cell alone); slope planes
+ * depend on the 3x3x3 block, so they are rebuilt at each iteration's start
+ * and read the grid as it stood then (grammar_slope_at's definition). */
+enum { PLANE_DENSITY, PLANE_MATERIAL, PLANE_SLOPE };
+
+/* A slope gradient component lies in [-9, 9]: 19^3 angles. */
+#define SLOPE_SIDE 19
+#define SLOPE_LUT (SLOPE_SIDE * SLOPE_SIDE * SLOPE_SIDE)
+
 typedef struct fast_ctx {
     const grammar_program *prog;
     grammar_grid *grid;
     const grammar_params *p;
     int nplanes;
     grammar_cell planes[MAX_PLANES];
+    uint8_t kind[MAX_PLANES];
+    uint8_t mat_lut[MAX_PLANES][2][256]; /* material planes: bit by [density >= 0.5][material] */
+    float *slope;     /* per cell, the slope at the iteration's start; NULL without SLOPE */
+    float *slope_lut; /* grammar_slope_angle by gradient */
+    int *slope_sums;  /* 3 rows of nx per z: slope_layer's scratch */
     int words; /* per row, with one word of padding for shifted reads */
     uint64_t *bits; /* [plane][z][y][word] */
     fast_rule *fr;  /* per program rule */
@@ -226,13 +352,31 @@ static inline uint64_t *plane_row(const fast_ctx *c, int p, int y, int z)
     return c->bits + (((size_t)p * (size_t)c->grid->nz + (size_t)z) * (size_t)c->grid->ny + (size_t)y) * (size_t)c->words;
 }
 
+/* Whether two symbol cells test the same thing (fields an operator does not use are ignored). */
+static bool same_predicate(grammar_cell a, grammar_cell b)
+{
+    if (a.op != b.op) return false;
+    if (grammar_sym_has_value(a.op)) return a.v == b.v;
+    if (grammar_sym_is_material(a.op)) return a.id == b.id;
+    if (a.op == GSYM_SLOPE) return a.v == b.v && a.hi == b.hi;
+    return true;
+}
+
 static int plane_of(fast_ctx *c, grammar_cell s)
 {
     for (int i = 0; i < c->nplanes; i++)
-        if (c->planes[i].op == s.op && (!grammar_sym_has_value(s.op) || c->planes[i].v == s.v)) return i;
+        if (same_predicate(c->planes[i], s)) return i;
     if (c->nplanes == MAX_PLANES) return -1;
-    c->planes[c->nplanes] = s;
-    return c->nplanes++;
+    int p = c->nplanes++;
+    c->planes[p] = s;
+    c->kind[p] = grammar_sym_is_material(s.op) ? PLANE_MATERIAL : s.op == GSYM_SLOPE ? PLANE_SLOPE : PLANE_DENSITY;
+    if (c->kind[p] == PLANE_MATERIAL)
+        for (int m = 0; m < 256; m++) {
+            /* the material a cell shows depends on its density only through d < 0.5 */
+            c->mat_lut[p][0][m] = grammar_sym_eval(s, 0.f, (uint8_t)m, GRAMMAR_NO_SLOPE);
+            c->mat_lut[p][1][m] = grammar_sym_eval(s, 1.f, (uint8_t)m, GRAMMAR_NO_SLOPE);
+        }
+    return p;
 }
 
 /* Up to 64 predicate results as bits. One loop per operator, so the
@@ -259,24 +403,96 @@ static uint64_t pack_bits(grammar_cell s, const float *d, int n)
 }
 #undef PACK
 
+/* lut: 256 entries for density < 0.5, then 256 for >= 0.5 */
+static uint64_t pack_material(const uint8_t *lut, const float *d, const uint8_t *m, int n)
+{
+    uint64_t w = 0;
+    for (int i = 0; i < n; i++) w |= (uint64_t)lut[(d[i] >= 0.5f) * 256 + m[i]] << i;
+    return w;
+}
+
+static uint64_t pack_slope(grammar_cell s, const float *slope, int n)
+{
+    uint64_t w = 0;
+    for (int i = 0; i < n; i++) w |= (uint64_t)(slope[i] >= s.v && slope[i] <= s.hi) << i;
+    return w;
+}
+
+/* Rows of plane p for one z, all y. */
+static void pack_plane_z(fast_ctx *c, int p, int z)
+{
+    const grammar_grid *g = c->grid;
+    grammar_cell s = c->planes[p];
+    for (int y = 0; y < g->ny; y++) {
+        uint64_t *row = plane_row(c, p, y, z);
+        size_t at = grammar_grid_index(g, 0, y, z);
+        memset(row, 0, sizeof(uint64_t) * (size_t)c->words);
+        for (int x0 = 0; x0 < g->nx; x0 += 64) {
+            int n = g->nx - x0 < 64 ? g->nx - x0 : 64;
+            uint64_t w;
+            switch (c->kind[p]) {
+            case PLANE_MATERIAL: w = pack_material(&c->mat_lut[p][0][0], g->d + at + x0, g->m + at + x0, n); break;
+            case PLANE_SLOPE: w = pack_slope(s, c->slope + at + x0, n); break;
+            default: w = pack_bits(s, g->d + at + x0, n); break;
+            }
+            row[x0 >> 6] = w;
+        }
+    }
+}
+
+static inline int solid_at(const grammar_grid *g, int x, int y, int z)
+{
+    return g->d[grammar_grid_index(g, x, y, z)] >= 0.5f;
+}
+
+/* The slope of every cell of layer z (grammar_slope_at's definition), by
+ * sums that share work along a row: box[x] = the 3x3 y-z block at x gives
+ * gx = box[x + 1] - box[x - 1]; up[x] and back[x] (the +y minus -y and +z
+ * minus -z rows of the block at x) summed over x - 1..x + 1 give gy and gz.
+ * Then the slope planes' rows of layer z. Reads z - 1..z + 1, writes z. */
+static void slope_layer(fast_ctx *c, int z)
+{
+    const grammar_grid *g = c->grid;
+    int nx = g->nx;
+    int *box = c->slope_sums + 3 * (size_t)nx * (size_t)z, *up = box + nx, *back = up + nx;
+    for (int y = 0; y < g->ny; y++) {
+        int ys[3] = { clampi(y - 1, 0, g->ny - 1), y, clampi(y + 1, 0, g->ny - 1) };
+        int zs[3] = { clampi(z - 1, 0, g->nz - 1), z, clampi(z + 1, 0, g->nz - 1) };
+        for (int x = 0; x < nx; x++) {
+            int b = 0, u = 0, k = 0;
+            for (int j = 0; j < 3; j++)
+                for (int i = 0; i < 3; i++) {
+                    int sv = solid_at(g, x, ys[j], zs[i]);
+                    b += sv;
+                    u += (j - 1) * sv;
+                    k += (i - 1) * sv;
+                }
+            box[x] = b;
+            up[x] = u;
+            back[x] = k;
+        }
+        float *out = c->slope + grammar_grid_index(g, 0, y, z);
+        for (int x = 0; x < nx; x++) {
+            int xm = x > 0 ? x - 1 : 0, xp = x + 1 < nx ? x + 1 : nx - 1;
+            int gx = box[xp] - box[xm], gy = up[xm] + up[x] + up[xp], gz = back[xm] + back[x] + back[xp];
+            out[x] = c->slope_lut[(gx + 9) + SLOPE_SIDE * ((gy + 9) + SLOPE_SIDE * (gz + 9))];
+        }
+    }
+    for (int p = 0; p < c->nplanes; p++)
+        if (c->kind[p] == PLANE_SLOPE) pack_plane_z(c, p, z);
+}
+
 /* Rows of planes for one z, all y (job: one z each, disjoint words). */
 static void build_planes_z(void *arg, int z)
 {
     fast_ctx *c = arg;
-    const grammar_grid *g = c->grid;
-    for (int p = 0; p < c->nplanes; p++) {
-        grammar_cell s = c->planes[p];
-        for (int y = 0; y < g->ny; y++) {
-            uint64_t *row = plane_row(c, p, y, z);
-            const float *d = g->d + grammar_grid_index(g, 0, y, z);
-            memset(row, 0, sizeof(uint64_t) * (size_t)c->words);
-            for (int x0 = 0; x0 < g->nx; x0 += 64) {
-                int n = g->nx - x0 < 64 ? g->nx - x0 : 64;
-                row[x0 >> 6] = pack_bits(s, d + x0, n);
-            }
-        }
-    }
+    if (c->slope) slope_layer(c, z);
+    for (int p = 0; p < c->nplanes; p++)
+        if (c->kind[p] != PLANE_SLOPE) pack_plane_z(c, p, z);
 }
+
+/* The slope and its planes again, between iterations (job: one z each). */
+static void rebuild_slope_z(void *arg, int z) { slope_layer(arg, z); }
 
 /* 64 bits of a row starting at bit `at` (at >= 0; the padding word reads as zero). */
 static inline uint64_t row_bits(const uint64_t *row, int at)
@@ -305,25 +521,38 @@ static uint64_t block_candidates(const fast_ctx *c, int g0, int g1, int xb, int 
     return any;
 }
 
-static bool rule_matches(const grammar_wrule *r, const grammar_grid *g, int x, int y, int z)
+static bool rule_matches(const fast_ctx *c, const grammar_wrule *r, int x, int y, int z)
 {
+    const grammar_grid *g = c->grid;
     for (int dz = 0; dz < r->size[2]; dz++)
         for (int dy = 0; dy < r->size[1]; dy++) {
-            const float *d = g->d + grammar_grid_index(g, x, y + dy, z + dz);
+            size_t at = grammar_grid_index(g, x, y + dy, z + dz);
             const grammar_cell *s = &r->sym[r->size[0] * (dy + r->size[1] * dz)];
             for (int dx = 0; dx < r->size[0]; dx++)
-                if (!grammar_sym_test(s[dx], d[dx])) return false;
+                if (!grammar_sym_eval(s[dx], g->d[at + (size_t)dx], g->m ? g->m[at + (size_t)dx] : MAT_AIR,
+                                      c->slope ? c->slope[at + (size_t)dx] : GRAMMAR_NO_SLOPE))
+                    return false;
         }
     return true;
 }
 
-static void write_voxel(fast_ctx *c, int x, int y, int z, float v)
+/* Writes a cell and keeps its density and material bits exact (slope
+ * planes hold the iteration's start by definition). */
+static void write_voxel(fast_ctx *c, int x, int y, int z, float v, uint8_t m)
 {
-    c->grid->d[grammar_grid_index(c->grid, x, y, z)] = v;
+    size_t i = grammar_grid_index(c->grid, x, y, z);
+    c->grid->d[i] = v;
+    if (c->grid->m) c->grid->m[i] = m;
     for (int p = 0; p < c->nplanes; p++) {
+        bool on;
+        switch (c->kind[p]) {
+        case PLANE_SLOPE: continue;
+        case PLANE_MATERIAL: on = c->mat_lut[p][v >= 0.5f][m]; break;
+        default: on = grammar_sym_test(c->planes[p], v); break;
+        }
         uint64_t *row = plane_row(c, p, y, z);
         uint64_t bit = 1ull << (x & 63);
-        if (grammar_sym_test(c->planes[p], v)) row[x >> 6] |= bit;
+        if (on) row[x >> 6] |= bit;
         else row[x >> 6] &= ~bit;
     }
 }
@@ -338,7 +567,7 @@ static int select_rule(const fast_ctx *c, int g0, int g1, const uint64_t *masks,
     for (int r = g0; r < g1; r++) {
         const grammar_wrule *w = &c->prog->rules[r];
         if (!((masks[r - g0] >> bit) & 1)) continue;
-        if (!c->fr[r].exact && !rule_matches(w, c->grid, x, y, z)) continue;
+        if (!c->fr[r].exact && !rule_matches(c, w, x, y, z)) continue;
         if (best < 0 || w->weight > c->prog->rules[best].weight) {
             best = r;
             ties = 0;
@@ -359,7 +588,8 @@ static void apply_rule(fast_ctx *c, const grammar_wrule *r, int x, int y, int z)
                 grammar_cell t = r->xf[dx + r->size[0] * (dy + r->size[1] * dz)];
                 if (t.op == GXF_NOP) continue;
                 size_t i = grammar_grid_index(c->grid, x + dx, y + dy, z + dz);
-                write_voxel(c, x + dx, y + dy, z + dz, grammar_xf_apply(t, c->grid->d[i]));
+                uint8_t m = c->grid->m ? grammar_xf_material(t, c->grid->m[i]) : (uint8_t)MAT_AIR;
+                write_voxel(c, x + dx, y + dy, z + dz, grammar_xf_apply(t, c->grid->d[i]), m);
             }
 }
 
@@ -461,6 +691,10 @@ bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const gramm
 {
     if (stats) memset(stats, 0, sizeof *stats);
     if (!grammar_params_check(p, grid, err, errlen)) return false;
+    if ((prog->needs & GRAMMAR_NEEDS_MATERIAL) && !grid->m) {
+        snprintf(err, errlen, "the ruleset reads or writes materials (MAT, CLASS, PAINT, FILL) but the grid has none");
+        return false;
+    }
     if (p->iterations == 0 || prog->count == 0) return true;
     fast_ctx c = { .prog = prog, .grid = grid, .p = p };
     c.words = (grid->nx + 63) / 64 + 1;
@@ -475,6 +709,14 @@ bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const gramm
         c.bits = malloc(sizeof(uint64_t) * (n ? n : 1));
         ok = c.bits != NULL;
     }
+    if (ok && (prog->needs & GRAMMAR_NEEDS_SLOPE)) {
+        c.slope = malloc(sizeof(float) * (size_t)grid->nx * (size_t)grid->ny * (size_t)grid->nz);
+        c.slope_lut = malloc(sizeof(float) * SLOPE_LUT);
+        c.slope_sums = malloc(sizeof(int) * 3 * (size_t)grid->nx * (size_t)grid->nz);
+        ok = c.slope && c.slope_lut && c.slope_sums;
+        for (int i = 0; ok && i < SLOPE_LUT; i++)
+            c.slope_lut[i] = grammar_slope_angle(i % SLOPE_SIDE - 9, i / SLOPE_SIDE % SLOPE_SIDE - 9, i / (SLOPE_SIDE * SLOPE_SIDE) - 9);
+    }
     if (!ok) {
         snprintf(err, errlen, "out of memory for the derivation");
     } else {
@@ -482,7 +724,12 @@ bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const gramm
         else
             for (int z = 0; z < grid->nz; z++) build_planes_z(&c, z);
         order_cells(&c);
-        for (c.iter = 0; c.iter < p->iterations; c.iter++)
+        for (c.iter = 0; c.iter < p->iterations; c.iter++) {
+            if (c.slope && c.iter > 0) {
+                if (jobs) job_parallel_for(jobs, grid->nz, rebuild_slope_z, &c);
+                else
+                    for (int z = 0; z < grid->nz; z++) rebuild_slope_z(&c, z);
+            }
             for (c.group = 0; c.group < prog->groups; c.group++) {
                 const int *sz = prog->rules[prog->group_start[c.group]].size;
                 int nwx = positions(p->lo[0], p->hi[0], sz[0], p->stride[0]);
@@ -508,7 +755,11 @@ bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const gramm
                         stats->matches += c.region_matches[r];
                     }
             }
+        }
     }
+    free(c.slope);
+    free(c.slope_lut);
+    free(c.slope_sums);
     free(c.bits);
     free(c.fr);
     free(c.region_windows);
