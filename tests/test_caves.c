@@ -172,19 +172,29 @@ static void test_deterministic(void **state)
     }
 }
 
+/* Setting grammar-file cvar `name` to a file holding `text` is refused with
+ * `where` (file:line:col) and `what` in the message, and the cvar keeps its value. */
+static void expect_refused(const char *name, const char *text, const char *where, const char *what)
+{
+    const char *path = "bad_caves.grammar";
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    cvar *c = cvar_find(name);
+    char err[512] = "", before[256];
+    snprintf(before, sizeof before, "%s", c->str);
+    assert_false(cvar_set(c, path, err, sizeof err));
+    if (!strstr(err, where) || !strstr(err, what)) fail_msg("want '%s' and '%s' in: %s", where, what, err);
+    assert_string_equal(c->str, before);
+    remove(path);
+}
+
 static void test_bad_input_changes_nothing(void **state)
 {
     (void)state;
-    const char *path = "bad_caves.grammar";
-    FILE *f = fopen(path, "w");
-    fputs("rule a\nsize 2 1 1\nsymbol\n GEQ 0.5 WAT\ntransform\n NOP NOP\nend\n", f);
-    fclose(f);
-    cvar *c = cvar_find("caves.grammar");
+    expect_refused("caves.grammar", "rule a\nsize 2 1 1\nsymbol\n GEQ 0.5 WAT\ntransform\n NOP NOP\nend\n",
+                   "bad_caves.grammar:4:10", "unknown symbol operator");
     char err[512] = "";
-    assert_false(cvar_set(c, path, err, sizeof err));
-    if (!strstr(err, "bad_caves.grammar:4:10")) fail_msg("message without file:line:col: %s", err);
-    assert_string_equal(c->str, "cave.grammar");
-    remove(path);
 
     world *w = gen("desert", 3, 2, true);
     uint64_t before = world_hash(w);
@@ -209,11 +219,12 @@ static void test_bad_input_changes_nothing(void **state)
 
 /* The worlds main carved before the abstract symbols existed (world_hash of
  * the 8x4x8-chunk world, seed 7, caves on): the old cave and overhang
- * rulesets must still give exactly these voxels. */
+ * rulesets must still give exactly these voxels, the feature rulesets off. */
 static void test_old_caves_unchanged(void **state)
 {
     (void)state;
     static const uint64_t pinned[3] = { 0x3cd997a5d622da5eULL, 0xcff83b2f61599032ULL, 0xafac15901f1a66f5ULL };
+    assert_true(cvar_set_by_name("caves.features_desert", "none"));
     for (int b = 0; b < 3; b++) {
         world *w = gen(g_biomes[b], 7, 2, true);
         uint64_t h = world_hash(w);
@@ -221,6 +232,71 @@ static void test_old_caves_unchanged(void **state)
         if (h != pinned[b]) fail_msg("%s: the caves changed (world_hash 0x%016llx)", g_biomes[b], (unsigned long long)h);
         world_destroy(w);
     }
+    assert_true(cvar_set_by_name("caves.features_desert", "alcove.grammar"));
+}
+
+/* The desert's feature ruleset (assets/grammars/alcove.grammar) as the
+ * game derives it: alcoves (a sandstone lintel over four voxels of air
+ * over a sandstone floor, where the world without features had mesa) and
+ * sand drifts (sand with a mesa wall beside it, where there was air). The
+ * rest of the world is the featureless one: only mesa, and the air at the
+ * walls' feet, changed. */
+static void test_desert_alcoves(void **state)
+{
+    (void)state;
+    assert_true(cvar_set_by_name("caves.features_desert", "none"));
+    world *plain = gen("desert", 7, 2, true);
+    assert_true(cvar_set_by_name("caves.features_desert", "alcove.grammar"));
+    world *w = gen("desert", 7, 2, true);
+    long long alcoves = 0, drifts = 0, changed = 0, other = 0;
+    for (int z = 1; z < w->sz - 1; z++)
+        for (int x = 1; x < w->sx - 1; x++)
+            for (int y = 1; y < w->sy; y++) {
+                uint8_t a = world_get(plain, x, y, z), b = world_get(w, x, y, z);
+                if (a == b) continue;
+                changed++;
+                /* the ruleset paints and carves mesa, and fills air with sand */
+                if (!(a == MAT_MESA && (b == MAT_SANDSTONE || b == MAT_AIR || b == MAT_SAND)) && !(a == MAT_AIR && b == MAT_SAND)) other++;
+                if (y >= 6 && b == MAT_SANDSTONE && a == MAT_MESA && world_get(w, x, y - 5, z) == MAT_SANDSTONE) {
+                    bool open = true;
+                    for (int k = 1; k <= 4; k++) open = open && world_get(w, x, y - k, z) == MAT_AIR;
+                    alcoves += open;
+                }
+                if (a == MAT_AIR && b == MAT_SAND) {
+                    bool wall = world_get(w, x + 1, y, z) == MAT_MESA || world_get(w, x - 1, y, z) == MAT_MESA ||
+                                world_get(w, x, y, z + 1) == MAT_MESA || world_get(w, x, y, z - 1) == MAT_MESA;
+                    drifts += wall;
+                }
+            }
+    print_message("desert features: %lld voxels changed, %lld alcove lintel voxels, %lld drift voxels, %lld other\n", changed,
+                  alcoves, drifts, other);
+    assert_true(alcoves >= 8);
+    assert_true(drifts >= 20);
+    assert_int_equal(other, 0);
+    world_destroy(w);
+    world_destroy(plain);
+}
+
+/* A feature ruleset that does not parse (or breaks the abstract rules) is
+ * refused by set with file:line:col; "none" turns it off; it belongs to its
+ * biome alone. */
+static void test_feature_cvars(void **state)
+{
+    (void)state;
+    expect_refused("caves.features_desert", "rule a\nsize 2 1 1\nsymbol\n MAT mesa SLOPE 10 120\ntransform\n NOP PAINT sandstone\nend\n",
+                   "bad_caves.grammar:4:20", "outside 0..90");
+    expect_refused("caves.features_desert", "rule a\nsize 2 1 1\nsymbol\n MAT granite LT 0.5\ntransform\n NOP NOP\nend\n",
+                   "bad_caves.grammar:4:6", "unknown material 'granite'");
+    expect_refused("caves.features_desert", "rule a\nsize 2 1 1\nsymbol\n MAT mesa LT 0.5\ntransform\n NOP FILL fir_leaves\nend\n",
+                   "bad_caves.grammar:6:11", "plants grow with the flora");
+    cvar *c = cvar_find("caves.features_desert");
+    char err[512] = "";
+    assert_string_equal(c->str, "alcove.grammar");
+    assert_true(cvar_set(c, "none", err, sizeof err));
+    assert_true(cvar_set(c, "alcove.grammar", err, sizeof err));
+    assert_true(worldgen_cvar_affects(worldgen_find("desert"), "caves.features_desert"));
+    assert_false(worldgen_cvar_affects(worldgen_find("taiga"), "caves.features_desert"));
+    assert_true(worldgen_cvar_affects(worldgen_find("taiga"), "caves.features_iterations"));
 }
 
 int main(void)
@@ -230,6 +306,8 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_bad_input_changes_nothing),
         cmocka_unit_test(test_old_caves_unchanged),
+        cmocka_unit_test(test_desert_alcoves),
+        cmocka_unit_test(test_feature_cvars),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

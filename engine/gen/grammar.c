@@ -38,7 +38,7 @@ static const char *const k_class_names[GCLASS_COUNT] = { "air", "terrain", "rock
 /* Classes per material. Terrain is what the caves carve and grow: rock and
  * soil; plants never make walls; the fixed floor (bedrock, muskeg, and the
  * placeholder that becomes muskeg) is never written. Null is in none. */
-static const uint8_t k_classes[MAT_COUNT] = {
+const uint8_t grammar_material_classes[256] = {
     [MAT_AIR] = CB(GCLASS_AIR),
     [MAT_PLACEHOLDER] = CB(GCLASS_FIXED),
     [MAT_BEDROCK] = CB(GCLASS_FIXED),
@@ -72,10 +72,6 @@ int grammar_class_find(const char *name)
     return -1;
 }
 
-bool grammar_class_has(int cls, uint8_t mat)
-{
-    return mat < MAT_COUNT && cls >= 0 && cls < GCLASS_COUNT && (k_classes[mat] & CB(cls));
-}
 #undef CB
 
 uint8_t grammar_cell_material(float d, uint8_t m)
@@ -314,6 +310,10 @@ typedef struct plane_cell {
 typedef struct fast_rule {
     int ncells;
     bool exact; /* every non-IGN cell has a plane: the mask is the match, no scalar check */
+    /* An earlier rule of the group with the same symbol (the paper's NOP
+     * twins, or a ruleset's copies of one symbol), whose mask this rule
+     * shares instead of ANDing the same words again; -1 when none. */
+    int twin;
     plane_cell cells[GRAMMAR_MAX_CELLS];
 } fast_rule;
 
@@ -337,7 +337,8 @@ typedef struct fast_ctx {
     uint8_t mat_lut[MAX_PLANES][2][256]; /* material planes: bit by [density >= 0.5][material] */
     float *slope;     /* per cell, the slope at the iteration's start; NULL without SLOPE */
     float *slope_lut; /* grammar_slope_angle by gradient */
-    int *slope_sums;  /* 3 rows of nx per z: slope_layer's scratch */
+    uint64_t *solid;  /* density >= 0.5 as bits, laid out like a plane: what the slope is made of */
+    uint64_t *slope_scratch; /* 2 rows of words per z: slope_layer's AND and OR of the 3x3 rows */
     int words; /* per row, with one word of padding for shifted reads */
     uint64_t *bits; /* [plane][z][y][word] */
     fast_rule *fr;  /* per program rule */
@@ -440,42 +441,80 @@ static void pack_plane_z(fast_ctx *c, int p, int z)
     }
 }
 
-static inline int solid_at(const grammar_grid *g, int x, int y, int z)
+/* Row (y, z) of the solid bits. */
+static inline const uint64_t *solid_row(const fast_ctx *c, int y, int z)
 {
-    return g->d[grammar_grid_index(g, x, y, z)] >= 0.5f;
+    return c->solid + ((size_t)z * (size_t)c->grid->ny + (size_t)y) * (size_t)c->words;
 }
 
-/* The slope of every cell of layer z (grammar_slope_at's definition), by
- * sums that share work along a row: box[x] = the 3x3 y-z block at x gives
- * gx = box[x + 1] - box[x - 1]; up[x] and back[x] (the +y minus -y and +z
- * minus -z rows of the block at x) summed over x - 1..x + 1 give gy and gz.
- * Then the slope planes' rows of layer z. Reads z - 1..z + 1, writes z. */
+/* The solid bits of layer z (job: one z each). */
+static void solid_z(void *arg, int z)
+{
+    fast_ctx *c = arg;
+    const grammar_grid *g = c->grid;
+    grammar_cell geq = { GSYM_GEQ, 0.5f, 0.f, 0 };
+    for (int y = 0; y < g->ny; y++) {
+        uint64_t *row = c->solid + ((size_t)z * (size_t)g->ny + (size_t)y) * (size_t)c->words;
+        const float *d = g->d + grammar_grid_index(g, 0, y, z);
+        memset(row, 0, sizeof(uint64_t) * (size_t)c->words);
+        for (int x0 = 0; x0 < g->nx; x0 += 64) row[x0 >> 6] = pack_bits(geq, d + x0, g->nx - x0 < 64 ? g->nx - x0 : 64);
+    }
+}
+
+/* Sums over the 3x3 rows r[j][i] (j: y - 1..y + 1, i: z - 1..z + 1) at x:
+ * the solid count, and the +y minus -y and +z minus -z counts. */
+static inline void column_sums(const uint64_t *r[3][3], int x, int *b, int *u, int *k)
+{
+    *b = *u = *k = 0;
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) {
+            int sv = (int)((r[j][i][x >> 6] >> (x & 63)) & 1);
+            *b += sv;
+            *u += (j - 1) * sv;
+            *k += (i - 1) * sv;
+        }
+}
+
+/* The slope of every cell of layer z (grammar_slope_at's definition), then
+ * the slope planes' rows of layer z. Most cells lie in rock or air whose
+ * whole 3x3x3 block is one thing: no slope. The AND and OR of the nine rows
+ * around a row, and of their neighbours along x, find those 64 cells at a
+ * time; only the rest (the surface) is summed, from the solid bits. Cells
+ * outside the grid read as the nearest inside: the rows are clamped, and
+ * along x the shifted-in zero only sends an edge cell to the exact sum. */
 static void slope_layer(fast_ctx *c, int z)
 {
     const grammar_grid *g = c->grid;
-    int nx = g->nx;
-    int *box = c->slope_sums + 3 * (size_t)nx * (size_t)z, *up = box + nx, *back = up + nx;
+    int nx = g->nx, words = c->words;
+    uint64_t *and9 = c->slope_scratch + 2 * (size_t)words * (size_t)z, *or9 = and9 + words;
     for (int y = 0; y < g->ny; y++) {
-        int ys[3] = { clampi(y - 1, 0, g->ny - 1), y, clampi(y + 1, 0, g->ny - 1) };
-        int zs[3] = { clampi(z - 1, 0, g->nz - 1), z, clampi(z + 1, 0, g->nz - 1) };
-        for (int x = 0; x < nx; x++) {
-            int b = 0, u = 0, k = 0;
+        const uint64_t *r[3][3];
+        for (int j = 0; j < 3; j++)
+            for (int i = 0; i < 3; i++) r[j][i] = solid_row(c, clampi(y + j - 1, 0, g->ny - 1), clampi(z + i - 1, 0, g->nz - 1));
+        for (int w = 0; w < words; w++) {
+            uint64_t a = ~0ull, o = 0;
             for (int j = 0; j < 3; j++)
-                for (int i = 0; i < 3; i++) {
-                    int sv = solid_at(g, x, ys[j], zs[i]);
-                    b += sv;
-                    u += (j - 1) * sv;
-                    k += (i - 1) * sv;
-                }
-            box[x] = b;
-            up[x] = u;
-            back[x] = k;
+                for (int i = 0; i < 3; i++) a &= r[j][i][w], o |= r[j][i][w];
+            and9[w] = a;
+            or9[w] = o;
         }
         float *out = c->slope + grammar_grid_index(g, 0, y, z);
-        for (int x = 0; x < nx; x++) {
-            int xm = x > 0 ? x - 1 : 0, xp = x + 1 < nx ? x + 1 : nx - 1;
-            int gx = box[xp] - box[xm], gy = up[xm] + up[x] + up[xp], gz = back[xm] + back[x] + back[xp];
-            out[x] = c->slope_lut[(gx + 9) + SLOPE_SIDE * ((gy + 9) + SLOPE_SIDE * (gz + 9))];
+        for (int x = 0; x < nx; x++) out[x] = GRAMMAR_NO_SLOPE;
+        for (int w = 0; w * 64 < nx; w++) {
+            /* bit x of left/right: the word's value at x - 1 / x + 1 (the padding word reads as zero) */
+            uint64_t al = and9[w] << 1 | (w ? and9[w - 1] >> 63 : 0), ar = and9[w] >> 1 | and9[w + 1] << 63;
+            uint64_t ol = or9[w] << 1 | (w ? or9[w - 1] >> 63 : 0), orr = or9[w] >> 1 | or9[w + 1] << 63;
+            uint64_t uniform = (and9[w] & al & ar) | ~(or9[w] | ol | orr);
+            uint64_t valid = nx - w * 64 >= 64 ? ~0ull : (1ull << (nx - w * 64)) - 1;
+            for (uint64_t mixed = ~uniform & valid; mixed; mixed &= mixed - 1) {
+                int x = w * 64 + __builtin_ctzll(mixed), xm = x > 0 ? x - 1 : 0, xp = x + 1 < nx ? x + 1 : nx - 1;
+                int b0, u0, k0, b1, u1, k1, b2, u2, k2;
+                column_sums(r, xm, &b0, &u0, &k0);
+                column_sums(r, x, &b1, &u1, &k1);
+                column_sums(r, xp, &b2, &u2, &k2);
+                int gx = b2 - b0, gy = u0 + u1 + u2, gz = k0 + k1 + k2;
+                out[x] = c->slope_lut[(gx + 9) + SLOPE_SIDE * ((gy + 9) + SLOPE_SIDE * (gz + 9))];
+            }
         }
     }
     for (int p = 0; p < c->nplanes; p++)
@@ -510,6 +549,10 @@ static uint64_t block_candidates(const fast_ctx *c, int g0, int g1, int xb, int 
     const uint64_t *base = c->bits + ((size_t)z * (size_t)c->grid->ny + (size_t)y) * (size_t)c->words;
     for (int r = g0; r < g1; r++) {
         const fast_rule *f = &c->fr[r];
+        if (f->twin >= 0) {
+            masks[r - g0] = masks[f->twin - g0];
+            continue;
+        }
         uint64_t m = valid;
         for (int i = 0; i < f->ncells && m; i++) {
             const plane_cell *pc = &f->cells[i];
@@ -658,6 +701,20 @@ static bool build_fast_rules(fast_ctx *c, char *err, size_t errlen)
                     f->cells[f->ncells++] = (plane_cell){ (uint8_t)p, (uint8_t)dx, (uint8_t)dy, (uint8_t)dz, rows * (size_t)c->words };
                 }
     }
+    /* twins: same group (so same size), same cells on the same planes */
+    for (int gi = 0; gi < c->prog->groups; gi++)
+        for (int r = c->prog->group_start[gi]; r < c->prog->group_start[gi + 1]; r++) {
+            fast_rule *f = &c->fr[r];
+            f->twin = -1;
+            for (int e = c->prog->group_start[gi]; e < r && f->twin < 0; e++) {
+                const fast_rule *o = &c->fr[e];
+                bool same = o->twin < 0 && o->exact && f->exact && o->ncells == f->ncells;
+                for (int i = 0; same && i < f->ncells; i++) /* field by field: the struct has padding */
+                    same = o->cells[i].plane == f->cells[i].plane && o->cells[i].dx == f->cells[i].dx &&
+                           o->cells[i].dy == f->cells[i].dy && o->cells[i].dz == f->cells[i].dz;
+                if (same) f->twin = e;
+            }
+        }
     (void)err;
     (void)errlen;
     return true;
@@ -686,6 +743,32 @@ static void order_cells(fast_ctx *c)
     }
 }
 
+/* Whether some rule could ever match: a rule whose symbol names, with MAT,
+ * a material the grid does not hold and no transform of the program writes
+ * never will (air is always possible: carving makes it). A feature ruleset
+ * about mesas costs one pass over the materials in a tile with none. */
+static bool any_rule_can_match(const grammar_program *prog, const grammar_grid *grid)
+{
+    if (!grid->m || !(prog->needs & GRAMMAR_NEEDS_MATERIAL)) return true;
+    bool can[256] = { false };
+    can[MAT_AIR] = true;
+    size_t n = (size_t)grid->nx * (size_t)grid->ny * (size_t)grid->nz;
+    for (size_t i = 0; i < n; i++) can[grid->m[i]] = true;
+    for (int r = 0; r < prog->count; r++) {
+        const grammar_wrule *w = &prog->rules[r];
+        for (int i = 0; i < w->size[0] * w->size[1] * w->size[2]; i++)
+            if (grammar_xf_is_material(w->xf[i].op)) can[w->xf[i].id] = true;
+    }
+    for (int r = 0; r < prog->count; r++) {
+        const grammar_wrule *w = &prog->rules[r];
+        bool possible = true;
+        for (int i = 0; possible && i < w->size[0] * w->size[1] * w->size[2]; i++)
+            if (w->sym[i].op == GSYM_MAT && !can[w->sym[i].id]) possible = false;
+        if (possible) return true;
+    }
+    return false;
+}
+
 bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const grammar_params *p, struct job_pool *jobs,
                     grammar_stats *stats, char *err, size_t errlen)
 {
@@ -695,7 +778,7 @@ bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const gramm
         snprintf(err, errlen, "the ruleset reads or writes materials (MAT, CLASS, PAINT, FILL) but the grid has none");
         return false;
     }
-    if (p->iterations == 0 || prog->count == 0) return true;
+    if (p->iterations == 0 || prog->count == 0 || !any_rule_can_match(prog, grid)) return true;
     fast_ctx c = { .prog = prog, .grid = grid, .p = p };
     c.words = (grid->nx + 63) / 64 + 1;
     c.fr = malloc(sizeof(fast_rule) * (size_t)prog->count);
@@ -712,23 +795,32 @@ bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const gramm
     if (ok && (prog->needs & GRAMMAR_NEEDS_SLOPE)) {
         c.slope = malloc(sizeof(float) * (size_t)grid->nx * (size_t)grid->ny * (size_t)grid->nz);
         c.slope_lut = malloc(sizeof(float) * SLOPE_LUT);
-        c.slope_sums = malloc(sizeof(int) * 3 * (size_t)grid->nx * (size_t)grid->nz);
-        ok = c.slope && c.slope_lut && c.slope_sums;
+        c.solid = malloc(sizeof(uint64_t) * (size_t)grid->nz * (size_t)grid->ny * (size_t)c.words);
+        c.slope_scratch = malloc(sizeof(uint64_t) * 2 * (size_t)c.words * (size_t)grid->nz);
+        ok = c.slope && c.slope_lut && c.solid && c.slope_scratch;
         for (int i = 0; ok && i < SLOPE_LUT; i++)
             c.slope_lut[i] = grammar_slope_angle(i % SLOPE_SIDE - 9, i / SLOPE_SIDE % SLOPE_SIDE - 9, i / (SLOPE_SIDE * SLOPE_SIDE) - 9);
     }
     if (!ok) {
         snprintf(err, errlen, "out of memory for the derivation");
     } else {
+        /* the slope reads the solid bits of neighbouring layers: all of them first */
+        if (c.slope && jobs) job_parallel_for(jobs, grid->nz, solid_z, &c);
+        else if (c.slope)
+            for (int z = 0; z < grid->nz; z++) solid_z(&c, z);
         if (jobs) job_parallel_for(jobs, grid->nz, build_planes_z, &c);
         else
             for (int z = 0; z < grid->nz; z++) build_planes_z(&c, z);
         order_cells(&c);
         for (c.iter = 0; c.iter < p->iterations; c.iter++) {
             if (c.slope && c.iter > 0) {
-                if (jobs) job_parallel_for(jobs, grid->nz, rebuild_slope_z, &c);
-                else
+                if (jobs) {
+                    job_parallel_for(jobs, grid->nz, solid_z, &c);
+                    job_parallel_for(jobs, grid->nz, rebuild_slope_z, &c);
+                } else {
+                    for (int z = 0; z < grid->nz; z++) solid_z(&c, z);
                     for (int z = 0; z < grid->nz; z++) rebuild_slope_z(&c, z);
+                }
             }
             for (c.group = 0; c.group < prog->groups; c.group++) {
                 const int *sz = prog->rules[prog->group_start[c.group]].size;
@@ -759,7 +851,8 @@ bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const gramm
     }
     free(c.slope);
     free(c.slope_lut);
-    free(c.slope_sums);
+    free(c.solid);
+    free(c.slope_scratch);
     free(c.bits);
     free(c.fr);
     free(c.region_windows);

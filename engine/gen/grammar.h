@@ -57,7 +57,14 @@ typedef enum grammar_class {
 const char *grammar_class_name(int cls);
 /* Class by name (case-sensitive, as written by grammar_write), or -1. */
 int grammar_class_find(const char *name);
-bool grammar_class_has(int cls, uint8_t mat);
+/* Bit c set: the material is in class c. 256 entries so any byte is a valid
+ * index (ids past the material table are in no class). Inline below
+ * because the caves test every voxel of a box with it. */
+extern const uint8_t grammar_material_classes[256];
+static inline bool grammar_class_has(int cls, uint8_t mat)
+{
+    return cls >= 0 && cls < GCLASS_COUNT && ((grammar_material_classes[mat] >> cls) & 1);
+}
 
 /* What MAT and CLASS see in a cell of density d and material m: m, except
  * that terrain carved below 0.5 reads as air, because air is what the world
