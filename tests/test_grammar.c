@@ -580,6 +580,52 @@ static void test_fast_equals_reference(void **state)
     job_pool_destroy(two);
 }
 
+/* Past MAX_PLANES (32 distinct predicates) cells are checked one by one:
+ * a rule of 40 always-true LEQ cells, then SLOPE and MAT cells that get no
+ * plane, must still match exactly where the reference says. */
+static void test_abstract_past_max_planes(void **state)
+{
+    (void)state;
+    grammar *g = calloc(1, sizeof *g);
+    g->count = 1;
+    grammar_rule *r = &g->rules[0];
+    snprintf(r->name, sizeof r->name, "wide");
+    r->size[0] = 7, r->size[1] = 2, r->size[2] = 3;
+    r->weight = 1.f;
+    for (int c = 0; c < 42; c++) r->sym[c] = (grammar_cell){ GSYM_LEQ, 1.f + 0.001f * (float)c, 0.f, 0 };
+    r->sym[39] = (grammar_cell){ GSYM_SLOPE, 30.f, 90.f, 0 };
+    r->sym[40] = (grammar_cell){ GSYM_MAT, 0.f, 0.f, MAT_SAND };
+    r->sym[41] = (grammar_cell){ GSYM_CLASS, 0.f, 0.f, GCLASS_AIR };
+    r->xf[39] = (grammar_cell){ GXF_SET, 0.f, 0.f, 0 };
+    r->xf[41] = (grammar_cell){ GXF_FILL, 0.f, 0.f, MAT_SANDSTONE };
+    grammar_program *prog = malloc(sizeof *prog);
+    char err[256];
+    assert_true(grammar_compile(g, GRAMMAR_ORIENT_ALL, prog, err, sizeof err));
+    grammar_grid a = { 60, 30, 40, malloc(60 * 30 * 40 * sizeof(float)), malloc(60 * 30 * 40) };
+    noise_grid(&a, 8, true);
+    rng rr = rng_make(8);
+    random_materials(&a, a.m, &rr);
+    for (size_t i = 0; i < 60 * 30 * 40; i++)
+        if (a.m[i] == MAT_STONE) a.m[i] = MAT_SAND;
+    grammar_grid b = a;
+    b.d = malloc(60 * 30 * 40 * sizeof(float)), b.m = malloc(60 * 30 * 40);
+    memcpy(b.d, a.d, 60 * 30 * 40 * sizeof(float));
+    memcpy(b.m, a.m, 60 * 30 * 40);
+    grammar_params p = { { 0, 0, 0 }, { 60, 30, 40 }, { 1, 1, 1 }, 2, 3 };
+    ref_derive(prog, &a, &p);
+    job_pool *two = job_pool_create(2);
+    grammar_stats st;
+    assert_true(grammar_derive(prog, &b, &p, two, &st, err, sizeof err));
+    print_message("past 32 planes: %lld matches\n", st.matches);
+    assert_true(st.matches > 10);
+    assert_memory_equal(a.d, b.d, 60 * 30 * 40 * sizeof(float));
+    assert_memory_equal(a.m, b.m, 60 * 30 * 40);
+    job_pool_destroy(two);
+    free(a.d), free(a.m), free(b.d), free(b.m);
+    free(prog);
+    free(g);
+}
+
 static void test_determinism_and_bounds(void **state)
 {
     (void)state;
@@ -663,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_material_symbols),
         cmocka_unit_test(test_slope_symbol),
         cmocka_unit_test(test_material_transforms),
+        cmocka_unit_test(test_abstract_past_max_planes),
         cmocka_unit_test(test_table3_overhang),
         cmocka_unit_test(test_table4_cave),
         cmocka_unit_test(test_compile_orientation),

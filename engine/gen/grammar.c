@@ -335,7 +335,9 @@ typedef struct fast_ctx {
     grammar_cell planes[MAX_PLANES];
     uint8_t kind[MAX_PLANES];
     uint8_t mat_lut[MAX_PLANES][2][256]; /* material planes: bit by [density >= 0.5][material] */
-    float *slope;     /* per cell, the slope at the iteration's start; NULL without SLOPE */
+    bool has_slope;   /* the program tests SLOPE: solid bits and slope planes per iteration */
+    float *slope;     /* per cell, the slope at the iteration's start, for the scalar check of
+                       * rules that are not exact; NULL when every rule is (the planes say it all) */
     float *slope_lut; /* grammar_slope_angle by gradient */
     uint64_t *solid;  /* density >= 0.5 as bits, laid out like a plane: what the slope is made of */
     uint64_t *slope_scratch; /* 2 rows of words per z: slope_layer's AND and OR of the 3x3 rows */
@@ -412,13 +414,6 @@ static uint64_t pack_material(const uint8_t *lut, const float *d, const uint8_t 
     return w;
 }
 
-static uint64_t pack_slope(grammar_cell s, const float *slope, int n)
-{
-    uint64_t w = 0;
-    for (int i = 0; i < n; i++) w |= (uint64_t)(slope[i] >= s.v && slope[i] <= s.hi) << i;
-    return w;
-}
-
 /* Rows of plane p for one z, all y. */
 static void pack_plane_z(fast_ctx *c, int p, int z)
 {
@@ -433,7 +428,6 @@ static void pack_plane_z(fast_ctx *c, int p, int z)
             uint64_t w;
             switch (c->kind[p]) {
             case PLANE_MATERIAL: w = pack_material(&c->mat_lut[p][0][0], g->d + at + x0, g->m + at + x0, n); break;
-            case PLANE_SLOPE: w = pack_slope(s, c->slope + at + x0, n); break;
             default: w = pack_bits(s, g->d + at + x0, n); break;
             }
             row[x0 >> 6] = w;
@@ -475,8 +469,8 @@ static inline void column_sums(const uint64_t *r[3][3], int x, int *b, int *u, i
         }
 }
 
-/* The slope of every cell of layer z (grammar_slope_at's definition), then
- * the slope planes' rows of layer z. Most cells lie in rock or air whose
+/* The slope planes' rows of layer z (and the slope of every cell when the
+ * scalar check needs it), by grammar_slope_at's definition. Most cells lie in rock or air whose
  * whole 3x3x3 block is one thing: no slope. The AND and OR of the nine rows
  * around a row, and of their neighbours along x, find those 64 cells at a
  * time; only the rest (the surface) is summed, from the solid bits. Cells
@@ -498,8 +492,10 @@ static void slope_layer(fast_ctx *c, int z)
             and9[w] = a;
             or9[w] = o;
         }
-        float *out = c->slope + grammar_grid_index(g, 0, y, z);
-        for (int x = 0; x < nx; x++) out[x] = GRAMMAR_NO_SLOPE;
+        float *out = c->slope ? c->slope + grammar_grid_index(g, 0, y, z) : NULL;
+        for (int x = 0; out && x < nx; x++) out[x] = GRAMMAR_NO_SLOPE;
+        for (int p = 0; p < c->nplanes; p++)
+            if (c->kind[p] == PLANE_SLOPE) memset(plane_row(c, p, y, z), 0, sizeof(uint64_t) * (size_t)words);
         for (int w = 0; w * 64 < nx; w++) {
             /* bit x of left/right: the word's value at x - 1 / x + 1 (the padding word reads as zero) */
             uint64_t al = and9[w] << 1 | (w ? and9[w - 1] >> 63 : 0), ar = and9[w] >> 1 | and9[w + 1] << 63;
@@ -513,19 +509,21 @@ static void slope_layer(fast_ctx *c, int z)
                 column_sums(r, x, &b1, &u1, &k1);
                 column_sums(r, xp, &b2, &u2, &k2);
                 int gx = b2 - b0, gy = u0 + u1 + u2, gz = k0 + k1 + k2;
-                out[x] = c->slope_lut[(gx + 9) + SLOPE_SIDE * ((gy + 9) + SLOPE_SIDE * (gz + 9))];
+                float a = c->slope_lut[(gx + 9) + SLOPE_SIDE * ((gy + 9) + SLOPE_SIDE * (gz + 9))];
+                if (out) out[x] = a;
+                for (int p = 0; p < c->nplanes; p++)
+                    if (c->kind[p] == PLANE_SLOPE && a >= c->planes[p].v && a <= c->planes[p].hi)
+                        plane_row(c, p, y, z)[w] |= 1ull << (x & 63);
             }
         }
     }
-    for (int p = 0; p < c->nplanes; p++)
-        if (c->kind[p] == PLANE_SLOPE) pack_plane_z(c, p, z);
 }
 
 /* Rows of planes for one z, all y (job: one z each, disjoint words). */
 static void build_planes_z(void *arg, int z)
 {
     fast_ctx *c = arg;
-    if (c->slope) slope_layer(c, z);
+    if (c->has_slope) slope_layer(c, z);
     for (int p = 0; p < c->nplanes; p++)
         if (c->kind[p] != PLANE_SLOPE) pack_plane_z(c, p, z);
 }
@@ -793,11 +791,14 @@ bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const gramm
         ok = c.bits != NULL;
     }
     if (ok && (prog->needs & GRAMMAR_NEEDS_SLOPE)) {
-        c.slope = malloc(sizeof(float) * (size_t)grid->nx * (size_t)grid->ny * (size_t)grid->nz);
+        c.has_slope = true;
+        bool scalar = false;
+        for (int r = 0; r < prog->count; r++) scalar = scalar || !c.fr[r].exact;
+        if (scalar) c.slope = malloc(sizeof(float) * (size_t)grid->nx * (size_t)grid->ny * (size_t)grid->nz);
         c.slope_lut = malloc(sizeof(float) * SLOPE_LUT);
         c.solid = malloc(sizeof(uint64_t) * (size_t)grid->nz * (size_t)grid->ny * (size_t)c.words);
         c.slope_scratch = malloc(sizeof(uint64_t) * 2 * (size_t)c.words * (size_t)grid->nz);
-        ok = c.slope && c.slope_lut && c.solid && c.slope_scratch;
+        ok = (c.slope || !scalar) && c.slope_lut && c.solid && c.slope_scratch;
         for (int i = 0; ok && i < SLOPE_LUT; i++)
             c.slope_lut[i] = grammar_slope_angle(i % SLOPE_SIDE - 9, i / SLOPE_SIDE % SLOPE_SIDE - 9, i / (SLOPE_SIDE * SLOPE_SIDE) - 9);
     }
@@ -805,15 +806,15 @@ bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const gramm
         snprintf(err, errlen, "out of memory for the derivation");
     } else {
         /* the slope reads the solid bits of neighbouring layers: all of them first */
-        if (c.slope && jobs) job_parallel_for(jobs, grid->nz, solid_z, &c);
-        else if (c.slope)
+        if (c.has_slope && jobs) job_parallel_for(jobs, grid->nz, solid_z, &c);
+        else if (c.has_slope)
             for (int z = 0; z < grid->nz; z++) solid_z(&c, z);
         if (jobs) job_parallel_for(jobs, grid->nz, build_planes_z, &c);
         else
             for (int z = 0; z < grid->nz; z++) build_planes_z(&c, z);
         order_cells(&c);
         for (c.iter = 0; c.iter < p->iterations; c.iter++) {
-            if (c.slope && c.iter > 0) {
+            if (c.has_slope && c.iter > 0) {
                 if (jobs) {
                     job_parallel_for(jobs, grid->nz, solid_z, &c);
                     job_parallel_for(jobs, grid->nz, rebuild_slope_z, &c);
