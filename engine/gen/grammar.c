@@ -340,7 +340,8 @@ typedef struct fast_ctx {
                        * rules that are not exact; NULL when every rule is (the planes say it all) */
     float *slope_lut; /* grammar_slope_angle by gradient */
     uint64_t *solid;  /* density >= 0.5 as bits, laid out like a plane: what the slope is made of */
-    uint64_t *slope_scratch; /* 2 rows of words per z: slope_layer's AND and OR of the 3x3 rows */
+    uint64_t *slope_scratch; /* 3 rows of words per z: slope_layer's AND and OR of the 3x3 rows, sums done */
+    int8_t *slope_cols;      /* 3 rows of nx per z: slope_layer's column sums, each computed once per row */
     int words; /* per row, with one word of padding for shifted reads */
     uint64_t *bits; /* [plane][z][y][word] */
     fast_rule *fr;  /* per program rule */
@@ -456,17 +457,25 @@ static void solid_z(void *arg, int z)
 }
 
 /* Sums over the 3x3 rows r[j][i] (j: y - 1..y + 1, i: z - 1..z + 1) at x:
- * the solid count, and the +y minus -y and +z minus -z counts. */
-static inline void column_sums(const uint64_t *r[3][3], int x, int *b, int *u, int *k)
+ * the solid count, and the +y minus -y and +z minus -z counts, into
+ * cols[x], cols[nx + x], cols[2 nx + x]. A surface cell needs those of
+ * x - 1, x and x + 1, and its neighbours share them: `done` marks the x
+ * already summed in this row. */
+static inline void column_sums(const uint64_t *r[3][3], int x, int nx, int8_t *cols, uint64_t *done)
 {
-    *b = *u = *k = 0;
+    if ((done[x >> 6] >> (x & 63)) & 1) return;
+    done[x >> 6] |= 1ull << (x & 63);
+    int b = 0, u = 0, k = 0;
     for (int j = 0; j < 3; j++)
         for (int i = 0; i < 3; i++) {
             int sv = (int)((r[j][i][x >> 6] >> (x & 63)) & 1);
-            *b += sv;
-            *u += (j - 1) * sv;
-            *k += (i - 1) * sv;
+            b += sv;
+            u += (j - 1) * sv;
+            k += (i - 1) * sv;
         }
+    cols[x] = (int8_t)b;
+    cols[nx + x] = (int8_t)u;
+    cols[2 * nx + x] = (int8_t)k;
 }
 
 /* The slope planes' rows of layer z (and the slope of every cell when the
@@ -480,7 +489,8 @@ static void slope_layer(fast_ctx *c, int z)
 {
     const grammar_grid *g = c->grid;
     int nx = g->nx, words = c->words;
-    uint64_t *and9 = c->slope_scratch + 2 * (size_t)words * (size_t)z, *or9 = and9 + words;
+    uint64_t *and9 = c->slope_scratch + 3 * (size_t)words * (size_t)z, *or9 = and9 + words, *done = or9 + words;
+    int8_t *cols = c->slope_cols + 3 * (size_t)nx * (size_t)z;
     for (int y = 0; y < g->ny; y++) {
         const uint64_t *r[3][3];
         for (int j = 0; j < 3; j++)
@@ -492,6 +502,7 @@ static void slope_layer(fast_ctx *c, int z)
             and9[w] = a;
             or9[w] = o;
         }
+        memset(done, 0, sizeof(uint64_t) * (size_t)words);
         float *out = c->slope ? c->slope + grammar_grid_index(g, 0, y, z) : NULL;
         for (int x = 0; out && x < nx; x++) out[x] = GRAMMAR_NO_SLOPE;
         for (int p = 0; p < c->nplanes; p++)
@@ -504,11 +515,11 @@ static void slope_layer(fast_ctx *c, int z)
             uint64_t valid = nx - w * 64 >= 64 ? ~0ull : (1ull << (nx - w * 64)) - 1;
             for (uint64_t mixed = ~uniform & valid; mixed; mixed &= mixed - 1) {
                 int x = w * 64 + __builtin_ctzll(mixed), xm = x > 0 ? x - 1 : 0, xp = x + 1 < nx ? x + 1 : nx - 1;
-                int b0, u0, k0, b1, u1, k1, b2, u2, k2;
-                column_sums(r, xm, &b0, &u0, &k0);
-                column_sums(r, x, &b1, &u1, &k1);
-                column_sums(r, xp, &b2, &u2, &k2);
-                int gx = b2 - b0, gy = u0 + u1 + u2, gz = k0 + k1 + k2;
+                column_sums(r, xm, nx, cols, done);
+                column_sums(r, x, nx, cols, done);
+                column_sums(r, xp, nx, cols, done);
+                const int8_t *u = cols + nx, *k = cols + 2 * nx;
+                int gx = cols[xp] - cols[xm], gy = u[xm] + u[x] + u[xp], gz = k[xm] + k[x] + k[xp];
                 float a = c->slope_lut[(gx + 9) + SLOPE_SIDE * ((gy + 9) + SLOPE_SIDE * (gz + 9))];
                 if (out) out[x] = a;
                 for (int p = 0; p < c->nplanes; p++)
@@ -797,8 +808,9 @@ bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const gramm
         if (scalar) c.slope = malloc(sizeof(float) * (size_t)grid->nx * (size_t)grid->ny * (size_t)grid->nz);
         c.slope_lut = malloc(sizeof(float) * SLOPE_LUT);
         c.solid = malloc(sizeof(uint64_t) * (size_t)grid->nz * (size_t)grid->ny * (size_t)c.words);
-        c.slope_scratch = malloc(sizeof(uint64_t) * 2 * (size_t)c.words * (size_t)grid->nz);
-        ok = (c.slope || !scalar) && c.slope_lut && c.solid && c.slope_scratch;
+        c.slope_scratch = malloc(sizeof(uint64_t) * 3 * (size_t)c.words * (size_t)grid->nz);
+        c.slope_cols = malloc(3 * (size_t)grid->nx * (size_t)grid->nz);
+        ok = (c.slope || !scalar) && c.slope_lut && c.solid && c.slope_scratch && c.slope_cols;
         for (int i = 0; ok && i < SLOPE_LUT; i++)
             c.slope_lut[i] = grammar_slope_angle(i % SLOPE_SIDE - 9, i / SLOPE_SIDE % SLOPE_SIDE - 9, i / (SLOPE_SIDE * SLOPE_SIDE) - 9);
     }
@@ -854,6 +866,7 @@ bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const gramm
     free(c.slope_lut);
     free(c.solid);
     free(c.slope_scratch);
+    free(c.slope_cols);
     free(c.bits);
     free(c.fr);
     free(c.region_windows);
