@@ -4,8 +4,10 @@
  * 64 window positions of a row are tested by AND-ing shifted words, one word
  * per symbol cell, and a row with no match costs a few instructions. Bits are
  * kept exact as transforms write, so later windows see earlier changes as in
- * the paper. Regions (slabs along z) of one phase touch disjoint voxels and
- * run on the workers. */
+ * the paper. Material predicates (MAT, CLASS) are planes kept exact the same
+ * way; slope predicates are planes rebuilt at each iteration's start from the
+ * surface cells alone. Regions (slabs along z) of one phase touch disjoint
+ * voxels and run on the workers. */
 #include "gen/grammar.h"
 
 #include <math.h>
@@ -62,6 +64,7 @@ const uint8_t grammar_material_classes[256] = {
 };
 #undef TERRAIN_ROCK
 #undef TERRAIN_SOIL
+#undef CB
 
 const char *grammar_class_name(int cls) { return cls >= 0 && cls < GCLASS_COUNT ? k_class_names[cls] : "?"; }
 
@@ -71,8 +74,6 @@ int grammar_class_find(const char *name)
         if (strcmp(k_class_names[c], name) == 0) return c;
     return -1;
 }
-
-#undef CB
 
 uint8_t grammar_cell_material(float d, uint8_t m)
 {

@@ -1,7 +1,8 @@
-/* grammar: voxel grammars (seed 004, Dey et al. 2018) over a float density grid.
- * A rule is an I x J x K symbol of predicates, a transform of the same size
- * and a weight; a derivation slides a window of each rule size over bounds
- * and rewrites the voxels in place. docs/grammar.md gives our reading of the
+/* grammar: voxel grammars (seed 004, Dey et al. 2018) over a float density grid,
+ * optionally with a material per voxel. A rule is an I x J x K symbol of
+ * predicates (the paper's on densities, ours on materials and slopes), a
+ * transform of the same size and a weight; a derivation slides a window of
+ * each rule size over bounds and rewrites the voxels in place. docs/grammar.md gives our reading of the
  * paper, the orientation of 2D rules in 3D and the region order that makes
  * the threaded derivation give the same bits on any number of workers. */
 #ifndef STRATA_GRAMMAR_H
