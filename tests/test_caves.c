@@ -277,6 +277,49 @@ static void test_desert_alcoves(void **state)
     world_destroy(plain);
 }
 
+/* PAINT and FILL through caves_apply_box, from their definitions: painted
+ * terrain takes the painted material, air filled takes the FILL's (not its
+ * neighbours'), carved terrain becomes air, and plants and the fixed floor
+ * are never written, whatever the rules say of them. */
+static void test_material_transforms_in_the_world(void **state)
+{
+    (void)state;
+    world *w = world_create(1, 1, 1);
+    /* a floor of sand on bedrock, a cactus and a bedrock pillar standing on it */
+    for (int z = 0; z < 32; z++)
+        for (int x = 0; x < 32; x++) {
+            world_set(w, x, 0, z, MAT_BEDROCK);
+            for (int y = 1; y < 8; y++) world_set(w, x, y, z, MAT_SAND);
+        }
+    world_set(w, 10, 8, 10, MAT_CACTUS);
+    world_set(w, 20, 8, 20, MAT_BEDROCK);
+    grammar *g = malloc(sizeof *g);
+    grammar_program *prog = malloc(sizeof *prog);
+    char err[512];
+    /* sand under air: paint it sandstone and fill the air cell above with cracked stone;
+     * sand two below the top: carve it */
+    const char *text = "rule r\nsize 1 4 1\nsymbol\n IGN\n CLASS air\n MAT sand\n MAT sand\n"
+                       "transform\n NOP\n FILL cracked_stone\n PAINT sandstone\n SET 0\nend\n"
+                       "rule plant\nsize 1 2 1\nsymbol\n CLASS plant\n IGN\ntransform\n FILL stone\n NOP\nend\n"
+                       "rule floor\nsize 1 1 1\nsymbol\n CLASS fixed\ntransform\n PAINT stone\nend\n";
+    if (!grammar_parse(text, "paint.grammar", g, err, sizeof err)) fail_msg("%s", err);
+    assert_true(grammar_compile(g, GRAMMAR_ORIENT_X, prog, err, sizeof err));
+    int lo[3] = { 0, 0, 0 }, hi[3] = { 32, 12, 32 }, stride[3] = { 1, 1, 1 };
+    caves_edit e;
+    assert_true(caves_apply_box(w, prog, lo, hi, stride, 1, 1, NULL, &e, err, sizeof err));
+    assert_int_equal(world_get(w, 5, 9, 5), MAT_AIR);             /* above the fill: untouched air */
+    assert_int_equal(world_get(w, 5, 8, 5), MAT_CRACKED_STONE);   /* FILL: solid, its material */
+    assert_int_equal(world_get(w, 5, 7, 5), MAT_SANDSTONE);       /* PAINT: still solid, painted */
+    assert_int_equal(world_get(w, 5, 6, 5), MAT_AIR);             /* SET 0 on sand: carved */
+    assert_int_equal(world_get(w, 5, 5, 5), MAT_SAND);
+    assert_int_equal(world_get(w, 10, 8, 10), MAT_CACTUS);        /* plants are never written */
+    assert_int_equal(world_get(w, 20, 8, 20), MAT_BEDROCK);       /* nor the fixed floor */
+    assert_int_equal(world_get(w, 5, 0, 5), MAT_BEDROCK);
+    free(g);
+    free(prog);
+    world_destroy(w);
+}
+
 /* A feature ruleset that does not parse (or breaks the abstract rules) is
  * refused by set with file:line:col; "none" turns it off; it belongs to its
  * biome alone. */
@@ -307,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_bad_input_changes_nothing),
         cmocka_unit_test(test_old_caves_unchanged),
         cmocka_unit_test(test_desert_alcoves),
+        cmocka_unit_test(test_material_transforms_in_the_world),
         cmocka_unit_test(test_feature_cvars),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
