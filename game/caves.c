@@ -166,7 +166,7 @@ typedef struct caves_state {
     grammar_program cave, overhang, features;
     bool has_features; /* the kind's caves.features_KIND names a ruleset */
     uint64_t seed;
-    int iterations, overhang_iterations, feature_iterations, stride[3], margin[3], tile, min_y, max_y;
+    int iterations, overhang_iterations, feature_iterations, stride[3], feature_stride[3], margin[3], tile, min_y, max_y;
     float worm_density, worm_radius, worm_dip, chamber_chance;
     int worm_length;
 } caves_state;
@@ -224,9 +224,10 @@ static void *caves_prepare(const worldgen_kind *kind, int64_t seed, char *err, s
     s->seed = rng_mix64((uint64_t)seed ^ salt);
     s->iterations = cvar_int("caves.iterations", 2);
     s->overhang_iterations = cvar_int("caves.overhang_iterations", 2);
-    const cvar *st = cvar_find("caves.stride"), *mg = cvar_find("caves.margin");
+    const cvar *st = cvar_find("caves.stride"), *mg = cvar_find("caves.margin"), *fs = cvar_find("caves.features_stride");
     for (int a = 0; a < 3; a++) {
         s->stride[a] = st ? (int)st->v[a] : 1;
+        s->feature_stride[a] = fs ? (int)fs->v[a] : 1;
         s->margin[a] = mg ? (int)mg->v[a] : 6;
     }
     s->tile = cvar_int("caves.tile", 64);
@@ -355,7 +356,7 @@ static bool box_empty(const box *b) { return b->lo[0] >= b->hi[0] || b->lo[1] >=
  * ground (less the y margin) to just above its highest. `salt` gives each
  * ruleset its own tie-breaks (0: the overhangs', as they always were). */
 static void derive_tiles(const caves_state *s, world *w, const int *surface, job_pool *jobs, const grammar_program *prog,
-                         int iterations, uint64_t salt)
+                         int iterations, const int stride[3], uint64_t salt)
 {
     char err[256];
     caves_edit e;
@@ -376,7 +377,7 @@ static void derive_tiles(const caves_state *s, world *w, const int *surface, job
             if (b.hi[1] > s->max_y) b.hi[1] = s->max_y;
             if (box_empty(&b)) continue;
             uint64_t ts = rng_mix64(s->seed ^ salt ^ ((uint64_t)(uint32_t)tx << 32 | (uint32_t)tz));
-            if (!caves_apply_box(w, prog, b.lo, b.hi, s->stride, iterations, ts, jobs, &e, err, sizeof err))
+            if (!caves_apply_box(w, prog, b.lo, b.hi, stride, iterations, ts, jobs, &e, err, sizeof err))
                 log_error("caves: %s", err);
         }
 }
@@ -411,9 +412,10 @@ static void caves_run(void *state, world *w, job_pool *jobs)
                              sizeof err))
             log_error("caves: %s", err);
     }
-    derive_tiles(s, w, surface, jobs, &s->overhang, s->overhang_iterations, 0);
+    derive_tiles(s, w, surface, jobs, &s->overhang, s->overhang_iterations, s->stride, 0);
     /* the biome's own features last, on the terrain the caves and overhangs left */
-    if (s->has_features) derive_tiles(s, w, surface, jobs, &s->features, s->feature_iterations, 0xfea7u);
+    if (s->has_features)
+        derive_tiles(s, w, surface, jobs, &s->features, s->feature_iterations, s->feature_stride, 0xfea7u);
     free(surface);
 }
 
@@ -427,10 +429,10 @@ static bool caves_affect(const worldgen_kind *kind, const char *name)
     if (strcmp(name, "caves.biomes") == 0 || strcmp(name, "caves.enable") == 0) return true;
     const cvar *biomes = cvar_find("caves.biomes");
     if (!cvar_int("caves.enable", 0) || !biomes || !listed(biomes->str, kind->name)) return false;
-    /* caves.features_KIND belongs to one kind */
+    /* caves.features_KIND belongs to one kind (caves.features_iterations, _stride to all) */
     static const char features[] = "caves.features_";
-    const char *rest = name + sizeof features - 1;
-    if (strncmp(name, features, sizeof features - 1) == 0 && strcmp(rest, "iterations") != 0) return strcmp(rest, kind->name) == 0;
+    if (strncmp(name, features, sizeof features - 1) == 0 && worldgen_find(name + sizeof features - 1))
+        return strcmp(name + sizeof features - 1, kind->name) == 0;
     return true;
 }
 
@@ -490,6 +492,8 @@ void caves_register(void)
         { "caves.features_deciduous", "deciduous feature ruleset after the overhangs (none = off)", CVAR_STRING, F, "none",
           .validate = validate_features },
         { "caves.features_iterations", "derivations of the feature rulesets per tile (0 = none)", CVAR_INT, F, "1", 0, 16 },
+        { "caves.features_stride", "window stride x y z of the feature rulesets: larger = fewer alcoves and drifts", CVAR_VEC3, F,
+          "1 1 1", 1, 8 },
     };
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) cvar_register(&vars[i]);
     worldgen_set_pass(&k_pass);

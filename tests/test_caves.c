@@ -274,6 +274,17 @@ static void test_desert_alcoves(void **state)
     assert_true(drifts >= 20);
     assert_int_equal(other, 0);
     world_destroy(w);
+    /* a wider stride tries fewer windows: fewer features, not none */
+    assert_true(cvar_set_by_name("caves.features_stride", "3 1 3"));
+    w = gen("desert", 7, 2, true);
+    long long sparse = 0;
+    for (int z = 0; z < w->sz; z++)
+        for (int y = 0; y < w->sy; y++)
+            for (int x = 0; x < w->sx; x++) sparse += world_get(w, x, y, z) != world_get(plain, x, y, z);
+    print_message("with caves.features_stride 3 1 3: %lld voxels changed\n", sparse);
+    assert_true(sparse > 0 && sparse < changed);
+    assert_true(cvar_set_by_name("caves.features_stride", "1 1 1"));
+    world_destroy(w);
     world_destroy(plain);
 }
 
@@ -340,6 +351,7 @@ static void test_feature_cvars(void **state)
     assert_true(worldgen_cvar_affects(worldgen_find("desert"), "caves.features_desert"));
     assert_false(worldgen_cvar_affects(worldgen_find("taiga"), "caves.features_desert"));
     assert_true(worldgen_cvar_affects(worldgen_find("taiga"), "caves.features_iterations"));
+    assert_true(worldgen_cvar_affects(worldgen_find("desert"), "caves.features_stride"));
 }
 
 int main(void)
