@@ -138,11 +138,12 @@ bool caves_apply_box(world *w, const grammar_program *prog, const int lo[3], con
         for (int y = 0; y < n[1]; y++)
             for (int x = 0; x < n[0]; x++, i++) {
                 uint8_t m = mats[i], to;
-                /* what PAINT or FILL made of it; the parser lets them write terrain only */
+                /* what PAINT or FILL made of it: terrain only (the parser refuses the rest; a
+                 * program built in code is held to it here) */
                 uint8_t painted = g.m ? g.m[i] : m;
                 bool solid = g.d[i] >= 0.5f;
                 if (caves_is_terrain(m) && !solid) to = MAT_AIR;
-                else if (solid && painted != m && (caves_is_terrain(m) || m == MAT_AIR)) to = painted;
+                else if (solid && painted != m && caves_is_terrain(painted) && (caves_is_terrain(m) || m == MAT_AIR)) to = painted;
                 else if (m == MAT_AIR && solid) to = material_around(mats, n, x, y, z);
                 else continue; /* unchanged, or plants and the fixed floor, which the grammar never edits */
                 int p3[3] = { lo[0] + x, lo[1] + y, lo[2] + z };
