@@ -4,7 +4,9 @@
  * 3 octaves of 2D Perlin noise (as the paper did), on the bench's workers.
  * one_worker_ms (the same derivation on this thread) splits the speed-up
  * into algorithm and threads; grammar.reference.cave.64 times the
- * straightforward reference of tests/support/grammar_ref.h. */
+ * straightforward reference of tests/support/grammar_ref.h.
+ * grammar.alcove.128 derives the abstract alcove.grammar (materials and
+ * slopes) on the same height field, every solid voxel mesa. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +18,13 @@
 #include "gen/grammar.h"
 #include "gen/grammar_file.h"
 #include "platform/platform.h"
+#include "voxel/material.h"
 
 typedef struct gram_state {
     grammar_program prog;
     grammar_grid grid;
     float *init;
+    uint8_t *init_m; /* materials, for rulesets that read them: mesa where solid */
     grammar_params p;
     bool reference;
 } gram_state;
@@ -30,6 +34,8 @@ static void gram_teardown(void *state)
     gram_state *s = state;
     if (!s) return;
     free(s->grid.d);
+    free(s->grid.m);
+    free(s->init_m);
     free(s->init);
     free(s);
 }
@@ -46,6 +52,14 @@ static void heightfield(float *d, int n)
             float top = (float)n * (0.5f + 0.5f * h);
             for (int y = 0; y < n; y++) d[x + n * (y + n * z)] = (float)y < top ? 1.f : 0.f;
         }
+}
+
+/* Every run derives the same input. */
+static void gram_reset(gram_state *s)
+{
+    size_t cells = (size_t)s->grid.nx * s->grid.ny * s->grid.nz;
+    memcpy(s->grid.d, s->init, cells * sizeof(float));
+    if (s->init_m) memcpy(s->grid.m, s->init_m, cells);
 }
 
 static void *gram_setup(const char *file, int n, bool reference)
@@ -67,6 +81,11 @@ static void *gram_setup(const char *file, int n, bool reference)
     s->grid = (grammar_grid){ n, n, n, malloc(cells * sizeof(float)) };
     s->init = malloc(cells * sizeof(float));
     heightfield(s->init, n);
+    if (s->prog.needs & GRAMMAR_NEEDS_MATERIAL) {
+        s->grid.m = malloc(cells);
+        s->init_m = malloc(cells);
+        for (size_t i = 0; i < cells; i++) s->init_m[i] = s->init[i] >= 0.5f ? MAT_MESA : MAT_AIR;
+    }
     s->p = (grammar_params){ { 0, 0, 0 }, { n, n, n }, { 1, 1, 1 }, 1, 1 };
     s->reference = reference;
     if (!reference) {
@@ -74,7 +93,7 @@ static void *gram_setup(const char *file, int n, bool reference)
         double best = 1e30;
         grammar_stats st = { 0 };
         for (int r = 0; r < 3; r++) {
-            memcpy(s->grid.d, s->init, cells * sizeof(float));
+            gram_reset(s);
             uint64_t t0 = timer_ns();
             grammar_derive(&s->prog, &s->grid, &s->p, NULL, &st, err, sizeof err);
             double ms = timer_ms_since(t0);
@@ -91,8 +110,7 @@ static void gram_run(void *state)
 {
     gram_state *s = state;
     char err[256];
-    size_t cells = (size_t)s->grid.nx * s->grid.ny * s->grid.nz;
-    memcpy(s->grid.d, s->init, cells * sizeof(float)); /* every run derives the same input */
+    gram_reset(s);
     if (s->reference) ref_derive(&s->prog, &s->grid, &s->p);
     else grammar_derive(&s->prog, &s->grid, &s->p, bench_jobs(), NULL, err, sizeof err);
 }
@@ -107,6 +125,7 @@ CASE(cave, "cave.grammar", 32)
 CASE(cave, "cave.grammar", 64)
 CASE(cave, "cave.grammar", 96)
 CASE(cave, "cave.grammar", 128)
+CASE(alcove, "alcove.grammar", 128)
 static void *ref_cave_64_setup(void) { return gram_setup("cave.grammar", 64, true); }
 
 static const bench_case grammar_cases[] = {
@@ -118,6 +137,8 @@ static const bench_case grammar_cases[] = {
     { "grammar.cave.64", cave_64_setup, gram_run, gram_teardown, 20 },
     { "grammar.cave.96", cave_96_setup, gram_run, gram_teardown, 20 },
     { "grammar.cave.128", cave_128_setup, gram_run, gram_teardown, 20 },
+    /* rules in abstract terms: material and slope planes (the slope rebuilt per iteration) */
+    { "grammar.alcove.128", alcove_128_setup, gram_run, gram_teardown, 20 },
     { "grammar.reference.cave.64", ref_cave_64_setup, gram_run, gram_teardown, 5 },
 };
 BENCH_REGISTER(grammar_cases)

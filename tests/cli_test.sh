@@ -181,6 +181,12 @@ printf 'stats\ngrammar apply %s\nstats\n' "$tmp/bad.grammar" >"$tmp/bad.cfg"
 check "a bad grammar changes no voxel (exec runs on after the failure)" 1 "$strata" --headless --exec "$gdesert; exec $tmp/bad.cfg"
 [ "$(grep -c '^world_hash=' "$tmp/out")" = 2 ] && [ "$(grep '^world_hash=' "$tmp/out" | head -1)" = "$(grep '^world_hash=' "$tmp/out" | tail -1)" ] || { echo "FAIL a refused grammar changed the world"; fail=1; }
 check "caves.grammar refuses a bad file" 1 "$strata" --headless --exec "set caves.grammar $tmp/bad.grammar"
+# rules in abstract terms: a ruleset with materials and slopes applies live; a slope outside 0..90 is refused where it stands
+check "grammar apply with materials and slopes" 0 "$strata" --headless --exec "$gdesert; grammar apply alcove.grammar 2"
+grep -q '^grammar_matches=' "$tmp/out" || { echo "FAIL grammar apply alcove.grammar: $(head -3 "$tmp/out")"; fail=1; }
+printf 'rule a\nsize 1 1 1\nsymbol\n SLOPE 0 91\ntransform\n NOP\nend\n' >"$tmp/slope.grammar"
+check "caves.features_desert refuses a slope past 90" 1 "$strata" --headless --exec "set caves.features_desert $tmp/slope.grammar"
+grep -q "slope.grammar:4:10: slope 91 is outside 0..90" "$tmp/err" || { echo "FAIL bad slope message: $(cat "$tmp/err")"; fail=1; }
 
 echo "cli_test: $([ $fail -eq 0 ] && echo passed || echo FAILED)"
 exit $fail

@@ -172,19 +172,29 @@ static void test_deterministic(void **state)
     }
 }
 
+/* Setting grammar-file cvar `name` to a file holding `text` is refused with
+ * `where` (file:line:col) and `what` in the message, and the cvar keeps its value. */
+static void expect_refused(const char *name, const char *text, const char *where, const char *what)
+{
+    const char *path = "bad_caves.grammar";
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    cvar *c = cvar_find(name);
+    char err[512] = "", before[256];
+    snprintf(before, sizeof before, "%s", c->str);
+    assert_false(cvar_set(c, path, err, sizeof err));
+    if (!strstr(err, where) || !strstr(err, what)) fail_msg("want '%s' and '%s' in: %s", where, what, err);
+    assert_string_equal(c->str, before);
+    remove(path);
+}
+
 static void test_bad_input_changes_nothing(void **state)
 {
     (void)state;
-    const char *path = "bad_caves.grammar";
-    FILE *f = fopen(path, "w");
-    fputs("rule a\nsize 2 1 1\nsymbol\n GEQ 0.5 WAT\ntransform\n NOP NOP\nend\n", f);
-    fclose(f);
-    cvar *c = cvar_find("caves.grammar");
+    expect_refused("caves.grammar", "rule a\nsize 2 1 1\nsymbol\n GEQ 0.5 WAT\ntransform\n NOP NOP\nend\n",
+                   "bad_caves.grammar:4:10", "unknown symbol operator");
     char err[512] = "";
-    assert_false(cvar_set(c, path, err, sizeof err));
-    if (!strstr(err, "bad_caves.grammar:4:10")) fail_msg("message without file:line:col: %s", err);
-    assert_string_equal(c->str, "cave.grammar");
-    remove(path);
 
     world *w = gen("desert", 3, 2, true);
     uint64_t before = world_hash(w);
@@ -207,12 +217,153 @@ static void test_bad_input_changes_nothing(void **state)
     world_destroy(w);
 }
 
+/* The worlds main carved before the abstract symbols existed (world_hash of
+ * the 8x4x8-chunk world, seed 7, caves on): the old cave and overhang
+ * rulesets must still give exactly these voxels, the feature rulesets off. */
+static void test_old_caves_unchanged(void **state)
+{
+    (void)state;
+    static const uint64_t pinned[3] = { 0x3cd997a5d622da5eULL, 0xcff83b2f61599032ULL, 0xafac15901f1a66f5ULL };
+    assert_true(cvar_set_by_name("caves.features_desert", "none"));
+    for (int b = 0; b < 3; b++) {
+        world *w = gen(g_biomes[b], 7, 2, true);
+        uint64_t h = world_hash(w);
+        print_message("%s: world_hash 0x%016llx\n", g_biomes[b], (unsigned long long)h);
+        if (h != pinned[b]) fail_msg("%s: the caves changed (world_hash 0x%016llx)", g_biomes[b], (unsigned long long)h);
+        world_destroy(w);
+    }
+    assert_true(cvar_set_by_name("caves.features_desert", "alcove.grammar"));
+}
+
+/* The desert's feature ruleset (assets/grammars/alcove.grammar) as the
+ * game derives it: alcoves (a sandstone lintel over four voxels of air
+ * over a sandstone floor, where the world without features had mesa) and
+ * sand drifts (sand with a mesa wall beside it, where there was air). The
+ * rest of the world is the featureless one: only mesa, and the air at the
+ * walls' feet, changed. */
+static void test_desert_alcoves(void **state)
+{
+    (void)state;
+    assert_true(cvar_set_by_name("caves.features_desert", "none"));
+    world *plain = gen("desert", 7, 2, true);
+    assert_true(cvar_set_by_name("caves.features_desert", "alcove.grammar"));
+    world *w = gen("desert", 7, 2, true);
+    long long alcoves = 0, drifts = 0, changed = 0, other = 0;
+    for (int z = 1; z < w->sz - 1; z++)
+        for (int x = 1; x < w->sx - 1; x++)
+            for (int y = 1; y < w->sy; y++) {
+                uint8_t a = world_get(plain, x, y, z), b = world_get(w, x, y, z);
+                if (a == b) continue;
+                changed++;
+                /* the ruleset paints and carves mesa, and fills air with sand */
+                if (!(a == MAT_MESA && (b == MAT_SANDSTONE || b == MAT_AIR || b == MAT_SAND)) && !(a == MAT_AIR && b == MAT_SAND)) other++;
+                if (y >= 6 && b == MAT_SANDSTONE && a == MAT_MESA && world_get(w, x, y - 5, z) == MAT_SANDSTONE) {
+                    bool open = true;
+                    for (int k = 1; k <= 4; k++) open = open && world_get(w, x, y - k, z) == MAT_AIR;
+                    alcoves += open;
+                }
+                if (a == MAT_AIR && b == MAT_SAND) {
+                    bool wall = world_get(w, x + 1, y, z) == MAT_MESA || world_get(w, x - 1, y, z) == MAT_MESA ||
+                                world_get(w, x, y, z + 1) == MAT_MESA || world_get(w, x, y, z - 1) == MAT_MESA;
+                    drifts += wall;
+                }
+            }
+    print_message("desert features: %lld voxels changed, %lld alcove lintel voxels, %lld drift voxels, %lld other\n", changed,
+                  alcoves, drifts, other);
+    assert_true(alcoves >= 8);
+    assert_true(drifts >= 20);
+    assert_int_equal(other, 0);
+    world_destroy(w);
+    /* a wider stride tries fewer windows: fewer features, not none */
+    assert_true(cvar_set_by_name("caves.features_stride", "3 1 3"));
+    w = gen("desert", 7, 2, true);
+    long long sparse = 0;
+    for (int z = 0; z < w->sz; z++)
+        for (int y = 0; y < w->sy; y++)
+            for (int x = 0; x < w->sx; x++) sparse += world_get(w, x, y, z) != world_get(plain, x, y, z);
+    print_message("with caves.features_stride 3 1 3: %lld voxels changed\n", sparse);
+    assert_true(sparse > 0 && sparse < changed);
+    assert_true(cvar_set_by_name("caves.features_stride", "1 1 1"));
+    world_destroy(w);
+    world_destroy(plain);
+}
+
+/* PAINT and FILL through caves_apply_box, from their definitions: painted
+ * terrain takes the painted material, air filled takes the FILL's (not its
+ * neighbours'), carved terrain becomes air, and plants and the fixed floor
+ * are never written, whatever the rules say of them. */
+static void test_material_transforms_in_the_world(void **state)
+{
+    (void)state;
+    world *w = world_create(1, 1, 1);
+    /* a floor of sand on bedrock, a cactus and a bedrock pillar standing on it */
+    for (int z = 0; z < 32; z++)
+        for (int x = 0; x < 32; x++) {
+            world_set(w, x, 0, z, MAT_BEDROCK);
+            for (int y = 1; y < 8; y++) world_set(w, x, y, z, MAT_SAND);
+        }
+    world_set(w, 10, 8, 10, MAT_CACTUS);
+    world_set(w, 20, 8, 20, MAT_BEDROCK);
+    grammar *g = malloc(sizeof *g);
+    grammar_program *prog = malloc(sizeof *prog);
+    char err[512];
+    /* sand under air: paint it sandstone and fill the air cell above with cracked stone;
+     * sand two below the top: carve it */
+    const char *text = "rule r\nsize 1 4 1\nsymbol\n IGN\n CLASS air\n MAT sand\n MAT sand\n"
+                       "transform\n NOP\n FILL cracked_stone\n PAINT sandstone\n SET 0\nend\n"
+                       "rule plant\nsize 1 2 1\nsymbol\n CLASS plant\n IGN\ntransform\n FILL stone\n NOP\nend\n"
+                       "rule floor\nsize 1 1 1\nsymbol\n CLASS fixed\ntransform\n PAINT stone\nend\n";
+    if (!grammar_parse(text, "paint.grammar", g, err, sizeof err)) fail_msg("%s", err);
+    assert_true(grammar_compile(g, GRAMMAR_ORIENT_X, prog, err, sizeof err));
+    int lo[3] = { 0, 0, 0 }, hi[3] = { 32, 12, 32 }, stride[3] = { 1, 1, 1 };
+    caves_edit e;
+    assert_true(caves_apply_box(w, prog, lo, hi, stride, 1, 1, NULL, &e, err, sizeof err));
+    assert_int_equal(world_get(w, 5, 9, 5), MAT_AIR);             /* above the fill: untouched air */
+    assert_int_equal(world_get(w, 5, 8, 5), MAT_CRACKED_STONE);   /* FILL: solid, its material */
+    assert_int_equal(world_get(w, 5, 7, 5), MAT_SANDSTONE);       /* PAINT: still solid, painted */
+    assert_int_equal(world_get(w, 5, 6, 5), MAT_AIR);             /* SET 0 on sand: carved */
+    assert_int_equal(world_get(w, 5, 5, 5), MAT_SAND);
+    assert_int_equal(world_get(w, 10, 8, 10), MAT_CACTUS);        /* plants are never written */
+    assert_int_equal(world_get(w, 20, 8, 20), MAT_BEDROCK);       /* nor the fixed floor */
+    assert_int_equal(world_get(w, 5, 0, 5), MAT_BEDROCK);
+    free(g);
+    free(prog);
+    world_destroy(w);
+}
+
+/* A feature ruleset that does not parse (or breaks the abstract rules) is
+ * refused by set with file:line:col; "none" turns it off; it belongs to its
+ * biome alone. */
+static void test_feature_cvars(void **state)
+{
+    (void)state;
+    expect_refused("caves.features_desert", "rule a\nsize 2 1 1\nsymbol\n MAT mesa SLOPE 10 120\ntransform\n NOP PAINT sandstone\nend\n",
+                   "bad_caves.grammar:4:20", "outside 0..90");
+    expect_refused("caves.features_desert", "rule a\nsize 2 1 1\nsymbol\n MAT granite LT 0.5\ntransform\n NOP NOP\nend\n",
+                   "bad_caves.grammar:4:6", "unknown material 'granite'");
+    expect_refused("caves.features_desert", "rule a\nsize 2 1 1\nsymbol\n MAT mesa LT 0.5\ntransform\n NOP FILL fir_leaves\nend\n",
+                   "bad_caves.grammar:6:11", "plants grow with the flora");
+    cvar *c = cvar_find("caves.features_desert");
+    char err[512] = "";
+    assert_string_equal(c->str, "alcove.grammar");
+    assert_true(cvar_set(c, "none", err, sizeof err));
+    assert_true(cvar_set(c, "alcove.grammar", err, sizeof err));
+    assert_true(worldgen_cvar_affects(worldgen_find("desert"), "caves.features_desert"));
+    assert_false(worldgen_cvar_affects(worldgen_find("taiga"), "caves.features_desert"));
+    assert_true(worldgen_cvar_affects(worldgen_find("taiga"), "caves.features_iterations"));
+    assert_true(worldgen_cvar_affects(worldgen_find("desert"), "caves.features_stride"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_caves_and_overhangs_in_every_biome),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_bad_input_changes_nothing),
+        cmocka_unit_test(test_old_caves_unchanged),
+        cmocka_unit_test(test_desert_alcoves),
+        cmocka_unit_test(test_material_transforms_in_the_world),
+        cmocka_unit_test(test_feature_cvars),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

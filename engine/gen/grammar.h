@@ -1,7 +1,8 @@
-/* grammar: voxel grammars (seed 004, Dey et al. 2018) over a float density grid.
- * A rule is an I x J x K symbol of predicates, a transform of the same size
- * and a weight; a derivation slides a window of each rule size over bounds
- * and rewrites the voxels in place. docs/grammar.md gives our reading of the
+/* grammar: voxel grammars (seed 004, Dey et al. 2018) over a float density grid,
+ * optionally with a material per voxel. A rule is an I x J x K symbol of
+ * predicates (the paper's on densities, ours on materials and slopes), a
+ * transform of the same size and a weight; a derivation slides a window of
+ * each rule size over bounds and rewrites the voxels in place. docs/grammar.md gives our reading of the
  * paper, the orientation of 2D rules in 3D and the region order that makes
  * the threaded derivation give the same bits on any number of workers. */
 #ifndef STRATA_GRAMMAR_H
@@ -21,17 +22,69 @@ struct job_pool;
  * same voxel because a region spans at least GRAMMAR_MAX_DIM - 1 voxels. */
 #define GRAMMAR_SLAB 8
 
-/* Table 1 */
+/* Table 1, then the abstract symbols the paper leaves as future work
+ * (section 6: "a symbol in terms of the slopes and material types"):
+ *   MAT name     the cell's material (grammar_cell_material) is `name`
+ *   CLASS name   that material belongs to a class (grammar_class_has)
+ *   SLOPE lo hi  the surface slope at the cell (grammar_slope_at), in
+ *                degrees, lies in [lo, hi]; 0 <= lo <= hi <= 90
+ * New operators go after GSYM_GEQ so the paper's keep their numbers. */
 typedef enum grammar_sym_op {
-    GSYM_IGN, GSYM_PRES, GSYM_ABS, GSYM_EQ, GSYM_NEQ, GSYM_LT, GSYM_LEQ, GSYM_GT, GSYM_GEQ, GSYM_COUNT
+    GSYM_IGN, GSYM_PRES, GSYM_ABS, GSYM_EQ, GSYM_NEQ, GSYM_LT, GSYM_LEQ, GSYM_GT, GSYM_GEQ,
+    GSYM_MAT, GSYM_CLASS, GSYM_SLOPE, GSYM_COUNT
 } grammar_sym_op;
-/* Table 2 */
-typedef enum grammar_xf_op { GXF_NOP, GXF_SET, GXF_ADD, GXF_COUNT } grammar_xf_op;
+/* Table 2, then transforms that set a material:
+ *   PAINT name   the cell's material becomes `name`; its density is kept
+ *   FILL name    the cell becomes solid `name`: density 1 and the material */
+typedef enum grammar_xf_op { GXF_NOP, GXF_SET, GXF_ADD, GXF_PAINT, GXF_FILL, GXF_COUNT } grammar_xf_op;
 
+/* One symbol or transform cell. The fields after `op` and `v` were added
+ * for the abstract operators (positional initialisers { op, v } still mean
+ * what they did); the parser zeroes whatever an operator does not use, so
+ * two cells are the same operator iff all fields are equal. */
 typedef struct grammar_cell {
     uint8_t op;
-    float v;
+    float v;    /* EQ..GEQ, SET, ADD: the value; SLOPE: the lowest angle (degrees) */
+    float hi;   /* SLOPE: the highest angle (degrees) */
+    uint8_t id; /* MAT, PAINT, FILL: a material id (voxel/material.h); CLASS: a grammar_class */
 } grammar_cell;
+
+/* Material classes CLASS tests (docs/grammar.md lists the members).
+ * GCLASS_TERRAIN is also what a grammar may write (PAINT, FILL) and what
+ * carving turns into air. */
+typedef enum grammar_class {
+    GCLASS_AIR, GCLASS_TERRAIN, GCLASS_ROCK, GCLASS_SOIL, GCLASS_PLANT, GCLASS_FIXED, GCLASS_COUNT
+} grammar_class;
+const char *grammar_class_name(int cls);
+/* Class by name (case-sensitive, as written by grammar_write), or -1. */
+int grammar_class_find(const char *name);
+/* Bit c set: the material is in class c. 256 entries so any byte is a valid
+ * index (ids past the material table are in no class). Inline below
+ * because the caves test every voxel of a box with it. */
+extern const uint8_t grammar_material_classes[256];
+static inline bool grammar_class_has(int cls, uint8_t mat)
+{
+    return cls >= 0 && cls < GCLASS_COUNT && ((grammar_material_classes[mat] >> cls) & 1);
+}
+
+/* What MAT and CLASS see in a cell of density d and material m: m, except
+ * that terrain carved below 0.5 reads as air, because air is what the world
+ * will hold there. (A cell grown from air by SET or ADD keeps reading as air
+ * until PAINT or FILL names its material; caves give it its neighbours'.) */
+uint8_t grammar_cell_material(float d, uint8_t m);
+
+/* What SLOPE sees. With s = (density >= 0.5) over the 3x3x3 block around
+ * the cell (cells outside the grid read as the nearest cell inside), gx is
+ * the sum of s over the block's +x face of 9 cells minus its -x face, gy and
+ * gz likewise, and the slope is atan2(sqrt(gx^2 + gz^2), |gy|) in degrees:
+ * 0 for level ground (or a level ceiling), 90 for a vertical wall. Where the
+ * gradient is zero (inside rock, in open air) there is no surface and the
+ * slope is GRAMMAR_NO_SLOPE, which no SLOPE range contains. The derivation
+ * reads the slope of the grid as it stood when the current iteration began
+ * (so it stays a per-voxel bit plane and regions stay independent). */
+#define GRAMMAR_NO_SLOPE (-1.f)
+#define GRAMMAR_SLOPE_MAX 90.f
+float grammar_slope_angle(int gx, int gy, int gz);
 
 /* Cells are stored [k][j][i]: i = column (horizontal), j = row from the top
  * (vertical, row 0 highest), k = layer (the other horizontal axis). */
@@ -57,14 +110,25 @@ static inline int grammar_cell_index(const grammar_rule *r, int i, int j, int k)
 
 const char *grammar_sym_name(int op);
 const char *grammar_xf_name(int op);
-/* Whether the operator is followed by a value in the file format. */
+/* Whether the operator is followed by a number in the file format (the
+ * abstract operators take names or a range instead; see the parser). */
 bool grammar_sym_has_value(int op);
 bool grammar_xf_has_value(int op);
+/* Whether a symbol operator reads the material (MAT, CLASS) or the slope. */
+bool grammar_sym_is_material(int op);
+/* Whether a transform operator writes the material (PAINT, FILL). */
+bool grammar_xf_is_material(int op);
 
-/* Table 1 on one density (the reference semantics every fast path must match). */
+/* Table 1 on one density (the reference semantics every fast path must
+ * match). The abstract operators need more than a density: false here. */
 bool grammar_sym_test(grammar_cell c, float d);
-/* Table 2 on one density. */
+/* Every symbol operator on one cell: density d, material m, and the slope
+ * at the cell (grammar_slope_at, or GRAMMAR_NO_SLOPE). */
+bool grammar_sym_eval(grammar_cell c, float d, uint8_t m, float slope);
+/* Table 2 on one density (FILL gives 1, PAINT keeps d). */
 float grammar_xf_apply(grammar_cell c, float d);
+/* The material after a transform: PAINT and FILL set it, the rest keep m. */
+uint8_t grammar_xf_material(grammar_cell c, uint8_t m);
 
 /* How a rule's I x J x K maps onto the world (docs/grammar.md). Rows (J)
  * are always vertical, top row highest. GRAMMAR_ORIENT_X: columns (I) run
@@ -97,15 +161,28 @@ typedef struct grammar_program {
     int count, groups;
     grammar_wrule rules[GRAMMAR_MAX_RULES * 4];
     int group_start[GRAMMAR_MAX_RULES * 4 + 1];
+    /* What the program reads besides densities (GRAMMAR_NEEDS_*), set by
+     * grammar_compile: a caller builds a material channel only when asked,
+     * and a derivation that lacks a feature (a GPU one, say) can see at
+     * once that it must hand this program to the CPU. 0 = Table 1 and 2 only. */
+    unsigned needs;
 } grammar_program;
+
+enum {
+    GRAMMAR_NEEDS_MATERIAL = 1 << 0, /* MAT, CLASS, PAINT or FILL: grammar_grid.m must be given */
+    GRAMMAR_NEEDS_SLOPE = 1 << 1,    /* SLOPE: slope planes rebuilt at each iteration */
+};
 
 /* Returns false with a message when orient selects nothing. */
 bool grammar_compile(const grammar *g, unsigned orient, grammar_program *out, char *err, size_t errlen);
 
-/* Densities, index x + nx * (y + ny * z). */
+/* Densities, index x + nx * (y + ny * z), and optionally materials (the
+ * same index; voxel/material.h ids), which MAT, CLASS, PAINT and FILL read
+ * and write. m may be NULL when the program does not need it. */
 typedef struct grammar_grid {
     int nx, ny, nz;
     float *d;
+    uint8_t *m;
 } grammar_grid;
 
 static inline size_t grammar_grid_index(const grammar_grid *g, int x, int y, int z)
@@ -119,6 +196,10 @@ typedef struct grammar_params {
     int iterations;
     uint64_t seed;    /* tie-breaks between equal-weight matches */
 } grammar_params;
+
+/* The slope of grid cell (x, y, z) as defined above, read straight from the
+ * definition (the fast derivation computes whole planes its own way). */
+float grammar_slope_at(const grammar_grid *g, int x, int y, int z);
 
 /* Whether the bounds and strides fit the grid; a message says which not. */
 bool grammar_params_check(const grammar_params *p, const grammar_grid *g, char *err, size_t errlen);
@@ -137,7 +218,8 @@ int grammar_regions(const grammar_params *p, int sz);
 /* The fast derivation: predicate bit planes, 64 windows rejected at once,
  * regions of one phase on the pool's workers (NULL = this thread). Same bits
  * as the straightforward reference for any number of workers. Returns the
- * number of transforms applied. */
+ * number of transforms applied. Refuses a program that needs materials on
+ * a grid without them. */
 typedef struct grammar_stats {
     long long windows, matches;
 } grammar_stats;

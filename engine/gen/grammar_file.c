@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "voxel/material.h"
+
 #define MAX_TOKENS 96
 #define MAX_LINE 1024
 
@@ -29,7 +31,7 @@ typedef struct parser {
 
 static bool fail(parser *ps, int col, const char *fmt, ...)
 {
-    char msg[256];
+    char msg[400]; /* the list of every material name fits */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -92,6 +94,61 @@ static bool parse_int(parser *ps, const token *t, int *out)
     return true;
 }
 
+/* A material or class name (case-insensitive; written lower case). */
+static bool parse_name(parser *ps, const token *t, bool cls, uint8_t *out)
+{
+    char buf[GRAMMAR_NAME_LEN];
+    if (t->len < (int)sizeof buf) {
+        for (int i = 0; i < t->len; i++) buf[i] = (char)(t->s[i] >= 'A' && t->s[i] <= 'Z' ? t->s[i] - 'A' + 'a' : t->s[i]);
+        buf[t->len] = '\0';
+        int id = cls ? grammar_class_find(buf) : material_find(buf);
+        if (id >= 0) {
+            *out = (uint8_t)id;
+            return true;
+        }
+    }
+    char list[300] = "";
+    for (int i = 0; i < (cls ? GCLASS_COUNT : MAT_COUNT); i++) {
+        strncat(list, " ", sizeof list - strlen(list) - 1);
+        strncat(list, cls ? grammar_class_name(i) : material_table[i].name, sizeof list - strlen(list) - 1);
+    }
+    return fail(ps, t->col, "unknown %s '%.*s' (one of:%s)", cls ? "material class" : "material", t->len > 40 ? 40 : t->len,
+                t->s, list);
+}
+
+/* PAINT and FILL write terrain only: what else the world holds is either
+ * nothing a voxel can be (null, the placeholder), or never the grammar's to
+ * write (air is carving's job, plants grow with the flora, the floor is fixed). */
+static bool check_writable(parser *ps, const token *t, int op, uint8_t id)
+{
+    if (grammar_class_has(GCLASS_TERRAIN, id)) return true;
+    const char *why;
+    if (id == MAT_NULL) why = "the world cannot hold it (it marks a missing voxel type)";
+    else if (id == MAT_PLACEHOLDER) why = "the world cannot hold it (it stands in for muskeg only while a world generates)";
+    else if (id == MAT_AIR) why = "air is not painted; carve with SET 0 or ADD";
+    else if (grammar_class_has(GCLASS_PLANT, id)) why = "plants grow with the flora and are never walls, so a grammar cannot write them";
+    else why = "it is the fixed floor, which a grammar never writes";
+    return fail(ps, t->col, "%s %s: %s; a grammar writes terrain (class 'terrain') only", grammar_xf_name(op),
+                material_table[id].name, why);
+}
+
+/* SLOPE lo hi: degrees, 0 <= lo <= hi <= 90. */
+static bool parse_slope(parser *ps, const token *t, int n, int opcol, grammar_cell *c)
+{
+    if (n < 2) return fail(ps, opcol, "SLOPE needs two angles: SLOPE LOWEST HIGHEST (degrees, 0..90)");
+    float a[2];
+    for (int k = 0; k < 2; k++) {
+        if (!parse_float(ps, &t[k], &a[k])) return false;
+        if (a[k] < 0.f || a[k] > GRAMMAR_SLOPE_MAX)
+            return fail(ps, t[k].col, "slope %g is outside 0..%g degrees (0 level, 90 a vertical wall)", (double)a[k],
+                        (double)GRAMMAR_SLOPE_MAX);
+    }
+    if (a[0] > a[1]) return fail(ps, t[1].col, "slope range %g..%g is empty: the lowest angle is above the highest", (double)a[0], (double)a[1]);
+    c->v = a[0];
+    c->hi = a[1];
+    return true;
+}
+
 static const char *const k_keywords[] = { "grammar", "rule", "size", "weight", "symbol", "transform", "end", NULL };
 
 static bool is_keyword(const token *t)
@@ -121,10 +178,21 @@ static bool parse_row(parser *ps, const token *t, int n, bool symbol, const gram
         if (cells == r->size[0])
             return fail(ps, t[i].col, "too many cells: the row has more than I = %d (size %d %d %d)", r->size[0],
                         r->size[0], r->size[1], r->size[2]);
-        grammar_cell c = { (uint8_t)op, 0.f };
+        grammar_cell c = { (uint8_t)op, 0.f, 0.f, 0 };
         int opcol = t[i].col;
         i++;
-        if (symbol ? grammar_sym_has_value(op) : grammar_xf_has_value(op)) {
+        if (symbol ? grammar_sym_is_material(op) : grammar_xf_is_material(op)) {
+            bool cls = symbol && op == GSYM_CLASS;
+            if (i >= n)
+                return fail(ps, opcol, "%s needs a %s name", symbol ? grammar_sym_name(op) : grammar_xf_name(op),
+                            cls ? "material class" : "material");
+            if (!parse_name(ps, &t[i], cls, &c.id)) return false;
+            if (!symbol && !check_writable(ps, &t[i], op, c.id)) return false;
+            i++;
+        } else if (symbol && op == GSYM_SLOPE) {
+            if (!parse_slope(ps, &t[i], n - i, opcol, &c)) return false;
+            i += 2;
+        } else if (symbol ? grammar_sym_has_value(op) : grammar_xf_has_value(op)) {
             if (i >= n) return fail(ps, opcol, "%s needs a value", symbol ? grammar_sym_name(op) : grammar_xf_name(op));
             if (!parse_float(ps, &t[i], &c.v)) return false;
             i++;
@@ -353,8 +421,12 @@ size_t grammar_write(const grammar *g, char *buf, size_t cap)
                     for (int i = 0; i < ru->size[0]; i++) {
                         grammar_cell c = (grid == 0 ? ru->sym : ru->xf)[grammar_cell_index(ru, i, j, k)];
                         bool val = grid == 0 ? grammar_sym_has_value(c.op) : grammar_xf_has_value(c.op);
+                        bool named = grid == 0 ? grammar_sym_is_material(c.op) : grammar_xf_is_material(c.op);
                         const char *name = grid == 0 ? grammar_sym_name(c.op) : grammar_xf_name(c.op);
                         if (val) put(&b, " %s %.9g", name, (double)c.v);
+                        else if (named && grid == 0 && c.op == GSYM_CLASS) put(&b, " %s %s", name, grammar_class_name(c.id));
+                        else if (named) put(&b, " %s %s", name, material_get(c.id)->name);
+                        else if (grid == 0 && c.op == GSYM_SLOPE) put(&b, " %s %.9g %.9g", name, (double)c.v, (double)c.hi);
                         else put(&b, " %s", name);
                     }
                     put(&b, "\n");

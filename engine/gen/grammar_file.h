@@ -1,5 +1,6 @@
-/* grammar_file: the text format of voxel grammars (docs/grammar.md):
- * comments, named rules, a size, a weight, symbol and transform grids.
+/* grammar_file: the text format of voxel grammars (docs/grammar.md),
+ * material and class names included: comments, named rules, a size, a
+ * weight, symbol and transform grids.
  * Parse errors come back as file:line:col and the reason; nothing is
  * half-loaded. The writer prints a grammar the parser reads back equal. */
 #ifndef STRATA_GRAMMAR_FILE_H

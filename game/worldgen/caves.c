@@ -17,16 +17,9 @@
 #include "ui/cvar.h"
 #include "worldgen.h"
 
-bool caves_is_terrain(uint8_t m)
-{
-    switch (m) {
-    case MAT_STONE: case MAT_DIRT: case MAT_GRASS: case MAT_SAND: case MAT_SANDSTONE: case MAT_MESA:
-    case MAT_SALT_FLAT: case MAT_TAIGA_DIRT: case MAT_TAIGA_GRASS: case MAT_PERMAFROST: case MAT_CRACKED_STONE:
-        return true;
-    default:
-        return false;
-    }
-}
+/* One definition of terrain: the grammar's class, which PAINT and FILL may
+ * write and which carving turns into air. */
+bool caves_is_terrain(uint8_t m) { return grammar_class_has(GCLASS_TERRAIN, m); }
 
 /* Density of a material: terrain and the fixed floor (bedrock, muskeg) are
  * solid; air and plants are not, so trees never make walls for the rules. */
@@ -99,10 +92,13 @@ bool caves_apply_box(world *w, const grammar_program *prog, const int lo[3], con
     int n[3] = { hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2] };
     size_t cells = (size_t)n[0] * (size_t)n[1] * (size_t)n[2];
     uint8_t *mats = malloc(cells);
-    grammar_grid g = { n[0], n[1], n[2], malloc(cells * sizeof(float)) };
-    if (!mats || !g.d) {
+    /* the material channel only for rulesets that read or write it: the others run as they always did */
+    bool with_mats = prog->needs & GRAMMAR_NEEDS_MATERIAL;
+    grammar_grid g = { n[0], n[1], n[2], malloc(cells * sizeof(float)), with_mats ? malloc(cells) : NULL };
+    if (!mats || !g.d || (with_mats && !g.m)) {
         free(mats);
         free(g.d);
+        free(g.m);
         snprintf(err, errlen, "out of memory for a %d x %d x %d grammar box", n[0], n[1], n[2]);
         return false;
     }
@@ -122,11 +118,13 @@ bool caves_apply_box(world *w, const grammar_program *prog, const int lo[3], con
             }
         }
     for (size_t i = 0; i < cells; i++) g.d[i] = lut[mats[i]];
+    if (g.m) memcpy(g.m, mats, cells);
     grammar_params p = { { 0, 0, 0 }, { n[0], n[1], n[2] }, { stride[0], stride[1], stride[2] }, iterations, seed };
     grammar_stats st;
     if (!grammar_derive(prog, &g, &p, jobs, &st, err, errlen)) {
         free(mats);
         free(g.d);
+        free(g.m);
         return false;
     }
     out->matches = st.matches;
@@ -135,12 +133,17 @@ bool caves_apply_box(world *w, const grammar_program *prog, const int lo[3], con
         out->hi[a] = INT32_MIN;
     }
     size_t i = 0;
-    for (int z = 0; z < n[2]; z++)
+    /* no match, no change: skip the pass over the box */
+    for (int z = 0; z < n[2] && st.matches > 0; z++)
         for (int y = 0; y < n[1]; y++)
             for (int x = 0; x < n[0]; x++, i++) {
                 uint8_t m = mats[i], to;
+                /* what PAINT or FILL made of it: terrain only (the parser refuses the rest; a
+                 * program built in code is held to it here) */
+                uint8_t painted = g.m ? g.m[i] : m;
                 bool solid = g.d[i] >= 0.5f;
                 if (caves_is_terrain(m) && !solid) to = MAT_AIR;
+                else if (solid && painted != m && caves_is_terrain(painted) && (caves_is_terrain(m) || m == MAT_AIR)) to = painted;
                 else if (m == MAT_AIR && solid) to = material_around(mats, n, x, y, z);
                 else continue; /* unchanged, or plants and the fixed floor, which the grammar never edits */
                 int p3[3] = { lo[0] + x, lo[1] + y, lo[2] + z };
@@ -154,15 +157,17 @@ bool caves_apply_box(world *w, const grammar_program *prog, const int lo[3], con
     if (!out->changed) memset(out->lo, 0, sizeof out->lo), memset(out->hi, 0, sizeof out->hi);
     free(mats);
     free(g.d);
+    free(g.m);
     return true;
 }
 
 /* ---- the worldgen pass -------------------------------------------------- */
 
 typedef struct caves_state {
-    grammar_program cave, overhang;
+    grammar_program cave, overhang, features;
+    bool has_features; /* the kind's caves.features_KIND names a ruleset */
     uint64_t seed;
-    int iterations, overhang_iterations, stride[3], margin[3], tile, min_y, max_y;
+    int iterations, overhang_iterations, feature_iterations, stride[3], feature_stride[3], margin[3], tile, min_y, max_y;
     float worm_density, worm_radius, worm_dip, chamber_chance;
     int worm_length;
 } caves_state;
@@ -179,6 +184,9 @@ static bool listed(const char *list, const char *name)
         if ((p == list || p[-1] == ' ' || p[-1] == ',') && (p[n] == '\0' || p[n] == ' ' || p[n] == ',')) return true;
     return false;
 }
+
+/* "none" (or nothing) turns a feature ruleset off. */
+static bool is_none(const char *file) { return file[0] == '\0' || strcmp(file, "none") == 0; }
 
 static bool compile_file(const char *cvar_name, unsigned orient, grammar_program *out, char *err, size_t errlen)
 {
@@ -200,8 +208,14 @@ static void *caves_prepare(const worldgen_kind *kind, int64_t seed, char *err, s
         return NULL;
     }
     unsigned orient = caves_orientation();
+    char features[64];
+    snprintf(features, sizeof features, "caves.features_%s", kind->name);
+    const cvar *fc = cvar_find(features);
+    s->feature_iterations = cvar_int("caves.features_iterations", 1);
+    s->has_features = fc && !is_none(fc->str) && s->feature_iterations > 0;
     if (!compile_file("caves.grammar", orient, &s->cave, err, errlen) ||
-        !compile_file("caves.overhang_grammar", orient, &s->overhang, err, errlen)) {
+        !compile_file("caves.overhang_grammar", orient, &s->overhang, err, errlen) ||
+        (s->has_features && !compile_file(features, orient, &s->features, err, errlen))) {
         free(s);
         return NULL;
     }
@@ -211,9 +225,10 @@ static void *caves_prepare(const worldgen_kind *kind, int64_t seed, char *err, s
     s->seed = rng_mix64((uint64_t)seed ^ salt);
     s->iterations = cvar_int("caves.iterations", 2);
     s->overhang_iterations = cvar_int("caves.overhang_iterations", 2);
-    const cvar *st = cvar_find("caves.stride"), *mg = cvar_find("caves.margin");
+    const cvar *st = cvar_find("caves.stride"), *mg = cvar_find("caves.margin"), *fs = cvar_find("caves.features_stride");
     for (int a = 0; a < 3; a++) {
         s->stride[a] = st ? (int)st->v[a] : 1;
+        s->feature_stride[a] = fs ? (int)fs->v[a] : 1;
         s->margin[a] = mg ? (int)mg->v[a] : 6;
     }
     s->tile = cvar_int("caves.tile", 64);
@@ -338,6 +353,36 @@ static void clip_box(box *b, const world *w, int min_y, int max_y)
 
 static bool box_empty(const box *b) { return b->lo[0] >= b->hi[0] || b->lo[1] >= b->hi[1] || b->lo[2] >= b->hi[2]; }
 
+/* A ruleset over all the terrain, a tile at a time, from the tile's lowest
+ * ground (less the y margin) to just above its highest. `salt` gives each
+ * ruleset its own tie-breaks (0: the overhangs', as they always were). */
+static void derive_tiles(const caves_state *s, world *w, const int *surface, job_pool *jobs, const grammar_program *prog,
+                         int iterations, const int stride[3], uint64_t salt)
+{
+    char err[256];
+    caves_edit e;
+    for (int tz = 0; tz < w->sz && iterations > 0; tz += s->tile)
+        for (int tx = 0; tx < w->sx; tx += s->tile) {
+            box b = { { tx, s->min_y, tz }, { tx + s->tile, 0, tz + s->tile } };
+            clip_box(&b, w, s->min_y, s->max_y);
+            /* the band from the tile's lowest ground (less the y margin) to just above its highest */
+            int top = 0, bottom = w->sy;
+            for (int z = b.lo[2]; z < b.hi[2]; z++)
+                for (int x = b.lo[0]; x < b.hi[0]; x++) {
+                    int h = surface[z * w->sx + x];
+                    top = h > top ? h : top;
+                    bottom = h < bottom ? h : bottom;
+                }
+            b.hi[1] = top + 2 < w->sy ? top + 2 : w->sy;
+            if (bottom - s->margin[1] > b.lo[1]) b.lo[1] = bottom - s->margin[1];
+            if (b.hi[1] > s->max_y) b.hi[1] = s->max_y;
+            if (box_empty(&b)) continue;
+            uint64_t ts = rng_mix64(s->seed ^ salt ^ ((uint64_t)(uint32_t)tx << 32 | (uint32_t)tz));
+            if (!caves_apply_box(w, prog, b.lo, b.hi, stride, iterations, ts, jobs, &e, err, sizeof err))
+                log_error("caves: %s", err);
+        }
+}
+
 static void caves_run(void *state, world *w, job_pool *jobs)
 {
     caves_state *s = state;
@@ -368,28 +413,10 @@ static void caves_run(void *state, world *w, job_pool *jobs)
                              sizeof err))
             log_error("caves: %s", err);
     }
-    /* overhangs over all the terrain, a tile at a time, up to just above its highest ground */
-    for (int tz = 0; tz < w->sz && s->overhang_iterations > 0; tz += s->tile)
-        for (int tx = 0; tx < w->sx; tx += s->tile) {
-            box b = { { tx, s->min_y, tz }, { tx + s->tile, 0, tz + s->tile } };
-            clip_box(&b, w, s->min_y, s->max_y);
-            /* the band from the tile's lowest ground (less the y margin) to just above its highest */
-            int top = 0, bottom = w->sy;
-            for (int z = b.lo[2]; z < b.hi[2]; z++)
-                for (int x = b.lo[0]; x < b.hi[0]; x++) {
-                    int h = surface[z * w->sx + x];
-                    top = h > top ? h : top;
-                    bottom = h < bottom ? h : bottom;
-                }
-            b.hi[1] = top + 2 < w->sy ? top + 2 : w->sy;
-            if (bottom - s->margin[1] > b.lo[1]) b.lo[1] = bottom - s->margin[1];
-            if (b.hi[1] > s->max_y) b.hi[1] = s->max_y;
-            if (box_empty(&b)) continue;
-            uint64_t ts = rng_mix64(s->seed ^ ((uint64_t)(uint32_t)tx << 32 | (uint32_t)tz));
-            if (!caves_apply_box(w, &s->overhang, b.lo, b.hi, s->stride, s->overhang_iterations, ts, jobs, &e, err,
-                                 sizeof err))
-                log_error("caves: %s", err);
-        }
+    derive_tiles(s, w, surface, jobs, &s->overhang, s->overhang_iterations, s->stride, 0);
+    /* the biome's own features last, on the terrain the caves and overhangs left */
+    if (s->has_features)
+        derive_tiles(s, w, surface, jobs, &s->features, s->feature_iterations, s->feature_stride, 0xfea7u);
     free(surface);
 }
 
@@ -402,12 +429,25 @@ static bool caves_affect(const worldgen_kind *kind, const char *name)
 {
     if (strcmp(name, "caves.biomes") == 0 || strcmp(name, "caves.enable") == 0) return true;
     const cvar *biomes = cvar_find("caves.biomes");
-    return cvar_int("caves.enable", 0) && biomes && listed(biomes->str, kind->name);
+    if (!cvar_int("caves.enable", 0) || !biomes || !listed(biomes->str, kind->name)) return false;
+    /* caves.features_KIND belongs to one kind (caves.features_iterations, _stride to all) */
+    static const char features[] = "caves.features_";
+    if (strncmp(name, features, sizeof features - 1) == 0 && worldgen_find(name + sizeof features - 1))
+        return strcmp(name + sizeof features - 1, kind->name) == 0;
+    return true;
 }
 
 static const worldgen_pass k_pass = { caves_prepare, caves_run, caves_free, "caves.", caves_affect };
 
 /* A grammar file cvar refuses a file that does not parse, with file:line:col. */
+static bool validate_grammar(const cvar *proposed, char *err, size_t errlen, void *user);
+
+/* A feature ruleset may also be "none". */
+static bool validate_features(const cvar *proposed, char *err, size_t errlen, void *user)
+{
+    return is_none(proposed->str) || validate_grammar(proposed, err, errlen, user);
+}
+
 static bool validate_grammar(const cvar *proposed, char *err, size_t errlen, void *user)
 {
     grammar *g = malloc(sizeof *g);
@@ -445,6 +485,16 @@ void caves_register(void)
         { "caves.worm_radius", "tunnel radius in voxels (varies +-25% per step)", CVAR_FLOAT, F, "2.2", 0.5, 16 },
         { "caves.worm_dip", "downward slope of a worm leaving the surface", CVAR_FLOAT, F, "0.35", 0, 4 },
         { "caves.chamber_chance", "chance per step that a worm opens a chamber 2.5x its radius", CVAR_FLOAT, F, "0.04", 0, 1 },
+        /* rulesets in abstract terms (materials, slopes), derived last over the terrain like the overhangs */
+        { "caves.features_desert", "desert feature ruleset after the overhangs (none = off): sandstone alcoves and sand drifts at the mesas",
+          CVAR_STRING, F, "alcove.grammar", .validate = validate_features },
+        { "caves.features_taiga", "taiga feature ruleset after the overhangs (none = off)", CVAR_STRING, F, "none",
+          .validate = validate_features },
+        { "caves.features_deciduous", "deciduous feature ruleset after the overhangs (none = off)", CVAR_STRING, F, "none",
+          .validate = validate_features },
+        { "caves.features_iterations", "derivations of the feature rulesets per tile (0 = none)", CVAR_INT, F, "1", 0, 16 },
+        { "caves.features_stride", "window stride x y z of the feature rulesets: larger = fewer alcoves and drifts", CVAR_VEC3, F,
+          "1 1 1", 1, 8 },
     };
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) cvar_register(&vars[i]);
     worldgen_set_pass(&k_pass);

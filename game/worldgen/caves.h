@@ -1,7 +1,9 @@
 /* caves: grammar-carved caves and overhangs (seed 004) in the biomes.
  * A pass after a kind's columns: worm tunnels seeded from the surface (the
  * entrances) and chambers, grown by the cave grammar in boxes around each
- * tunnel, then the overhang grammar over the whole terrain in tiles.
+ * tunnel, then the overhang grammar over the whole terrain in tiles, then
+ * the kind's feature ruleset (caves.features_KIND, written with materials
+ * and slopes) over the same tiles.
  * Voxels become densities (terrain 1, air and plants 0), and after the
  * derivation density < 0.5 is air and new solid takes the material around
  * it. Every parameter is a caves.* cvar; see docs/grammar.md. */
@@ -30,9 +32,11 @@ typedef struct caves_edit {
     int lo[3], hi[3]; /* bounding box of changed voxels, [lo, hi); empty when changed == 0 */
 } caves_edit;
 
-/* Derives `prog` over the world box [lo, hi): densities in, the grammar's
- * windows inside the box, materials out (terrain only: bedrock, muskeg and
- * plants never change). Changed voxels go through world_set, so only their
+/* Derives `prog` over the world box [lo, hi): densities in (and the box's
+ * materials, when the program reads or writes them), the grammar's windows
+ * inside the box, materials out (terrain only: bedrock, muskeg and plants
+ * never change; what PAINT or FILL named, else new solid takes the material
+ * around it). Changed voxels go through world_set, so only their
  * chunks become dirty. Refuses (world untouched) a box outside the world. */
 bool caves_apply_box(world *w, const grammar_program *prog, const int lo[3], const int hi[3], const int stride[3],
                      int iterations, uint64_t seed, job_pool *jobs, caves_edit *out, char *err, size_t errlen);

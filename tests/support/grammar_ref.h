@@ -5,17 +5,23 @@
 #ifndef STRATA_GRAMMAR_REF_H
 #define STRATA_GRAMMAR_REF_H
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "gen/grammar.h"
 
 /* ---- the reference: the derivation written as plainly as possible ------ */
 
-static inline bool ref_matches(const grammar_wrule *r, const grammar_grid *g, int x, int y, int z)
+/* `start` is the grid as it stood when the iteration began: SLOPE reads it. */
+static inline bool ref_matches(const grammar_wrule *r, const grammar_grid *g, const grammar_grid *start, int x, int y, int z)
 {
     for (int dz = 0; dz < r->size[2]; dz++)
         for (int dy = 0; dy < r->size[1]; dy++)
             for (int dx = 0; dx < r->size[0]; dx++) {
                 grammar_cell s = r->sym[dx + r->size[0] * (dy + r->size[1] * dz)];
-                if (!grammar_sym_test(s, g->d[grammar_grid_index(g, x + dx, y + dy, z + dz)])) return false;
+                size_t i = grammar_grid_index(g, x + dx, y + dy, z + dz);
+                float slope = s.op == GSYM_SLOPE ? grammar_slope_at(start, x + dx, y + dy, z + dz) : GRAMMAR_NO_SLOPE;
+                if (!grammar_sym_eval(s, g->d[i], g->m ? g->m[i] : 0, slope)) return false;
             }
     return true;
 }
@@ -25,7 +31,11 @@ static inline bool ref_matches(const grammar_wrule *r, const grammar_grid *g, in
  * slab z, y, x ascending; highest weight wins, ties by grammar_tiebreak. */
 static inline void ref_derive(const grammar_program *prog, grammar_grid *g, const grammar_params *p)
 {
-    for (int it = 0; it < p->iterations; it++)
+    size_t cells = (size_t)g->nx * (size_t)g->ny * (size_t)g->nz;
+    grammar_grid start = *g;
+    start.d = malloc(cells * sizeof(float));
+    for (int it = 0; it < p->iterations; it++) {
+        memcpy(start.d, g->d, cells * sizeof(float));
         for (int gr = 0; gr < prog->groups; gr++) {
             int g0 = prog->group_start[gr], g1 = prog->group_start[gr + 1];
             const int *sz = prog->rules[g0].size;
@@ -43,7 +53,7 @@ static inline void ref_derive(const grammar_program *prog, grammar_grid *g, cons
                                 int match[GRAMMAR_MAX_RULES * 4], n = 0;
                                 float best = -1.f;
                                 for (int r = g0; r < g1; r++) {
-                                    if (!ref_matches(&prog->rules[r], g, x, y, z)) continue;
+                                    if (!ref_matches(&prog->rules[r], g, &start, x, y, z)) continue;
                                     if (prog->rules[r].weight > best) {
                                         best = prog->rules[r].weight;
                                         n = 0;
@@ -55,11 +65,15 @@ static inline void ref_derive(const grammar_program *prog, grammar_grid *g, cons
                                 for (int dz = 0; dz < r->size[2]; dz++)
                                     for (int dy = 0; dy < r->size[1]; dy++)
                                         for (int dx = 0; dx < r->size[0]; dx++) {
-                                            float *d = &g->d[grammar_grid_index(g, x + dx, y + dy, z + dz)];
-                                            *d = grammar_xf_apply(r->xf[dx + r->size[0] * (dy + r->size[1] * dz)], *d);
+                                            size_t i = grammar_grid_index(g, x + dx, y + dy, z + dz);
+                                            grammar_cell t = r->xf[dx + r->size[0] * (dy + r->size[1] * dz)];
+                                            g->d[i] = grammar_xf_apply(t, g->d[i]);
+                                            if (g->m) g->m[i] = grammar_xf_material(t, g->m[i]);
                                         }
                             }
         }
+    }
+    free(start.d);
 }
 
 #endif
