@@ -12,6 +12,7 @@
 
 #include "app/app_frame.h"
 #include "app/app_internal.h"
+#include "app/app_render.h"
 #include "bench.h"
 #include "ui/cmd.h"
 
@@ -92,6 +93,9 @@ static void frame_run(void *s)
     bench_note("triangles", (double)f->a->stats.triangles);
     bench_note("chunks_drawn", f->a->stats.chunks_drawn);
     bench_note("chunks_occluded", f->a->stats.chunks_occluded);
+    occlusion_stats os = app_render_occlusion_stats(f->a);
+    bench_note("occlusion_read_ms", os.read_ms);
+    bench_note("occlusion_tiles_ms", os.tiles_ms);
 }
 
 static void frame_teardown(void *s)

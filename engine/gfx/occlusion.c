@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/timer.h"
 
 /* Depth values are stored with 24 bits and interpolated by the rasterizer
  * with its own rounding; a box must lie this far behind a tile to count as
@@ -125,10 +126,13 @@ static void read_depth(render_occlusion *o)
         }
         o->depth = d, o->depth_cap = n;
     }
+    uint64_t t0 = timer_ns();
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     glReadPixels(0, 0, o->w, o->h, GL_DEPTH_COMPONENT, GL_FLOAT, o->depth);
+    uint64_t t1 = timer_ns();
     o->have = occlusion_tiles_build(&o->tiles, o->depth, o->w, o->h);
+    o->stats.read_ms += (double)(t1 - t0) * 1e-6, o->stats.tiles_ms += (double)(timer_ns() - t1) * 1e-6;
     o->stats.reads++;
 }
 

@@ -76,6 +76,7 @@ typedef struct occlusion_stats {
     int hidden; /* of those, skipped */
     int reads;  /* depth read-backs this frame */
     int outside; /* boxes outside the frustum (parts of chunks whose sphere is in it) */
+    double read_ms, tiles_ms; /* waiting for and copying the depth; reducing it to tiles */
 } occlusion_stats;
 
 render_occlusion *occlusion_create(void);

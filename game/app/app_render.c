@@ -196,6 +196,12 @@ void *app_render_instance(app *a, const render_mode **mode)
     return r ? r->inst : NULL;
 }
 
+occlusion_stats app_render_occlusion_stats(app *a)
+{
+    render_comp *r = state(a);
+    return occlusion_get_stats(r ? r->occ : NULL);
+}
+
 void app_render_crosshair(app *a, const render_settings *s)
 {
     render_comp *r = state(a);

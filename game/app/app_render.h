@@ -17,6 +17,8 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s);
 void app_render_mesh_dirty(app *a);
 /* The drawing mode and its instance (NULL before GL or without a world). */
 void *app_render_instance(app *a, const render_mode **mode);
+/* What occlusion culling did in the last frame (zeros before GL). */
+occlusion_stats app_render_occlusion_stats(app *a);
 /* The crosshair, last of all. */
 void app_render_crosshair(app *a, const render_settings *s);
 
