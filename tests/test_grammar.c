@@ -13,6 +13,7 @@
 #include "core/rng.h"
 #include "gen/grammar.h"
 #include "gen/grammar_file.h"
+#include "grammar_random.h"
 #include "grammar_ref.h"
 
 static grammar *load_asset(const char *name)
@@ -227,45 +228,6 @@ static void test_compile_orientation(void **state)
 
 /* ---- fast derivation == reference -------------------------------------- */
 
-static void noise_grid(grammar_grid *g, uint64_t seed, bool heightfield)
-{
-    rng r = rng_make(seed);
-    for (int z = 0; z < g->nz; z++)
-        for (int y = 0; y < g->ny; y++)
-            for (int x = 0; x < g->nx; x++) {
-                float v;
-                if (heightfield) {
-                    float h = (float)g->ny * (0.5f + 0.25f * sinf((float)x * 0.3f + (float)seed) * cosf((float)z * 0.2f));
-                    v = (float)y < h ? 1.f : 0.f;
-                    if (rng_double(&r) < 0.08) v = 1.f - v;
-                } else {
-                    v = (float)(rng_range(&r, 0, 4)) * 0.25f;
-                }
-                g->d[grammar_grid_index(g, x, y, z)] = v;
-            }
-}
-
-static void random_grammar(grammar *g, rng *r)
-{
-    memset(g, 0, sizeof *g);
-    g->count = rng_range(r, 1, 6);
-    for (int i = 0; i < g->count; i++) {
-        grammar_rule *ru = &g->rules[i];
-        snprintf(ru->name, sizeof ru->name, "r%d", i);
-        for (int a = 0; a < 3; a++) ru->size[a] = rng_range(r, 1, a == 2 ? 3 : 4);
-        ru->weight = (float)rng_range(r, 1, 2);
-        int n = ru->size[0] * ru->size[1] * ru->size[2];
-        for (int c = 0; c < n; c++) {
-            static const float vals[] = { 0.f, 0.25f, 0.5f, 0.75f, 1.f };
-            ru->sym[c].op = (uint8_t)rng_range(r, 0, GSYM_COUNT - 1);
-            ru->sym[c].v = vals[rng_range(r, 0, 4)];
-            ru->xf[c].op = (uint8_t)rng_range(r, 0, GXF_COUNT - 1);
-            ru->xf[c].v = vals[rng_range(r, 0, 4)] - 0.5f;
-        }
-        ru->sym[0].op = GSYM_GEQ; /* never all IGN */
-    }
-}
-
 static void test_fast_equals_reference(void **state)
 {
     (void)state;
@@ -287,7 +249,7 @@ static void test_fast_equals_reference(void **state)
             *g = *asset;
             free(asset);
         } else {
-            random_grammar(g, &r);
+            random_grammar(g, &r, GSYM_COUNT, GXF_COUNT);
         }
         unsigned orient = (unsigned)rng_range(&r, 1, 15);
         assert_true(grammar_compile(g, orient, prog, err, sizeof err));
