@@ -4,7 +4,10 @@
  * 3 octaves of 2D Perlin noise (as the paper did), on the bench's workers.
  * one_worker_ms (the same derivation on this thread) splits the speed-up
  * into algorithm and threads; grammar.reference.cave.64 times the
- * straightforward reference of tests/support/grammar_ref.h. */
+ * straightforward reference of tests/support/grammar_ref.h.
+ * grammar.gpu.cave.N derives the same in the compute shader (gfx/grammar_gpu)
+ * on a headless context: upload, every step, read back, as a caller pays;
+ * steps_ms notes the steps alone (upload and read outside). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,20 +18,29 @@
 #include "core/timer.h"
 #include "gen/grammar.h"
 #include "gen/grammar_file.h"
+#include "gfx/grammar_gpu.h"
 #include "platform/platform.h"
+
+#include <glad/gl.h>
+
+enum { GRAM_FAST, GRAM_REFERENCE, GRAM_GPU };
 
 typedef struct gram_state {
     grammar_program prog;
     grammar_grid grid;
     float *init;
     grammar_params p;
-    bool reference;
+    int kind;       /* GRAM_FAST, GRAM_REFERENCE, GRAM_GPU */
+    platform *plat; /* the GPU case's context and shader */
+    grammar_gpu *gpu;
 } gram_state;
 
 static void gram_teardown(void *state)
 {
     gram_state *s = state;
     if (!s) return;
+    grammar_gpu_destroy(s->gpu);
+    platform_destroy(s->plat);
     free(s->grid.d);
     free(s->init);
     free(s);
@@ -48,7 +60,7 @@ static void heightfield(float *d, int n)
         }
 }
 
-static void *gram_setup(const char *file, int n, bool reference)
+static void *gram_setup(const char *file, int n, int kind)
 {
     gram_state *s = calloc(1, sizeof *s);
     grammar *g = malloc(sizeof *g);
@@ -68,8 +80,8 @@ static void *gram_setup(const char *file, int n, bool reference)
     s->init = malloc(cells * sizeof(float));
     heightfield(s->init, n);
     s->p = (grammar_params){ { 0, 0, 0 }, { n, n, n }, { 1, 1, 1 }, 1, 1 };
-    s->reference = reference;
-    if (!reference) {
+    s->kind = kind;
+    if (kind == GRAM_FAST) {
         /* the same derivation on one thread, for the algorithm / threads split */
         double best = 1e30;
         grammar_stats st = { 0 };
@@ -93,12 +105,13 @@ static void gram_run(void *state)
     char err[256];
     size_t cells = (size_t)s->grid.nx * s->grid.ny * s->grid.nz;
     memcpy(s->grid.d, s->init, cells * sizeof(float)); /* every run derives the same input */
-    if (s->reference) ref_derive(&s->prog, &s->grid, &s->p);
+    if (s->kind == GRAM_REFERENCE) ref_derive(&s->prog, &s->grid, &s->p);
+    else if (s->kind == GRAM_GPU) grammar_gpu_derive(s->gpu, &s->prog, &s->grid, &s->p, NULL, err, sizeof err);
     else grammar_derive(&s->prog, &s->grid, &s->p, bench_jobs(), NULL, err, sizeof err);
 }
 
 #define CASE(kind, file, n)                                                                     \
-    static void *kind##_##n##_setup(void) { return gram_setup(file, n, false); }
+    static void *kind##_##n##_setup(void) { return gram_setup(file, n, GRAM_FAST); }
 CASE(overhang, "overhang.grammar", 32)
 CASE(overhang, "overhang.grammar", 64)
 CASE(overhang, "overhang.grammar", 96)
@@ -107,7 +120,33 @@ CASE(cave, "cave.grammar", 32)
 CASE(cave, "cave.grammar", 64)
 CASE(cave, "cave.grammar", 96)
 CASE(cave, "cave.grammar", 128)
-static void *ref_cave_64_setup(void) { return gram_setup("cave.grammar", 64, true); }
+static void *ref_cave_64_setup(void) { return gram_setup("cave.grammar", 64, GRAM_REFERENCE); }
+
+static void *gpu_setup(const char *file, int n)
+{
+    gram_state *s = gram_setup(file, n, GRAM_GPU);
+    if (!s) return NULL;
+    char err[1024];
+    s->plat = platform_create(&(platform_desc){ .width = 64, .height = 64, .headless = true }, err, sizeof err);
+    if (s->plat) s->gpu = grammar_gpu_create(err, sizeof err);
+    if (!s->gpu) {
+        bench_skip(err);
+        gram_teardown(s);
+        return NULL;
+    }
+    /* the first derivation compiles and allocates; then the steps alone */
+    memcpy(s->grid.d, s->init, sizeof(float) * (size_t)n * n * n);
+    grammar_gpu_derive(s->gpu, &s->prog, &s->grid, &s->p, NULL, err, sizeof err);
+    grammar_gpu_upload(s->gpu, &s->prog, &s->grid, err, sizeof err);
+    glFinish();
+    uint64_t t0 = timer_ns();
+    for (int gr = 0; gr < s->prog.groups; gr++) grammar_gpu_step(s->gpu, &s->prog, &s->p, 0, gr);
+    glFinish();
+    bench_note("steps_ms", timer_ms_since(t0));
+    return s;
+}
+static void *gpu_cave_64_setup(void) { return gpu_setup("cave.grammar", 64); }
+static void *gpu_cave_128_setup(void) { return gpu_setup("cave.grammar", 128); }
 
 static const bench_case grammar_cases[] = {
     { "grammar.overhang.32", overhang_32_setup, gram_run, gram_teardown, 20 },
@@ -119,5 +158,7 @@ static const bench_case grammar_cases[] = {
     { "grammar.cave.96", cave_96_setup, gram_run, gram_teardown, 20 },
     { "grammar.cave.128", cave_128_setup, gram_run, gram_teardown, 20 },
     { "grammar.reference.cave.64", ref_cave_64_setup, gram_run, gram_teardown, 5 },
+    { "grammar.gpu.cave.64", gpu_cave_64_setup, gram_run, gram_teardown, 10 },
+    { "grammar.gpu.cave.128", gpu_cave_128_setup, gram_run, gram_teardown, 10 },
 };
 BENCH_REGISTER(grammar_cases)
