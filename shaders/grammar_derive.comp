@@ -134,22 +134,34 @@ void main()
 {
     int z0 = (int(gl_WorkGroupID.x) * u_lane_step + u_phase) * u_depth;
     ivec3 n = ivec3(u_nw.x, u_nw.y, min(u_depth, u_nw.z - z0));
-    // the wave's windows: every (a, b) of the two other axes, solved for the third
-    int a = u_solve == 0 ? 1 : 0, b = u_solve == 2 ? 1 : 2;
-    int items = u_solve < 0 ? n.x * n.y * n.z : n[a] * n[b];
+    // wave t's windows: for each b, the run of a whose solved s lies in range
+    int s = u_solve, a = s == 0 ? 1 : 0, b = s == 2 ? 1 : 2, items, run = 1;
+    if (s < 0) {
+        items = n.x * n.y * n.z; // nothing overlaps: one wave
+    } else {
+        run = u_coef[a] > 0 ? min(n[a], (n[s] - 1) / u_coef[a] + 1) : n[a];
+        items = n[b] * run;
+    }
     uint found = 0u;
     for (int t = 0; t < u_waves; t++) {
         for (int k = int(gl_LocalInvocationID.x); k < items; k += 64) {
             ivec3 w;
-            if (u_solve < 0) {
+            if (s < 0) {
                 w = ivec3(k % n.x, (k / n.x) % n.y, k / (n.x * n.y));
             } else {
-                w[a] = k % n[a];
-                w[b] = k / n[a];
-                int rest = t - u_coef[a] * w[a] - u_coef[b] * w[b];
-                if (rest < 0 || rest % u_coef[u_solve] != 0) continue;
-                w[u_solve] = rest / u_coef[u_solve];
-                if (w[u_solve] >= n[u_solve]) continue;
+                w[b] = k / run;
+                int rest = t - u_coef[b] * w[b], ca = u_coef[a], cs = u_coef[s];
+                if (rest < 0) continue;
+                if (ca > 0) { // then s is x and cs is 1
+                    int first = rest < n[s] ? 0 : (rest - n[s] + ca) / ca;
+                    w[a] = first + k % run;
+                    if (w[a] >= n[a] || ca * w[a] > rest) continue;
+                    w[s] = rest - ca * w[a];
+                } else {
+                    if (rest % cs != 0 || rest / cs >= n[s]) continue;
+                    w[a] = k % run;
+                    w[s] = rest / cs;
+                }
             }
             if (derive_window(u_lo + (w + ivec3(0, 0, z0)) * u_stride)) found++;
         }

@@ -218,10 +218,10 @@ void grammar_gpu_step(grammar_gpu *g, const grammar_program *prog, const grammar
     c[1] = o[1] > 1 ? c[0] * (o[0] - 1) + 1 : 0;
     c[2] = o[2] > 1 ? c[0] * (o[0] - 1) + c[1] * (o[1] - 1) + 1 : 0;
     int solve = c[0] ? 0 : c[1] ? 1 : c[2] ? 2 : -1;
-    /* layers of windows that never overlap are lanes of their own, in one
-     * dispatch; otherwise the CPU's slabs, even ones then odd ones */
+    /* a lane is one of the CPU's slabs; when window layers never overlap
+     * every slab is independent (one dispatch), else even slabs, then odd */
     bool layers = o[2] == 1;
-    int depth = layers ? 1 : GRAMMAR_SLAB, slabs = (nw[2] + depth - 1) / depth;
+    int depth = GRAMMAR_SLAB, slabs = (nw[2] + depth - 1) / depth;
     int dz = nw[2] < depth ? nw[2] : depth;
     int waves = c[0] * (nw[0] - 1) + c[1] * (nw[1] - 1) + c[2] * (dz - 1) + 1;
     uint64_t key = rng_hash3_key(grammar_tiebreak_key(p->seed, iter, group));
