@@ -20,15 +20,25 @@
 #include "core/rng.h"
 #include "gfx/shader.h"
 
-enum { U_DIM, U_LO, U_STRIDE, U_NW, U_RULES, U_COEF, U_SOLVE, U_WAVES, U_DEPTH, U_LANE_STEP, U_PHASE, U_HASH, U_N };
-static const char *const k_uniforms[U_N] = { "u_dim",   "u_lo",    "u_stride",    "u_nw",    "u_rules", "u_coef",
-                                             "u_solve", "u_waves", "u_depth", "u_lane_step", "u_phase", "u_hash" };
+enum {
+    U_PASS, U_DIM, U_PLANES, U_WORDS, U_LO, U_STRIDE, U_NW, U_SIZE, U_REACH, U_RULES, U_COEF, U_SOLVE, U_WAVES, U_DEPTH,
+    U_LANE_STEP, U_PHASE, U_ORDER, U_HASH, U_N
+};
+static const char *const k_uniforms[U_N] = { "u_pass",  "u_dim",   "u_planes", "u_words", "u_lo",    "u_stride",    "u_nw",
+                                             "u_size",  "u_reach", "u_rules", "u_coef",  "u_solve",     "u_waves",
+                                             "u_depth", "u_lane_step", "u_phase", "u_order", "u_hash" };
+enum { PASS_PLANES, PASS_LIVE, PASS_WAVES };
+#define MAX_PLANES 32
+
+/* The shader's buffers, by binding. */
+enum { B_GRID, B_RULES, B_CELLS, B_COUNT, B_PREDS, B_PLANES, B_LIVE, B_DIRTY, B_N };
 
 struct grammar_gpu {
-    GLuint prog, grid, rules, cells, count;
+    GLuint prog, buf[B_N];
     GLint loc[U_N];
-    size_t grid_cap, rules_cap, cells_cap; /* bytes each buffer holds */
-    int dim[3];
+    size_t cap[B_N]; /* bytes each buffer holds */
+    int dim[3], planes;
+    grammar_gpu_order order;
 };
 
 /* The shader's operator codes (grammar_derive.comp), by name, so a new
@@ -102,8 +112,6 @@ grammar_gpu *grammar_gpu_create(char *err, size_t errlen)
         return NULL;
     }
     for (int i = 0; i < U_N; i++) g->loc[i] = glGetUniformLocation(g->prog, k_uniforms[i]);
-    glCreateBuffers(1, &g->count);
-    glNamedBufferStorage(g->count, sizeof(uint32_t), NULL, GL_DYNAMIC_STORAGE_BIT);
     return g;
 }
 
@@ -111,29 +119,46 @@ void grammar_gpu_destroy(grammar_gpu *g)
 {
     if (!g) return;
     glDeleteProgram(g->prog);
-    GLuint bufs[4] = { g->grid, g->rules, g->cells, g->count };
-    glDeleteBuffers(4, bufs);
+    for (int i = 0; i < B_N; i++)
+        if (g->buf[i]) glDeleteBuffers(1, &g->buf[i]);
     free(g);
 }
 
-/* (Re)creates a buffer too small for `bytes` and fills it from data. */
-static void put(GLuint *buf, size_t *cap, const void *data, size_t bytes)
+/* (Re)creates buffer b when it holds less than `bytes`; fills it from
+ * data unless that is NULL. */
+static void put(grammar_gpu *g, int b, const void *data, size_t bytes)
 {
-    if (!*buf || *cap < bytes) {
-        if (*buf) glDeleteBuffers(1, buf);
-        glCreateBuffers(1, buf);
-        glNamedBufferData(*buf, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
-        *cap = bytes;
+    if (!g->buf[b] || g->cap[b] < bytes) {
+        if (g->buf[b]) glDeleteBuffers(1, &g->buf[b]);
+        glCreateBuffers(1, &g->buf[b]);
+        glNamedBufferData(g->buf[b], (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
+        g->cap[b] = bytes;
     }
-    glNamedBufferSubData(*buf, 0, (GLsizeiptr)bytes, data);
+    if (data) glNamedBufferSubData(g->buf[b], 0, (GLsizeiptr)bytes, data);
 }
 
 /* Rule r: ivec4 (symbol cells start, count, transform cells start, count),
- * vec4 (weight); a cell: code (op | dx << 8 | dy << 16 | dz << 24), value. */
+ * ivec4 (plane cells start, count), vec4 (weight); a cell: code (op or
+ * plane | dx << 8 | dy << 16 | dz << 24), value. */
 typedef struct gpu_rule {
     int32_t cells[4];
+    int32_t live[4];
     float weight[4];
 } gpu_rule;
+
+/* The plane of predicate s: the first alike, else a new one; -1 when all
+ * MAX_PLANES are taken (the cell then filters nothing). */
+static int plane_of(uint32_t *preds, int *n, int code, float v)
+{
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    for (int i = 0; i < *n; i++)
+        if (preds[2 * i] == (uint32_t)code && preds[2 * i + 1] == bits) return i;
+    if (*n == MAX_PLANES) return -1;
+    preds[2 * *n] = (uint32_t)code;
+    preds[2 * *n + 1] = bits;
+    return (*n)++;
+}
 
 static uint32_t cell_code(int op, int c, const int *size)
 {
@@ -145,7 +170,9 @@ static bool upload_program(grammar_gpu *g, const grammar_program *prog, char *er
 {
     size_t ncells = 0;
     for (int r = 0; r < prog->count; r++)
-        ncells += 2 * (size_t)(prog->rules[r].size[0] * prog->rules[r].size[1] * prog->rules[r].size[2]);
+        ncells += 3 * (size_t)(prog->rules[r].size[0] * prog->rules[r].size[1] * prog->rules[r].size[2]);
+    uint32_t preds[2 * MAX_PLANES];
+    int npreds = 0;
     gpu_rule *rules = calloc((size_t)prog->count + 1, sizeof *rules);
     uint32_t *cells = malloc(sizeof(uint32_t) * 2 * (ncells + 1));
     if (!rules || !cells) {
@@ -159,24 +186,38 @@ static bool upload_program(grammar_gpu *g, const grammar_program *prog, char *er
         const grammar_wrule *w = &prog->rules[r];
         int n = w->size[0] * w->size[1] * w->size[2];
         rules[r].weight[0] = w->weight;
-        for (int pass = 0; pass < 2; pass++) { /* symbol cells, then transform cells */
-            rules[r].cells[2 * pass] = at;
+        for (int pass = 0; pass < 3; pass++) { /* symbol cells, transform cells, plane cells */
+            int32_t *range = pass < 2 ? &rules[r].cells[2 * pass] : rules[r].live;
+            range[0] = at;
             for (int c = 0; c < n; c++) {
-                grammar_cell cell = pass ? w->xf[c] : w->sym[c];
-                int code = pass ? xf_code(cell.op) : sym_code(cell.op);
+                grammar_cell cell = pass == 1 ? w->xf[c] : w->sym[c];
+                int code = pass == 1 ? xf_code(cell.op) : sym_code(cell.op);
                 if (code == 0) continue; /* IGN, NOP */
+                if (pass == 2 && (code = plane_of(preds, &npreds, code, cell.v)) < 0) continue;
                 cells[2 * at] = cell_code(code, c, w->size);
                 memcpy(&cells[2 * at + 1], &cell.v, sizeof(float));
                 at++;
             }
-            rules[r].cells[2 * pass + 1] = at - rules[r].cells[2 * pass];
+            range[1] = at - range[0];
         }
     }
-    put(&g->rules, &g->rules_cap, rules, sizeof *rules * (size_t)(prog->count + 1));
-    put(&g->cells, &g->cells_cap, cells, sizeof(uint32_t) * 2 * (size_t)(at + 1));
+    put(g, B_RULES, rules, sizeof *rules * (size_t)(prog->count + 1));
+    put(g, B_CELLS, cells, sizeof(uint32_t) * 2 * (size_t)(at + 1));
+    put(g, B_PREDS, preds, sizeof(uint32_t) * 2 * (size_t)(npreds ? npreds : 1));
+    g->planes = npreds;
     free(rules);
     free(cells);
     return true;
+}
+
+/* The program with the grid's uniforms and every buffer bound. */
+static void use(grammar_gpu *g)
+{
+    glUseProgram(g->prog);
+    glUniform3i(g->loc[U_DIM], g->dim[0], g->dim[1], g->dim[2]);
+    glUniform1i(g->loc[U_PLANES], g->planes);
+    glUniform1i(g->loc[U_WORDS], (g->dim[0] + 31) / 32 + 1);
+    for (int b = 0; b < B_N; b++) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)b, g->buf[b]);
 }
 
 bool grammar_gpu_upload(grammar_gpu *g, const grammar_program *prog, const grammar_grid *grid, char *err,
@@ -190,9 +231,14 @@ bool grammar_gpu_upload(grammar_gpu *g, const grammar_program *prog, const gramm
     if (!grammar_gpu_supports(prog, err, errlen) || !upload_program(g, prog, err, errlen)) return false;
     while (glGetError() != GL_NO_ERROR) {
     }
-    put(&g->grid, &g->grid_cap, grid->d, sizeof(float) * cells);
+    put(g, B_GRID, grid->d, sizeof(float) * cells);
     uint32_t zero = 0;
-    glNamedBufferSubData(g->count, 0, sizeof zero, &zero);
+    put(g, B_COUNT, &zero, sizeof zero);
+    int words = (grid->nx + 31) / 32 + 1;
+    /* one word more: a plane row's last word is read with its successor */
+    put(g, B_PLANES, NULL, sizeof(uint32_t) * ((size_t)g->planes * (size_t)grid->ny * (size_t)grid->nz * (size_t)words + 1));
+    put(g, B_LIVE, NULL, sizeof(uint32_t) * (size_t)grid->ny * (size_t)grid->nz * (size_t)words);
+    put(g, B_DIRTY, NULL, sizeof(uint32_t) * (size_t)grid->ny * (size_t)grid->nz * (size_t)words);
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) {
         snprintf(err, errlen, "grammar_gpu: GL error 0x%x uploading %zu MiB", e, (sizeof(float) * cells) >> 20);
@@ -201,6 +247,14 @@ bool grammar_gpu_upload(grammar_gpu *g, const grammar_program *prog, const gramm
     g->dim[0] = grid->nx;
     g->dim[1] = grid->ny;
     g->dim[2] = grid->nz;
+    /* the planes of the grid as uploaded; the windows keep them current */
+    use(g);
+    if (g->planes) {
+        glUniform1i(g->loc[U_PASS], PASS_PLANES);
+        glDispatchCompute((GLuint)((words * grid->ny + 63) / 64), (GLuint)grid->nz, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+    glUseProgram(0);
     return true;
 }
 
@@ -225,11 +279,13 @@ void grammar_gpu_step(grammar_gpu *g, const grammar_program *prog, const grammar
     int dz = nw[2] < depth ? nw[2] : depth;
     int waves = c[0] * (nw[0] - 1) + c[1] * (nw[1] - 1) + c[2] * (dz - 1) + 1;
     uint64_t key = rng_hash3_key(grammar_tiebreak_key(p->seed, iter, group));
-    glUseProgram(g->prog);
-    glUniform3i(g->loc[U_DIM], g->dim[0], g->dim[1], g->dim[2]);
+    int words = (g->dim[0] + 31) / 32 + 1;
+    use(g);
     glUniform3i(g->loc[U_LO], p->lo[0], p->lo[1], p->lo[2]);
     glUniform3i(g->loc[U_STRIDE], p->stride[0], p->stride[1], p->stride[2]);
     glUniform3i(g->loc[U_NW], nw[0], nw[1], nw[2]);
+    glUniform3i(g->loc[U_SIZE], sz[0], sz[1], sz[2]);
+    glUniform3i(g->loc[U_REACH], o[0] - 1, o[1] - 1, o[2] - 1);
     glUniform2i(g->loc[U_RULES], g0, g1);
     glUniform3i(g->loc[U_COEF], c[0], c[1], c[2]);
     glUniform1i(g->loc[U_SOLVE], solve);
@@ -237,10 +293,14 @@ void grammar_gpu_step(grammar_gpu *g, const grammar_program *prog, const grammar
     glUniform1i(g->loc[U_DEPTH], depth);
     glUniform1i(g->loc[U_LANE_STEP], layers ? 1 : 2);
     glUniform2ui(g->loc[U_HASH], (GLuint)key, (GLuint)(key >> 32));
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, g->grid);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, g->rules);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, g->cells);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, g->count);
+    glUniform1i(g->loc[U_ORDER], (GLint)g->order);
+    /* the live bits of this step's input; no window dirty yet */
+    glUniform1i(g->loc[U_PASS], PASS_LIVE);
+    glDispatchCompute((GLuint)(((words - 1) * nw[1] + 63) / 64), (GLuint)nw[2], 1);
+    glClearNamedBufferSubData(g->buf[B_DIRTY], GL_R32UI, 0, sizeof(uint32_t) * (size_t)nw[1] * (size_t)nw[2] * (size_t)words,
+                              GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glUniform1i(g->loc[U_PASS], PASS_WAVES);
     for (int phase = 0; phase < (layers ? 1 : 2); phase++) {
         int lanes = layers ? slabs : (slabs - phase + 1) / 2;
         if (lanes <= 0) continue;
@@ -251,6 +311,8 @@ void grammar_gpu_step(grammar_gpu *g, const grammar_program *prog, const grammar
     glUseProgram(0);
 }
 
+void grammar_gpu_set_order(grammar_gpu *g, grammar_gpu_order order) { g->order = order; }
+
 bool grammar_gpu_read(grammar_gpu *g, grammar_grid *grid, long long *matches, char *err, size_t errlen)
 {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -259,9 +321,9 @@ bool grammar_gpu_read(grammar_gpu *g, grammar_grid *grid, long long *matches, ch
         snprintf(err, errlen, "grammar_gpu: the grid read is not the grid uploaded");
         return false;
     }
-    glGetNamedBufferSubData(g->grid, 0, (GLsizeiptr)(sizeof(float) * cells), grid->d);
+    glGetNamedBufferSubData(g->buf[B_GRID], 0, (GLsizeiptr)(sizeof(float) * cells), grid->d);
     uint32_t n = 0;
-    glGetNamedBufferSubData(g->count, 0, sizeof n, &n);
+    glGetNamedBufferSubData(g->buf[B_COUNT], 0, sizeof n, &n);
     if (matches) *matches = n;
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) {

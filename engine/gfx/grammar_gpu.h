@@ -38,6 +38,12 @@ bool grammar_gpu_derive(grammar_gpu *g, const grammar_program *prog, grammar_gri
 bool grammar_gpu_upload(grammar_gpu *g, const grammar_program *prog, const grammar_grid *grid, char *err,
                         size_t errlen);
 void grammar_gpu_step(grammar_gpu *g, const grammar_program *prog, const grammar_params *p, int iter, int group);
+/* How a lane's windows are visited; every order gives the same bits (the
+ * tests run each): GRAMMAR_GPU_AUTO walks a lane with fewer live windows
+ * than waves on one invocation and runs the waves otherwise. */
+typedef enum grammar_gpu_order { GRAMMAR_GPU_AUTO, GRAMMAR_GPU_WALK, GRAMMAR_GPU_WAVES } grammar_gpu_order;
+void grammar_gpu_set_order(grammar_gpu *g, grammar_gpu_order order);
+
 /* Reads the grid into grid->d; matches (may be NULL) gets the transforms
  * applied since the upload. */
 bool grammar_gpu_read(grammar_gpu *g, grammar_grid *grid, long long *matches, char *err, size_t errlen);
