@@ -119,9 +119,18 @@ static bool apply_derive(void *user, const grammar_program *prog, grammar_grid *
     apply_derive_ctx *c = user;
     c->path = choose_path(c->s, prog, grid, p);
     if (c->path == PATH_GPU) {
-        /* the grid is untouched when the GPU refuses or fails: the CPU takes over */
-        if (grammar_gpu_derive(c->s->gpu, prog, grid, p, stats, err, errlen)) return true;
-        log_info("grammar apply derives on the CPU: %s", err);
+        /* a GPU that fails half-way (a lost context, memory) must not cost
+         * the box: the CPU derives from a copy of the input */
+        size_t bytes = sizeof(float) * (size_t)grid->nx * (size_t)grid->ny * (size_t)grid->nz;
+        float *input = malloc(bytes);
+        if (input) {
+            memcpy(input, grid->d, bytes);
+            bool ok = grammar_gpu_derive(c->s->gpu, prog, grid, p, stats, err, errlen);
+            if (!ok) memcpy(grid->d, input, bytes);
+            free(input);
+            if (ok) return true;
+            log_info("grammar apply derives on the CPU: %s", err);
+        }
         c->path = PATH_CPU;
     }
     return grammar_derive(prog, grid, p, c->s->a->jobs, stats, err, errlen);

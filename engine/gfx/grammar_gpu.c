@@ -1,8 +1,13 @@
 /* grammar_gpu: uploads the compiled program (symbol and transform cells
- * without IGN and NOP) and the grid, dispatches one step per (iteration,
- * group) and reads the grid back. Why waves: the CPU derivation is one
- * chain of windows per slab, each seeing the writes of the windows before
- * it; two windows depend on each other only when they overlap, and with
+ * without IGN and NOP, and each rule's cells as bit planes) and the grid,
+ * dispatches one step per (iteration, group) and reads the grid back.
+ * Why it is exact: the CPU derivation is one chain of windows per slab,
+ * each seeing the writes of the windows before it. A window whose rules
+ * fail on the step's input and that no rewritten window overlaps sees that
+ * input still, so only live (bit planes say a rule may match) and dirty
+ * (a rewritten window overlapped it) windows are derived. Those the shader
+ * visits in the CPU's order on one invocation (walk), or in waves: two
+ * windows depend on each other only when they overlap, and with
  * o = ceil(size / stride) per axis (windows o or more steps apart never
  * overlap) the wave number
  *   t = cx*tx + cy*ty + cz*tz,  cx = [ox > 1], cy = [oy > 1] * (cx*(ox-1) + 1),
@@ -229,12 +234,16 @@ bool grammar_gpu_upload(grammar_gpu *g, const grammar_program *prog, const gramm
         return false;
     }
     if (!grammar_gpu_supports(prog, err, errlen) || !upload_program(g, prog, err, errlen)) return false;
+    int words = (grid->nx + 31) / 32 + 1;
+    if ((size_t)(g->planes ? g->planes : 1) * (size_t)grid->ny * (size_t)grid->nz * (size_t)words > (size_t)INT32_MAX / 2) {
+        snprintf(err, errlen, "grammar_gpu: the bit planes of a %d x %d x %d grid are too big", grid->nx, grid->ny, grid->nz);
+        return false;
+    }
     while (glGetError() != GL_NO_ERROR) {
     }
     put(g, B_GRID, grid->d, sizeof(float) * cells);
     uint32_t zero = 0;
     put(g, B_COUNT, &zero, sizeof zero);
-    int words = (grid->nx + 31) / 32 + 1;
     /* one word more: a plane row's last word is read with its successor */
     put(g, B_PLANES, NULL, sizeof(uint32_t) * ((size_t)g->planes * (size_t)grid->ny * (size_t)grid->nz * (size_t)words + 1));
     put(g, B_LIVE, NULL, sizeof(uint32_t) * (size_t)grid->ny * (size_t)grid->nz * (size_t)words);
