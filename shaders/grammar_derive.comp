@@ -14,7 +14,8 @@
 //     is live or a rewritten window overlapped it (its dirty bit): any
 //     other still sees the input it was found dead on.
 //     Walk: one invocation visits the live and dirty windows in the CPU's
-//     order, a word of bits at a time (few live windows: most lanes).
+//     order, a word of bits at a time (few live windows: most lanes); one
+//     per window layer when layers never overlap.
 //     Waves: windows that overlap are ordered by a wave number
 //     t = c.x*tx + c.y*ty + c.z*tz (engine/gfx/grammar_gpu.c picks c so that
 //     every window a later one overlaps has a smaller t); windows of one
@@ -323,8 +324,10 @@ void windows_pass()
     barrier();
     bool walking = u_order == 1 || (u_order == 0 && s_live < uint(u_waves));
     uint found = 0u;
+    int lid = int(gl_LocalInvocationID.x);
     if (!walking) found = waves(z0, n);
-    else if (gl_LocalInvocationID.x == 0u) found = walk(z0, n);
+    else if (u_reach.z == 0 && lid < n.z) found = walk(z0 + lid, ivec3(n.xy, 1)); // layers never overlap: one each
+    else if (u_reach.z > 0 && lid == 0) found = walk(z0, n);
     if (found > 0u) atomicAdd(matches, found);
 }
 
