@@ -180,22 +180,34 @@ void mark_dirty(ivec3 w, ivec3 p)
         }
 }
 
-// One word of every plane: each voxel read once.
+// One word of every plane: the 32 voxels read once, then one loop per
+// operator so each is a plain comparison (as the CPU's pack_bits).
+#define PACK(cond) for (int k = 0; k < n; k++) bits |= uint(cond) << k; break
 void planes_pass()
 {
     int i = int(gl_GlobalInvocationID.x);
     if (i >= u_words * u_dim.y) return;
     ivec3 p = ivec3((i % u_words) * 32, i / u_words, int(gl_WorkGroupID.y));
-    uint bits[MAX_PLANES];
-    for (int pl = 0; pl < u_planes; pl++) bits[pl] = 0u;
-    int base = index_of(p);
-    for (int k = 0; k < 32 && p.x + k < u_dim.x; k++) {
-        float x = d[base + k];
-        for (int pl = 0; pl < u_planes; pl++)
-            if (test_cell(preds[pl].code, preds[pl].v, x)) bits[pl] |= 1u << k;
+    int base = index_of(p), n = clamp(u_dim.x - p.x, 0, 32);
+    float x[32];
+    for (int k = 0; k < n; k++) x[k] = d[base + k];
+    for (int pl = 0; pl < u_planes; pl++) {
+        uint bits = 0u;
+        float v = preds[pl].v;
+        switch (preds[pl].code) {
+        case S_PRES: PACK(x[k] > 0.0);
+        case S_ABS: PACK(x[k] == 0.0);
+        case S_EQ: PACK(x[k] == v);
+        case S_NEQ: PACK(x[k] != v);
+        case S_LT: PACK(x[k] < v);
+        case S_LEQ: PACK(x[k] <= v);
+        case S_GT: PACK(x[k] > v);
+        case S_GEQ: PACK(x[k] >= v);
+        }
+        planes[plane_word(pl, p)] = bits;
     }
-    for (int pl = 0; pl < u_planes; pl++) planes[plane_word(pl, p)] = bits[pl];
 }
+#undef PACK
 
 // 32 bits of a plane's row from bit `at` on
 uint row_bits(uint plane, int y, int z, int at)
