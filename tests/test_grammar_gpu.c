@@ -228,7 +228,7 @@ static void test_refuses_unknown(void **state)
         int rule, cell, which; /* which: 0 symbol op, 1 transform op, 2 weight, 3 symbol value */
         float v;
     } bad[] = { { 0, 0, 0, GSYM_COUNT }, { 0, 1, 1, GXF_COUNT }, { 0, 0, 2, NAN }, { 0, 0, 2, INFINITY },
-                { 0, 0, 3, 1e-35f } };
+                { 0, 0, 3, 1e-35f }, { 0, 0, 3, 1e35f } };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         grammar_program *q = malloc(sizeof *q);
         *q = *prog;
@@ -245,6 +245,17 @@ static void test_refuses_unknown(void **state)
         assert_false(grammar_gpu_derive(s->gpu, q, &grid, &p, &st, err, sizeof err));
         assert_memory_equal(before, d, sizeof d);
         free(q);
+    }
+    /* so is a grid the GPU could not derive exactly */
+    float odd[] = { NAN, INFINITY, 1e-39f, 1e35f };
+    for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
+        d[77] = odd[k];
+        float before[8 * 8 * 8];
+        memcpy(before, d, sizeof d);
+        err[0] = 0;
+        assert_false(grammar_gpu_derive(s->gpu, prog, &grid, &p, &st, err, sizeof err));
+        assert_true(strstr(err, "density") != NULL);
+        assert_memory_equal(before, d, sizeof d);
     }
     free(prog);
 }

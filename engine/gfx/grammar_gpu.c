@@ -74,10 +74,11 @@ static int xf_code(int op)
     }
 }
 
-/* A value the GPU computes with exactly as the CPU does: finite, and zero
- * or far from the subnormals a GPU may flush (sums of such values and of
- * 0/1 densities never come near them). */
-static bool plain_value(float v) { return isfinite(v) && (v == 0.f || fabsf(v) >= 0x1p-100f); }
+/* A value the GPU computes with exactly as the CPU does: zero, or within
+ * 2^-100 <= |v| <= 2^100. Sums of such values stay far from the subnormals
+ * a GPU may flush and from the infinities and NaNs whose comparisons GLSL
+ * leaves undefined (a voxel takes far fewer than 2^20 additions). */
+static bool plain_value(float v) { return v == 0.f || (fabsf(v) >= 0x1p-100f && fabsf(v) <= 0x1p100f); }
 
 bool grammar_gpu_supports(const grammar_program *prog, char *why, size_t whylen)
 {
@@ -96,7 +97,7 @@ bool grammar_gpu_supports(const grammar_program *prog, char *why, size_t whylen)
                 return false;
             }
             if ((grammar_sym_has_value(s.op) && !plain_value(s.v)) || (grammar_xf_has_value(t.op) && !plain_value(t.v))) {
-                snprintf(why, whylen, "rule %d: a value is not finite or lies within 2^-100 of zero", w->source);
+                snprintf(why, whylen, "rule %d: a value lies outside 2^-100 <= |v| <= 2^100", w->source);
                 return false;
             }
         }
@@ -233,7 +234,14 @@ bool grammar_gpu_upload(grammar_gpu *g, const grammar_program *prog, const gramm
         snprintf(err, errlen, "grammar_gpu: a %d x %d x %d grid is too big", grid->nx, grid->ny, grid->nz);
         return false;
     }
-    if (!grammar_gpu_supports(prog, err, errlen) || !upload_program(g, prog, err, errlen)) return false;
+    if (!grammar_gpu_supports(prog, err, errlen)) return false;
+    for (size_t i = 0; i < cells; i++)
+        if (!plain_value(grid->d[i])) {
+            snprintf(err, errlen, "grammar_gpu: density %g at voxel %zu lies outside 2^-100 <= |d| <= 2^100",
+                     (double)grid->d[i], i);
+            return false;
+        }
+    if (!upload_program(g, prog, err, errlen)) return false;
     int words = (grid->nx + 31) / 32 + 1;
     if ((size_t)(g->planes ? g->planes : 1) * (size_t)grid->ny * (size_t)grid->nz * (size_t)words > (size_t)INT32_MAX / 2) {
         snprintf(err, errlen, "grammar_gpu: the bit planes of a %d x %d x %d grid are too big", grid->nx, grid->ny, grid->nz);

@@ -15,11 +15,11 @@
 typedef struct grammar_gpu grammar_gpu;
 
 /* Whether the shader can derive every rule of prog: only the operators it
- * knows (Table 1 and 2), finite weights and values, and no value so close
- * to zero that a GPU might flush it (0 < |v| < 2^-100). False with the
- * reason otherwise: callers derive on the CPU instead, so operators added
- * to the grammar later stay correct before the shader learns them. Pure
- * CPU: needs no GL. */
+ * knows (Table 1 and 2), finite weights, and values 0 or 2^-100 <= |v| <=
+ * 2^100 (far from the subnormals a GPU may flush and from overflow). False
+ * with the reason otherwise: callers derive on the CPU instead, so
+ * operators added to the grammar later stay correct before the shader
+ * learns them. Pure CPU: needs no GL. */
 bool grammar_gpu_supports(const grammar_program *prog, char *why, size_t whylen);
 
 /* Compiles the shader; NULL with the reason when compute shaders are
@@ -28,8 +28,9 @@ grammar_gpu *grammar_gpu_create(char *err, size_t errlen);
 void grammar_gpu_destroy(grammar_gpu *g);
 
 /* The whole derivation, as grammar_derive: uploads the grid, runs every
- * step, reads the grid back. Refuses (grid untouched) bad params and a
- * program grammar_gpu_supports refuses. */
+ * step, reads the grid back. Refuses (grid untouched) bad params, a
+ * program grammar_gpu_supports refuses and a grid with a density outside
+ * the same range as the values (the world's are 0 and 1). */
 bool grammar_gpu_derive(grammar_gpu *g, const grammar_program *prog, grammar_grid *grid, const grammar_params *p,
                         grammar_stats *stats, char *err, size_t errlen);
 
