@@ -2,8 +2,9 @@
  * random grids, rulesets (and the shipped ones), orientations, strides,
  * bounds and seeds, the grid is bit for bit the same after every step
  * (one group of one iteration) in each order the shader can visit a
- * lane's windows, and so are the whole derivation and its counts. Rulesets the shader cannot derive are refused, not misread.
- * Headless (llvmpipe in CI). */
+ * lane's windows, and so are the whole derivation and its counts.
+ * Rulesets and grids the shader cannot derive exactly are refused, not
+ * misread. Headless (llvmpipe in CI). */
 #include "test_support.h"
 
 #include <math.h>
