@@ -174,6 +174,15 @@ check "grammar info" 0 "$strata" --headless --exec "grammar info cave.grammar"
 gdesert='set world.size_x 4; set world.size_z 4; biome desert; tp 64 90 64; look 30 -60'
 check "grammar apply edits around the view" 0 "$strata" --headless --exec "$gdesert; stats; grammar apply overhang.grammar 3; stats"
 [ "$(kv changed_voxels)" -gt 0 ] && [ "$(grep '^world_hash=' "$tmp/out" | head -1)" != "$(grep '^world_hash=' "$tmp/out" | tail -1)" ] || { echo "FAIL grammar apply changed nothing: $(grep -E 'changed|matches' "$tmp/out")"; fail=1; }
+# the compute-shader derivation gives the CPU's voxels; without compute shaders (or with
+# render.gpu 0) grammar apply derives on the CPU, even when render.gpu 1 forces the GPU
+gap="$gdesert; set render.gpu G; grammar apply overhang.grammar 3; stats"
+check "grammar apply on the CPU (render.gpu 0)" 0 "$strata" --headless --exec "$(echo "$gap" | sed 's/gpu G/gpu 0/')"
+cpu_hash=$(kv world_hash); [ "$(kv grammar_path)" = cpu ] || { echo "FAIL render.gpu 0: grammar_path=$(kv grammar_path)"; fail=1; }
+check "grammar apply on the GPU (render.gpu 1)" 0 "$strata" --headless --exec "$(echo "$gap" | sed 's/gpu G/gpu 1/')"
+[ "$(kv grammar_path)" = gpu ] && [ "$(kv world_hash)" = "$cpu_hash" ] || { echo "FAIL render.gpu 1: grammar_path=$(kv grammar_path), world_hash $(kv world_hash) vs the CPU's $cpu_hash"; fail=1; }
+check "no compute: grammar apply falls back to the CPU" 0 env STRATA_GL_NO_COMPUTE=1 "$strata" --headless --exec "$(echo "$gap" | sed 's/gpu G/gpu 1/')"
+[ "$(kv grammar_path)" = cpu ] && [ "$(kv world_hash)" = "$cpu_hash" ] && grep -q 'grammar apply derives on the CPU: the GPU derivation is unavailable' "$tmp/err" || { echo "FAIL no compute: grammar apply: $(kv grammar_path) $(kv world_hash) $(cat "$tmp/err")"; fail=1; }
 printf 'rule a\nsize 2 1 1\nsymbol\n GEQ 0.5 XX\n' >"$tmp/bad.grammar"
 check "a bad grammar is refused" 1 "$strata" --headless --exec "$gdesert; grammar apply $tmp/bad.grammar"
 grep -q "bad.grammar:4:10: unknown symbol operator 'XX'" "$tmp/err" || { echo "FAIL bad grammar message: $(cat "$tmp/err")"; fail=1; }

@@ -34,10 +34,14 @@ static inline int rng_range(rng *r, int lo, int hi)
     return lo + (int)(rng_next(r) % (uint64_t)(hi - lo + 1));
 }
 
+/* rng_hash3's first step, which depends on the seed alone (a caller that
+ * hashes many positions with one seed, or a shader, can take it once). */
+static inline uint64_t rng_hash3_key(uint64_t seed) { return rng_mix64(seed ^ 0x51ed270b27d5a3c1ULL); }
+
 /* Hash of a seed and a 3D integer position: the same inputs give the same bits. */
 static inline uint64_t rng_hash3(uint64_t seed, int x, int y, int z)
 {
-    uint64_t h = rng_mix64(seed ^ 0x51ed270b27d5a3c1ULL);
+    uint64_t h = rng_hash3_key(seed);
     h = rng_mix64(h ^ (uint64_t)(uint32_t)x);
     h = rng_mix64(h ^ ((uint64_t)(uint32_t)y << 1));
     return rng_mix64(h ^ ((uint64_t)(uint32_t)z << 2));

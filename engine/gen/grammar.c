@@ -281,21 +281,24 @@ bool grammar_params_check(const grammar_params *p, const grammar_grid *g, char *
     return true;
 }
 
-int grammar_tiebreak(uint64_t seed, int iter, int group, int x, int y, int z, int n)
+uint64_t grammar_tiebreak_key(uint64_t seed, int iter, int group)
 {
-    uint64_t s = rng_mix64(seed ^ ((uint64_t)(uint32_t)iter << 32) ^ (uint64_t)(uint32_t)group);
-    return (int)(rng_hash3(s, x, y, z) % (uint64_t)n);
+    return rng_mix64(seed ^ ((uint64_t)(uint32_t)iter << 32) ^ (uint64_t)(uint32_t)group);
 }
 
-/* Window positions along an axis of bounds [lo, hi) for a window of `size`. */
-static int positions(int lo, int hi, int size, int stride)
+int grammar_tiebreak(uint64_t seed, int iter, int group, int x, int y, int z, int n)
+{
+    return (int)(rng_hash3(grammar_tiebreak_key(seed, iter, group), x, y, z) % (uint64_t)n);
+}
+
+int grammar_positions(int lo, int hi, int size, int stride)
 {
     return hi - lo < size ? 0 : (hi - lo - size) / stride + 1;
 }
 
 int grammar_regions(const grammar_params *p, int sz)
 {
-    int n = positions(p->lo[2], p->hi[2], sz, p->stride[2]);
+    int n = grammar_positions(p->lo[2], p->hi[2], sz, p->stride[2]);
     return (n + GRAMMAR_SLAB - 1) / GRAMMAR_SLAB;
 }
 
@@ -653,9 +656,9 @@ static void derive_region(void *arg, int index)
     int g0 = c->prog->group_start[c->group], g1 = c->prog->group_start[c->group + 1];
     const int *sz = c->prog->rules[g0].size;
     int region = 2 * index + c->phase;
-    int nwz = positions(p->lo[2], p->hi[2], sz[2], p->stride[2]);
-    int nwy = positions(p->lo[1], p->hi[1], sz[1], p->stride[1]);
-    int nwx = positions(p->lo[0], p->hi[0], sz[0], p->stride[0]);
+    int nwz = grammar_positions(p->lo[2], p->hi[2], sz[2], p->stride[2]);
+    int nwy = grammar_positions(p->lo[1], p->hi[1], sz[1], p->stride[1]);
+    int nwx = grammar_positions(p->lo[0], p->hi[0], sz[0], p->stride[0]);
     int t1 = (region + 1) * GRAMMAR_SLAB < nwz ? (region + 1) * GRAMMAR_SLAB : nwz;
     int xend = p->lo[0] + (nwx - 1) * p->stride[0]; /* last window x */
     long long windows = 0, matches = 0;
@@ -838,9 +841,9 @@ bool grammar_derive(const grammar_program *prog, grammar_grid *grid, const gramm
             }
             for (c.group = 0; c.group < prog->groups; c.group++) {
                 const int *sz = prog->rules[prog->group_start[c.group]].size;
-                int nwx = positions(p->lo[0], p->hi[0], sz[0], p->stride[0]);
+                int nwx = grammar_positions(p->lo[0], p->hi[0], sz[0], p->stride[0]);
                 int regions = grammar_regions(p, sz[2]);
-                if (nwx == 0 || positions(p->lo[1], p->hi[1], sz[1], p->stride[1]) == 0 || regions == 0) continue;
+                if (nwx == 0 || grammar_positions(p->lo[1], p->hi[1], sz[1], p->stride[1]) == 0 || regions == 0) continue;
                 memset(c.valid, 0, sizeof(uint64_t) * (size_t)c.words);
                 for (int t = 0; t < nwx; t++) {
                     int x = p->lo[0] + t * p->stride[0];

@@ -208,6 +208,13 @@ bool grammar_params_check(const grammar_params *p, const grammar_grid *g, char *
  * rules wins at window (x, y, z) of group `group` in iteration `iter`. A hash
  * of the position, not a stream, so regions can run in any order. */
 int grammar_tiebreak(uint64_t seed, int iter, int group, int x, int y, int z, int n);
+/* The draw's key for one (iteration, group): grammar_tiebreak is
+ * rng_hash3(key, x, y, z) % n (the GPU derivation hashes the same way). */
+uint64_t grammar_tiebreak_key(uint64_t seed, int iter, int group);
+
+/* Window positions along an axis of bounds [lo, hi) for a window of `size`
+ * stepped by `stride`: windows lie wholly inside the bounds. */
+int grammar_positions(int lo, int hi, int size, int stride);
 
 /* Number of window regions (slabs of GRAMMAR_SLAB window positions along z)
  * for a group whose windows are sz deep. Phase 0 derives the even regions,

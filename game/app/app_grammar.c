@@ -5,7 +5,12 @@
  *                                    only the touched chunks
  *   grammar info FILE                the parsed rules
  * A grammar that does not load is refused with file:line:col before any
- * voxel is read, so a bad file changes nothing. */
+ * voxel is read, so a bad file changes nothing.
+ * `grammar apply` derives on the CPU workers or in the compute shader
+ * (gfx/grammar_gpu, the same bits), as render.gpu says: 0 the CPU, 1 the
+ * GPU, 2 whichever a probe measured faster here. GL lives on this, the main
+ * thread, so only the command can use the GPU: the caves pass runs on the
+ * world generation thread and derives on the CPU (docs/grammar.md). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -16,9 +21,120 @@
 #include "app_world.h"
 #include "worldgen/caves.h"
 #include "core/log.h"
+#include "core/timer.h"
 #include "gen/grammar_file.h"
+#include "gfx/grammar_gpu.h"
 #include "physics/collide.h"
 #include "ui/cmd.h"
+
+enum { PATH_CPU = 1, PATH_GPU = 2 };
+
+typedef struct caves_app {
+    app *a;
+    grammar_gpu *gpu;
+    bool gpu_failed;    /* made once; a failure is said once and not retried */
+    int path, path_for; /* the path render.gpu 2 measured, and the setting it was measured for */
+} caves_app;
+
+static bool ensure_gpu(caves_app *s)
+{
+    if (!s->gpu && !s->gpu_failed) {
+        char err[512];
+        s->gpu = grammar_gpu_create(err, sizeof err);
+        if (!s->gpu) {
+            s->gpu_failed = true;
+            log_info("grammar apply derives on the CPU: the GPU derivation is unavailable (%s)", err);
+        }
+    }
+    return s->gpu != NULL;
+}
+
+/* Times both derivations of the box's densities, cut to at most 32 voxels
+ * a side from its middle (a whole big box on software GL would take
+ * seconds), one iteration: the ratio, not the size, decides. */
+static int probe(caves_app *s, const grammar_program *prog, const grammar_grid *grid, const grammar_params *p)
+{
+    int n[3] = { grid->nx, grid->ny, grid->nz }, o[3], m[3];
+    for (int i = 0; i < 3; i++) {
+        m[i] = n[i] < 32 ? n[i] : 32;
+        o[i] = (n[i] - m[i]) / 2;
+    }
+    size_t cells = (size_t)m[0] * (size_t)m[1] * (size_t)m[2];
+    float *init = malloc(sizeof(float) * cells), *work = malloc(sizeof(float) * cells);
+    if (!init || !work) {
+        free(init);
+        free(work);
+        return PATH_CPU;
+    }
+    for (int z = 0; z < m[2]; z++)
+        for (int y = 0; y < m[1]; y++)
+            memcpy(init + (size_t)m[0] * ((size_t)y + (size_t)m[1] * (size_t)z),
+                   grid->d + grammar_grid_index(grid, o[0], o[1] + y, o[2] + z), sizeof(float) * (size_t)m[0]);
+    grammar_grid g = { m[0], m[1], m[2], work };
+    grammar_params q = { { 0, 0, 0 }, { m[0], m[1], m[2] }, { p->stride[0], p->stride[1], p->stride[2] }, 1, p->seed };
+    char err[256];
+    double ms[2];
+    bool ok = true;
+    for (int k = 0; k < 3 && ok; k++) { /* the GPU twice: the first allocates its buffers */
+        memcpy(work, init, sizeof(float) * cells);
+        uint64_t t0 = timer_ns();
+        ok = k == 0 ? grammar_derive(prog, &g, &q, s->a->jobs, NULL, err, sizeof err)
+                    : grammar_gpu_derive(s->gpu, prog, &g, &q, NULL, err, sizeof err);
+        ms[k == 0 ? 0 : 1] = timer_ms_since(t0);
+    }
+    free(init);
+    free(work);
+    int path = ok && ms[1] < ms[0] ? PATH_GPU : PATH_CPU;
+    log_info("grammar apply derives on the %s (a %d x %d x %d probe: GPU %.2f ms, CPU %.2f ms)",
+             path == PATH_GPU ? "GPU" : "CPU", m[0], m[1], m[2], ok ? ms[1] : -1.0, ms[0]);
+    return path;
+}
+
+static int choose_path(caves_app *s, const grammar_program *prog, const grammar_grid *grid, const grammar_params *p)
+{
+    int setting = cvar_int("render.gpu", 2);
+    char why[256];
+    if (setting == 0) return PATH_CPU;
+    if (!grammar_gpu_supports(prog, why, sizeof why)) {
+        log_info("grammar apply derives on the CPU: %s", why);
+        return PATH_CPU;
+    }
+    if (!ensure_gpu(s)) return PATH_CPU;
+    if (setting == 1) return PATH_GPU;
+    if (!s->path || s->path_for != setting) {
+        s->path = probe(s, prog, grid, p);
+        s->path_for = setting;
+    }
+    return s->path;
+}
+
+typedef struct apply_derive_ctx {
+    caves_app *s;
+    int path; /* the one taken, for the command's output */
+} apply_derive_ctx;
+
+static bool apply_derive(void *user, const grammar_program *prog, grammar_grid *grid, const grammar_params *p,
+                         grammar_stats *stats, char *err, size_t errlen)
+{
+    apply_derive_ctx *c = user;
+    c->path = choose_path(c->s, prog, grid, p);
+    if (c->path == PATH_GPU) {
+        /* a GPU that fails half-way (a lost context, memory) must not cost
+         * the box: the CPU derives from a copy of the input */
+        size_t bytes = sizeof(float) * (size_t)grid->nx * (size_t)grid->ny * (size_t)grid->nz;
+        float *input = malloc(bytes);
+        if (input) {
+            memcpy(input, grid->d, bytes);
+            bool ok = grammar_gpu_derive(c->s->gpu, prog, grid, p, stats, err, errlen);
+            if (!ok) memcpy(grid->d, input, bytes);
+            free(input);
+            if (ok) return true;
+            log_info("grammar apply derives on the CPU: %s", err);
+        }
+        c->path = PATH_CPU;
+    }
+    return grammar_derive(prog, grid, p, c->s->a->jobs, stats, err, errlen);
+}
 
 static bool load(const char *file, grammar *g)
 {
@@ -53,8 +169,9 @@ static int grammar_info(const char *file)
     return 0;
 }
 
-static int grammar_apply(app *a, const char *file, const char *iters)
+static int grammar_apply(caves_app *s, const char *file, const char *iters)
 {
+    app *a = s->a;
     int iterations = cvar_int("caves.iterations", 2);
     if (iters) {
         char *end;
@@ -102,7 +219,9 @@ static int grammar_apply(app *a, const char *file, const char *iters)
     const cvar *st = cvar_find("caves.stride");
     int stride[3] = { st ? (int)st->v[0] : 1, st ? (int)st->v[1] : 1, st ? (int)st->v[2] : 1 };
     caves_edit e;
-    if (!caves_apply_box(a->w, prog, lo, hi, stride, iterations, (uint64_t)a->world_seed, a->jobs, &e, err, sizeof err)) {
+    apply_derive_ctx dc = { s, PATH_CPU };
+    if (!caves_apply_box_with(a->w, prog, lo, hi, stride, iterations, (uint64_t)a->world_seed, apply_derive, &dc, &e, err,
+                              sizeof err)) {
         log_error("grammar apply: %s", err);
         goto done;
     }
@@ -113,6 +232,7 @@ static int grammar_apply(app *a, const char *file, const char *iters)
     log_out("changed_voxels=%lld", e.changed);
     log_out("chunks_touched=%d", touched);
     log_out("grammar_box=%d %d %d %d %d %d", lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
+    log_out("grammar_path=%s", dc.path == PATH_GPU ? "gpu" : "cpu");
     rc = 0;
 done:
     free(g);
@@ -122,31 +242,37 @@ done:
 
 static int c_grammar(void *u, int argc, char **argv)
 {
-    app *a = u;
+    caves_app *s = u;
     if (argc >= 3 && strcmp(argv[1], "info") == 0 && argc == 3) return grammar_info(argv[2]);
-    if (argc >= 3 && strcmp(argv[1], "apply") == 0 && argc <= 4) return grammar_apply(a, argv[2], argc == 4 ? argv[3] : NULL);
+    if (argc >= 3 && strcmp(argv[1], "apply") == 0 && argc <= 4) return grammar_apply(s, argv[2], argc == 4 ? argv[3] : NULL);
     log_error("usage: grammar apply FILE [ITERATIONS] | grammar info FILE");
     return 1;
 }
 
 static void *caves_init(app *a)
 {
+    caves_app *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->a = a;
     caves_register();
     cvar_register(&(cvar_desc){ "caves.apply_size", "side of the box 'grammar apply' derives around where you look",
                                 CVAR_INT, CVAR_ARCHIVE, "32", 4, 256 });
     const cmd_desc table[] = {
         { "grammar", "apply FILE [ITERATIONS] | info FILE",
           "apply: derive a voxel grammar around where you look (caves.orientation, caves.stride); info: print its rules",
-          c_grammar, a },
+          c_grammar, s },
     };
     cmd_register_table(table, 1);
-    return NULL;
+    return s;
 }
 
 static void caves_shutdown(void *self, app *a)
 {
+    caves_app *s = self;
     worldgen_set_pass(NULL);
     cmd_unregister("grammar");
+    if (s) grammar_gpu_destroy(s->gpu); /* before the context goes */
+    free(s);
 }
 
 const component app_caves_component = {

@@ -170,7 +170,7 @@ static void *smooth_init(app *a)
         { "render.smooth_lod_distance",
           "smooth mode: chunks farther than this (voxels) draw 2x coarser nets, beyond twice it 4x; 0 = never",
           CVAR_FLOAT, CVAR_ARCHIVE, SMOOTH_LOD_DISTANCE_DEFAULT_STR, 0, 4096 },
-        { "render.gpu", "smooth mode meshing: 0 = CPU workers, 1 = compute shaders (GL 4.3), 2 = whichever is faster here",
+        { "render.gpu", "smooth mode meshing and grammar apply: 0 = CPU workers, 1 = compute shaders (GL 4.3), 2 = whichever is faster here",
           CVAR_INT, CVAR_ARCHIVE, "2", 0, 2, NULL, remesh_all, a },
     };
     for (int i = 0; i < 3; i++) cvar_register(&d[i]);

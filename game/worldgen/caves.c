@@ -78,8 +78,21 @@ static uint8_t material_around(const uint8_t *mats, const int n[3], int x, int y
     return MAT_STONE;
 }
 
+static bool derive_on_workers(void *jobs, const grammar_program *prog, grammar_grid *grid, const grammar_params *p,
+                              grammar_stats *stats, char *err, size_t errlen)
+{
+    return grammar_derive(prog, grid, p, jobs, stats, err, errlen);
+}
+
 bool caves_apply_box(world *w, const grammar_program *prog, const int lo[3], const int hi[3], const int stride[3],
                      int iterations, uint64_t seed, job_pool *jobs, caves_edit *out, char *err, size_t errlen)
+{
+    return caves_apply_box_with(w, prog, lo, hi, stride, iterations, seed, derive_on_workers, jobs, out, err, errlen);
+}
+
+bool caves_apply_box_with(world *w, const grammar_program *prog, const int lo[3], const int hi[3], const int stride[3],
+                          int iterations, uint64_t seed, caves_derive_fn derive, void *user, caves_edit *out, char *err,
+                          size_t errlen)
 {
     memset(out, 0, sizeof *out);
     int size[3] = { w->sx, w->sy, w->sz };
@@ -121,7 +134,7 @@ bool caves_apply_box(world *w, const grammar_program *prog, const int lo[3], con
     if (g.m) memcpy(g.m, mats, cells);
     grammar_params p = { { 0, 0, 0 }, { n[0], n[1], n[2] }, { stride[0], stride[1], stride[2] }, iterations, seed };
     grammar_stats st;
-    if (!grammar_derive(prog, &g, &p, jobs, &st, err, errlen)) {
+    if (!derive(user, prog, &g, &p, &st, err, errlen)) {
         free(mats);
         free(g.d);
         free(g.m);

@@ -41,6 +41,15 @@ typedef struct caves_edit {
 bool caves_apply_box(world *w, const grammar_program *prog, const int lo[3], const int hi[3], const int stride[3],
                      int iterations, uint64_t seed, job_pool *jobs, caves_edit *out, char *err, size_t errlen);
 
+/* A derivation of the box's densities: grammar_derive on the workers, or
+ * another with the same bits (the GPU's, for `grammar apply`). */
+typedef bool (*caves_derive_fn)(void *user, const grammar_program *prog, grammar_grid *grid, const grammar_params *p,
+                                grammar_stats *stats, char *err, size_t errlen);
+/* caves_apply_box with the derivation chosen by the caller. */
+bool caves_apply_box_with(world *w, const grammar_program *prog, const int lo[3], const int hi[3], const int stride[3],
+                          int iterations, uint64_t seed, caves_derive_fn derive, void *user, caves_edit *out, char *err,
+                          size_t errlen);
+
 /* Whether a material is terrain the grammar may carve or grow. */
 bool caves_is_terrain(uint8_t m);
 

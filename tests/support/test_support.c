@@ -27,15 +27,20 @@ const char *test_binary_path(const char *rel)
     return buf[k];
 }
 
+struct platform *test_headless_open(int width, int height)
+{
+    char err[1024];
+    platform *p = platform_create(&(platform_desc){ .width = width, .height = height, .headless = true }, err, sizeof err);
+    if (!p) print_error("headless context: %s\n", err);
+    return p;
+}
+
 int test_gl_open(test_gl *g, int width, int height)
 {
     char err[1024];
     *g = (test_gl){ 0 };
-    g->plat = platform_create(&(platform_desc){ .width = width, .height = height, .headless = true }, err, sizeof err);
-    if (!g->plat) {
-        print_error("headless context: %s\n", err);
-        return 0;
-    }
+    g->plat = test_headless_open(width, height);
+    if (!g->plat) return 0;
     g->atlas = atlas_texture_load(platform_find_asset("assets/atlas.png"), err, sizeof err);
     if (!g->atlas) {
         print_error("atlas: %s\n", err);

@@ -12,6 +12,10 @@
 const char *test_source_path(const char *rel);
 const char *test_binary_path(const char *rel);
 
+/* A headless GL context (EGL surfaceless), current; NULL with the reason
+ * printed when none can be made. */
+struct platform *test_headless_open(int width, int height);
+
 /* A headless GL context with the block atlas and a blocks renderer, for
  * render tests (the context is current until test_gl_close). */
 struct platform;
