@@ -79,6 +79,25 @@ bool occlusion_box_hidden(const occlusion_tiles *t, const float viewproj[16], co
     return true;
 }
 
+void occlusion_cell_order(const float eye[3], const float origin[3], int order[OCCLUSION_CELLS])
+{
+    float d[OCCLUSION_CELLS];
+    const float half = (float)(1 << OCCLUSION_CELL_BITS) * 0.5f;
+    for (int c = 0; c < OCCLUSION_CELLS; c++) {
+        int i[3] = { c % OCCLUSION_CELLS_AXIS, c / OCCLUSION_CELLS_AXIS % OCCLUSION_CELLS_AXIS,
+                     c / (OCCLUSION_CELLS_AXIS * OCCLUSION_CELLS_AXIS) };
+        float s = 0.f;
+        for (int k = 0; k < 3; k++) {
+            float e = origin[k] + (float)(i[k] << OCCLUSION_CELL_BITS) + half - eye[k];
+            s += e * e;
+        }
+        /* insertion: 64 cells, already nearly sorted along the grid */
+        int at = c;
+        while (at > 0 && d[at - 1] > s) d[at] = d[at - 1], order[at] = order[at - 1], at--;
+        d[at] = s, order[at] = c;
+    }
+}
+
 struct render_occlusion {
     const camera *cam;
     int w, h;

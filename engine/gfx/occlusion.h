@@ -43,6 +43,11 @@ static inline int occlusion_cell(float x, float y, float z)
     return c[0] + OCCLUSION_CELLS_AXIS * (c[1] + OCCLUSION_CELLS_AXIS * c[2]);
 }
 
+/* The cells of a chunk at `origin` (world units), nearest to `eye` first:
+ * drawing a chunk's cells in this order lets early depth reject what its
+ * own near cells hide (a leaf wall in front of the crown behind it). */
+void occlusion_cell_order(const float eye[3], const float origin[3], int order[OCCLUSION_CELLS]);
+
 /* Pixels per tile side: small enough that a gap between two crowns stays a
  * gap, large enough that a chunk's rectangle spans few tiles. */
 #define OCCLUSION_TILE 4

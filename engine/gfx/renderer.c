@@ -296,9 +296,10 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     glBindVertexArray(r->vao);
     glVertexArrayElementBuffer(r->vao, r->ibo);
 
-    /* Opaque and cut-out together, nearest chunk first: foliage is drawn
-     * solid (its holes dark, see chunk.frag), so early depth rejects what
-     * lies behind it, and one multi-draw per chunk covers both passes. */
+    /* Opaque and cut-out together, nearest chunk first and in each chunk
+     * nearest cell first: foliage is drawn solid (its holes dark, see
+     * chunk.frag), so early depth rejects what lies behind it, and one
+     * multi-draw per chunk covers both passes. */
     GLsizei counts[2 * PARTS];
     const void *offsets[2 * PARTS];
     GLint bases[2 * PARTS];
@@ -322,16 +323,20 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
         stats->chunks_drawn++;
         if (level != drawn_level) glUniform1i(r->u.coarse, drawn_level = level);
         unsigned mask = r->opt.face_ranges && !s->wireframe ? facing_mask(cam->pos, x, y, z) : 0x3fu;
-        int ranges = 0;
-        for (int pass = PASS_OPAQUE; pass <= PASS_CUTOUT; pass++) {
-            for (int part = 0; part < PARTS; part++) {
-                int from = g->part[pass][part], to = g->part[pass][part + 1];
-                if (from == to || !(mask >> (part % FACE_COUNT) & 1u) || !keep[part / FACE_COUNT]) continue;
-                /* parts next to each other in the buffer are one range */
-                if (ranges && bases[ranges - 1] + counts[ranges - 1] / 6 * 4 == g->first[pass] + from)
-                    counts[ranges - 1] += (to - from) / 4 * 6;
-                else
-                    counts[ranges] = (to - from) / 4 * 6, bases[ranges++] = g->first[pass] + from;
+        int ranges = 0, order[CELLS];
+        occlusion_cell_order(cam->pos, o, order);
+        for (int c = 0; c < CELLS; c++) {
+            if (!keep[order[c]]) continue;
+            for (int pass = PASS_OPAQUE; pass <= PASS_CUTOUT; pass++) {
+                for (int part = order[c] * FACE_COUNT; part < (order[c] + 1) * FACE_COUNT; part++) {
+                    int from = g->part[pass][part], to = g->part[pass][part + 1];
+                    if (from == to || !(mask >> (part % FACE_COUNT) & 1u)) continue;
+                    /* parts next to each other in the buffer are one range */
+                    if (ranges && bases[ranges - 1] + counts[ranges - 1] / 6 * 4 == g->first[pass] + from)
+                        counts[ranges - 1] += (to - from) / 4 * 6;
+                    else
+                        counts[ranges] = (to - from) / 4 * 6, bases[ranges++] = g->first[pass] + from;
+                }
             }
         }
         if (!ranges) continue;

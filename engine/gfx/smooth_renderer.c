@@ -266,39 +266,43 @@ static bool neighbour_finer(const smooth_renderer *r, const render_view *v, int 
     return level_at(r, v->cam, nx, ny, nz) < level;
 }
 
-static void draw_range(int from, int upto, render_stats *stats)
+/* Triangle ranges of one draw: following ranges merge into one. */
+typedef struct draw_list {
+    GLsizei count[CELLS + 6];
+    const void *offset[CELLS + 6];
+    int n, end; /* ranges; the triangle after the last one */
+} draw_list;
+
+static void add_range(draw_list *d, int from, int upto)
 {
     if (upto <= from) return;
-    const void *first = (const void *)(sizeof(uint32_t) * 3 * (size_t)from);
-    glDrawElements(GL_TRIANGLES, 3 * (upto - from), GL_UNSIGNED_INT, first);
-    stats->triangles += upto - from;
+    if (d->n && d->end == from) {
+        d->count[d->n - 1] += 3 * (upto - from);
+    } else {
+        d->count[d->n] = 3 * (upto - from);
+        d->offset[d->n++] = (const void *)(sizeof(uint32_t) * 3 * (size_t)from);
+    }
+    d->end = upto;
 }
 
 /* One chunk's level (buffers bound): the surface's cells culling keeps
- * (keep[0..CELLS)), and when it keeps them (keep[CELLS]) the skirts over
- * the faces whose neighbour is drawn finer (elsewhere they hang hidden in
- * the solid). Ranges that follow each other go in one draw. */
+ * (keep[0..CELLS)), nearest first (order) so early depth rejects what the
+ * chunk's own near cells hide, and when culling keeps them (keep[CELLS])
+ * the skirts over the faces whose neighbour is drawn finer (elsewhere they
+ * hang hidden in the solid). One multi-draw. */
 static void draw_level(const smooth_renderer *r, const render_view *v, const smooth_level *l, int level, int x, int y,
-                       int z, const bool keep[CELLS + 1], render_stats *stats)
+                       int z, const bool keep[CELLS + 1], const int order[CELLS], render_stats *stats)
 {
-    int from = 0, upto = 0; /* triangles [from, upto) still to draw */
-    for (int c = 0; c < CELLS; c++) {
-        if (!keep[c] || l->cell[c + 1] == l->cell[c]) continue;
-        if (l->cell[c] != upto) { /* a cell left out in between */
-            draw_range(from, upto, stats);
-            from = l->cell[c];
-        }
-        upto = l->cell[c + 1];
+    draw_list d = { .n = 0 };
+    for (int k = 0; k < CELLS; k++) {
+        int c = order[k];
+        if (keep[c]) add_range(&d, l->cell[c], l->cell[c + 1]);
     }
-    for (int f = 0; f < 6; f++) {
-        if (!keep[CELLS] || l->skirt[f + 1] == l->skirt[f] || !neighbour_finer(r, v, x, y, z, f, level)) continue;
-        if (l->skirt[f] != upto) { /* a skirt (or the surface's end) left out in between */
-            draw_range(from, upto, stats);
-            from = l->skirt[f];
-        }
-        upto = l->skirt[f + 1];
-    }
-    draw_range(from, upto, stats);
+    for (int f = 0; f < 6; f++)
+        if (keep[CELLS] && neighbour_finer(r, v, x, y, z, f, level)) add_range(&d, l->skirt[f], l->skirt[f + 1]);
+    if (!d.n) return;
+    glMultiDrawElements(GL_TRIANGLES, d.count, GL_UNSIGNED_INT, d.offset, d.n);
+    for (int i = 0; i < d.n; i++) stats->triangles += d.count[i] / 3;
 }
 
 void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_stats *stats)
@@ -362,7 +366,10 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
             } else {
                 glVertexArrayVertexBuffer(r->vao, 0, l->vbo, 0, sizeof(smooth_vertex));
                 glVertexArrayElementBuffer(r->vao, l->ibo);
-                draw_level(r, v, l, level, x, y, z, keep, stats);
+                int order[CELLS];
+                const float co[3] = { (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE) };
+                occlusion_cell_order(v->cam->pos, co, order);
+                draw_level(r, v, l, level, x, y, z, keep, order, stats);
             }
         }
     }
