@@ -17,6 +17,8 @@
 #include "mesh/enhance_mesh.h"
 #include "ui/cvar.h"
 
+#define EV_PARTS (OCCLUSION_CELLS * FACE_COUNT)
+
 typedef struct ev_chunk {
     enhance_chunk ec;
     enhance_input *in;   /* what ec was made from (NULL: not enhanced) */
@@ -26,13 +28,24 @@ typedef struct ev_chunk {
     enhance_mesh mesh;   /* built on a worker, uploaded on the main thread */
     GLuint vbo;
     int quads;
-    float lo[3], hi[3];  /* chunk-local box (voxels) around the uploaded quads, for occlusion culling */
+    /* The uploaded quads grouped by part (cell * FACE_COUNT + face, cells
+     * of occlusion.h by a quad's first corner): part k is quads
+     * [part[k], part[k + 1]); lo/hi the chunk-local box (voxels) of each
+     * cell's quads (lo > hi: none), what culling tests. */
+    int part[EV_PARTS + 1];
+    float lo[OCCLUSION_CELLS][3], hi[OCCLUSION_CELLS][3];
 } ev_chunk;
 
 typedef struct enhance_view {
     void *blocks;                 /* the blocks mode, for chunks beyond the radius */
     GLuint prog, vao, ibo;
     int ibo_quads;
+    enhance_vertex *sorted; /* scratch: a chunk's quads grouped by part for upload */
+    int *keys;              /* scratch: each quad's part */
+    int sorted_cap;         /* vertices sorted (and keys) hold */
+    GLsizei counts[EV_PARTS]; /* scratch: one chunk's draw ranges */
+    const void *offsets[EV_PARTS];
+    GLint bases[EV_PARTS];
     struct { GLint viewproj, origin, camera, inv_factor, factor, atlas, fog_color, fog_start, fog_end, tints; } u;
     enhance_ctx *ctx;
     enhance_params p;
@@ -207,6 +220,40 @@ static void mesh_job(void *arg, int k)
     }
 }
 
+/* A vertex's chunk-local position in voxels (corners count fragments). */
+static void ev_vertex_pos(const enhance_vertex *q, float f, float p[3])
+{
+    p[0] = (float)(q->a & 1023u) / f, p[1] = (float)((q->a >> 10) & 1023u) / f, p[2] = (float)((q->a >> 20) & 1023u) / f;
+}
+
+/* The chunk's mesh into dst grouped by part (a counting sort, stable;
+ * key[i] scratch for quad i), each cell's box from its quads' corners
+ * (quads list all four). */
+static void sort_parts(ev_chunk *c, float f, enhance_vertex *dst, int *key)
+{
+    int n[EV_PARTS] = { 0 }, at[EV_PARTS];
+    for (int q = 0; q < c->mesh.count; q += 4) {
+        float p[3];
+        ev_vertex_pos(&c->mesh.v[q], f, p);
+        int face = (int)((c->mesh.v[q].b >> 16) & 7u);
+        key[q / 4] = occlusion_cell(p[0], p[1], p[2]) * FACE_COUNT + (face < FACE_COUNT ? face : 0);
+        n[key[q / 4]]++;
+    }
+    c->part[0] = 0;
+    for (int k = 0; k < EV_PARTS; k++) c->part[k + 1] = c->part[k] + n[k], at[k] = c->part[k];
+    for (int cell = 0; cell < OCCLUSION_CELLS; cell++)
+        for (int k = 0; k < 3; k++) c->lo[cell][k] = INFINITY, c->hi[cell][k] = -INFINITY;
+    for (int q = 0; q < c->mesh.count; q += 4) {
+        int k = key[q / 4], cell = k / FACE_COUNT;
+        memcpy(dst + 4 * at[k]++, c->mesh.v + q, 4 * sizeof *dst);
+        for (int i = 0; i < 4; i++) {
+            float p[3];
+            ev_vertex_pos(&c->mesh.v[q + i], f, p);
+            for (int a = 0; a < 3; a++) c->lo[cell][a] = fminf(c->lo[cell][a], p[a]), c->hi[cell][a] = fmaxf(c->hi[cell][a], p[a]);
+        }
+    }
+}
+
 static void upload(enhance_view *v, ev_chunk *c)
 {
     c->mesh_stale = false;
@@ -222,9 +269,23 @@ static void upload(enhance_view *v, ev_chunk *c)
         while (n < quads) n *= 2;
         if (quad_index_upload(v->ibo, n)) v->ibo_quads = n;
     }
+    if (c->mesh.count > v->sorted_cap) {
+        enhance_vertex *sv = realloc(v->sorted, sizeof *sv * (size_t)c->mesh.count);
+        if (sv) v->sorted = sv;
+        int *keys = realloc(v->keys, sizeof *keys * (size_t)quads);
+        if (keys) v->keys = keys;
+        if (!sv || !keys) {
+            log_warn("enhanced mode: no memory to sort %d quads; the chunk is not drawn", quads);
+            if (c->vbo) glDeleteBuffers(1, &c->vbo);
+            c->vbo = 0;
+            return;
+        }
+        v->sorted_cap = c->mesh.count;
+    }
+    sort_parts(c, (float)enhance_factor(&v->p), v->sorted, v->keys);
     if (!c->vbo) glCreateBuffers(1, &c->vbo);
     while (glGetError() != GL_NO_ERROR) {}
-    glNamedBufferData(c->vbo, (GLsizeiptr)(sizeof(enhance_vertex) * (size_t)c->mesh.count), c->mesh.v, GL_STATIC_DRAW);
+    glNamedBufferData(c->vbo, (GLsizeiptr)(sizeof(enhance_vertex) * (size_t)c->mesh.count), v->sorted, GL_STATIC_DRAW);
     if (glGetError() == GL_OUT_OF_MEMORY || v->ibo_quads < quads) {
         log_warn("enhanced mode: no GPU memory for %d quads; the chunk is not drawn", quads);
         glDeleteBuffers(1, &c->vbo);
@@ -232,13 +293,6 @@ static void upload(enhance_view *v, ev_chunk *c)
         return;
     }
     c->quads = quads;
-    uint32_t l[3] = { UINT32_MAX, UINT32_MAX, UINT32_MAX }, h[3] = { 0, 0, 0 };
-    for (int i = 0; i < c->mesh.count; i++) { /* quads list all four corners */
-        uint32_t a = c->mesh.v[i].a, p[3] = { a & 1023u, (a >> 10) & 1023u, (a >> 20) & 1023u };
-        for (int k = 0; k < 3; k++) l[k] = p[k] < l[k] ? p[k] : l[k], h[k] = p[k] > h[k] ? p[k] : h[k];
-    }
-    float f = (float)enhance_factor(&v->p); /* corners count fragments */
-    for (int k = 0; k < 3; k++) c->lo[k] = (float)l[k] / f, c->hi[k] = (float)h[k] / f;
     enhance_mesh_free(&c->mesh); /* the GPU holds it now */
 }
 
@@ -286,6 +340,8 @@ static void ev_destroy(void *self)
     enhance_view *v = self;
     if (!v) return;
     drop_all(v);
+    free(v->sorted);
+    free(v->keys);
     free(v->ch);
     free(v->work);
     free(v->near);
@@ -457,24 +513,41 @@ static void draw_near(enhance_view *v, const render_view *view, int nn, render_s
     glBindVertexArray(v->vao);
     glVertexArrayElementBuffer(v->vao, v->ibo);
     glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
+    GLsizei *counts = v->counts;
+    GLint *bases = v->bases; /* every range starts at the pattern's first index (offsets are 0) */
     for (int k = 0; k < nn; k++) {
         int i = v->near[k].index;
-        ev_chunk *c = &v->ch[i];
+        const ev_chunk *c = &v->ch[i];
         if (!c->quads) continue;
         int cx, cy, cz;
         world_chunk_coords(v->w, i, &cx, &cy, &cz);
         const float o[3] = { (float)(cx * CHUNK_SIZE), (float)(cy * CHUNK_SIZE), (float)(cz * CHUNK_SIZE) };
-        const float lo[3] = { o[0] + c->lo[0], o[1] + c->lo[1], o[2] + c->lo[2] };
-        const float hi[3] = { o[0] + c->hi[0], o[1] + c->hi[1], o[2] + c->hi[2] };
-        if (!occlusion_keep(view->occ, v->near[k].dist, lo, hi)) {
+        bool keep[OCCLUSION_CELLS];
+        stats->triangles_loaded += 2L * c->quads;
+        if (!occlusion_keep_parts(view->occ, v->near[k].dist, o, c->lo, c->hi, OCCLUSION_CELLS, keep)) {
             stats->chunks_occluded++;
             continue;
         }
+        /* nearest cell first; the directions that can face the eye */
+        int order[OCCLUSION_CELLS], ranges = 0;
+        occlusion_cell_order(view->cam->pos, o, order);
+        unsigned mask = s->wireframe ? 0x3fu : render_facing_mask(view->cam->pos, cx, cy, cz);
+        for (int j = 0; j < OCCLUSION_CELLS; j++) {
+            if (!keep[order[j]]) continue;
+            for (int part = order[j] * FACE_COUNT; part < (order[j] + 1) * FACE_COUNT; part++) {
+                int from = c->part[part], to = c->part[part + 1];
+                if (from == to || !(mask >> (part % FACE_COUNT) & 1u)) continue;
+                if (ranges && bases[ranges - 1] + counts[ranges - 1] / 6 * 4 == 4 * from)
+                    counts[ranges - 1] += 6 * (to - from);
+                else
+                    counts[ranges] = 6 * (to - from), bases[ranges++] = 4 * from;
+            }
+        }
+        if (!ranges) continue;
         glUniform3f(v->u.origin, o[0], o[1], o[2]);
         glVertexArrayVertexBuffer(v->vao, 0, c->vbo, 0, sizeof(enhance_vertex));
-        glDrawElements(GL_TRIANGLES, c->quads * 6, GL_UNSIGNED_INT, NULL);
-        stats->triangles += 2L * c->quads;
-        stats->triangles_loaded += 2L * c->quads;
+        glMultiDrawElementsBaseVertex(GL_TRIANGLES, counts, GL_UNSIGNED_INT, v->offsets, ranges, bases);
+        for (int q = 0; q < ranges; q++) stats->triangles += counts[q] / 3;
         stats->chunks_drawn++;
     }
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "voxel/chunk.h"
+#include "voxel/material.h"
 
 /* The registry is written while the app starts (each mode's owner inserts
  * it) and only read afterwards. */
@@ -92,4 +93,22 @@ void render_frame_begin(const render_settings *s)
     glEnable(GL_CULL_FACE);
     glCullFace(GL_BACK);
     glFrontFace(GL_CCW);
+}
+
+/* Face directions of chunk (x, y, z) that can face the eye: a face of
+ * direction +x lies on a plane x = p with p > the chunk's low x and is front
+ * facing only when eye.x > p, and so on. Faces left out are exactly those
+ * back-face culling would drop: the picture is the same. */
+unsigned render_facing_mask(const float eye[3], int x, int y, int z)
+{
+    const float lo[3] = { (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE) };
+    unsigned m = 0;
+    for (int f = 0; f < FACE_COUNT; f++) {
+        for (int a = 0; a < 3; a++) {
+            int n = face_normal[f][a];
+            if (n > 0 && eye[a] > lo[a]) m |= 1u << f;
+            if (n < 0 && eye[a] < lo[a] + CHUNK_SIZE) m |= 1u << f;
+        }
+    }
+    return m;
 }

@@ -107,6 +107,11 @@ float render_chunk_sphere(int cx, int cy, int cz, float centre[3]);
  * holds cx*cy*cz items. `has` (NULL: all) skips chunks with has[i] == 0. */
 int render_visible_set(const camera *cam, float view_distance, int cx, int cy, int cz, const unsigned char *has,
                        render_item *out);
+/* Bit f set for each face direction f (voxel/material.h face ids) whose
+ * faces inside chunk (x, y, z) can face the eye: the others are exactly
+ * what back-face culling would drop, so a mode that groups its quads by
+ * direction may leave them out. */
+unsigned render_facing_mask(const float eye[3], int x, int y, int z);
 /* Binds the framebuffer, sets the viewport, clears to the sky colour and
  * sets the depth/cull state every mode draws with. */
 void render_frame_begin(const render_settings *s);

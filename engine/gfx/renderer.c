@@ -249,24 +249,6 @@ bool renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m)
     return ok;
 }
 
-/* Face directions of chunk (x, y, z) that can face the eye: a face of
- * direction +x lies on a plane x = p with p > the chunk's low x and is front
- * facing only when eye.x > p, and so on. Faces left out are exactly those
- * back-face culling would drop: the picture is the same. */
-static unsigned facing_mask(const float eye[3], int x, int y, int z)
-{
-    const float lo[3] = { (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE) };
-    unsigned m = 0;
-    for (int f = 0; f < FACE_COUNT; f++) {
-        for (int a = 0; a < 3; a++) {
-            int n = face_normal[f][a];
-            if (n > 0 && eye[a] > lo[a]) m |= 1u << f;
-            if (n < 0 && eye[a] < lo[a] + CHUNK_SIZE) m |= 1u << f;
-        }
-    }
-    return m;
-}
-
 void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
 {
     const render_settings *s = v->s;
@@ -322,7 +304,7 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
         }
         stats->chunks_drawn++;
         if (level != drawn_level) glUniform1i(r->u.coarse, drawn_level = level);
-        unsigned mask = r->opt.face_ranges && !s->wireframe ? facing_mask(cam->pos, x, y, z) : 0x3fu;
+        unsigned mask = r->opt.face_ranges && !s->wireframe ? render_facing_mask(cam->pos, x, y, z) : 0x3fu;
         int ranges = 0, order[CELLS];
         occlusion_cell_order(cam->pos, o, order);
         for (int c = 0; c < CELLS; c++) {
