@@ -105,6 +105,7 @@ struct render_occlusion {
     int rings_left;
     bool on;       /* culling at all this frame */
     bool have;     /* tiles hold this frame's depth */
+    bool warned;   /* the depth could not be read, said once */
     float *depth;
     size_t depth_cap;
     occlusion_tiles tiles;
@@ -145,11 +146,26 @@ static void read_depth(render_occlusion *o)
         }
         o->depth = d, o->depth_cap = n;
     }
+    /* a multisampled framebuffer (a driver that forces antialiasing) has
+     * no depth to read: draw everything rather than guess */
+    GLint samples = 0;
+    glGetIntegerv(GL_SAMPLE_BUFFERS, &samples);
+    if (samples) {
+        if (!o->warned) log_warn("occlusion culling: the framebuffer is multisampled, its depth cannot be read; off");
+        o->warned = true, o->rings_left = 0, o->have = false;
+        return;
+    }
     uint64_t t0 = timer_ns();
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     glReadPixels(0, 0, o->w, o->h, GL_DEPTH_COMPONENT, GL_FLOAT, o->depth);
     uint64_t t1 = timer_ns();
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR) { /* stale or no depth: nothing may be culled by it */
+        if (!o->warned) log_warn("occlusion culling: GL error 0x%04x reading the depth; off this frame", e);
+        o->warned = true, o->rings_left = 0, o->have = false;
+        return;
+    }
     o->have = occlusion_tiles_build(&o->tiles, o->depth, o->w, o->h);
     o->stats.read_ms += (double)(t1 - t0) * 1e-6, o->stats.tiles_ms += (double)(timer_ns() - t1) * 1e-6;
     o->stats.reads++;
