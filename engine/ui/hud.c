@@ -55,7 +55,8 @@ static hud_rect draw_debug_at(text_ctx *t, const hud_info *in, float top)
              (double)in->pitch);
     snprintf(lines[n++], sizeof lines[0], "biome %s  seed %llu", in->biome ? in->biome : "?",
              (unsigned long long)in->seed);
-    snprintf(lines[n++], sizeof lines[0], "chunks %d loaded, %d visible", in->chunks_loaded, in->chunks_visible);
+    snprintf(lines[n++], sizeof lines[0], "chunks %d loaded, %d visible, %d occluded", in->chunks_loaded, in->chunks_visible,
+             in->chunks_occluded);
     snprintf(lines[n++], sizeof lines[0], "triangles %ld", in->triangles);
     snprintf(lines[n++], sizeof lines[0], "render %s  queue %d", in->render_mode ? in->render_mode : "?",
              in->queue_len);

@@ -23,7 +23,7 @@ typedef struct hud_info {
     float yaw, pitch;        /* degrees; yaw 0 = -Z ("N"), 90 = +X ("E") */
     const char *biome;
     uint64_t seed;
-    int chunks_loaded, chunks_visible;
+    int chunks_loaded, chunks_visible, chunks_occluded;
     long triangles;
     const char *render_mode;
     int queue_len;           /* worker jobs waiting */

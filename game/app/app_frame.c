@@ -74,6 +74,7 @@ void app_draw_overlays(app *a)
         .pos = { a->pl.pos[0], a->pl.pos[1], a->pl.pos[2] }, .yaw = a->pl.yaw, .pitch = a->pl.pitch,
         .biome = a->world_kind ? a->world_kind->name : "?", .seed = (uint64_t)(int64_t)a->world_seed,
         .chunks_loaded = a->stats.chunks_loaded, .chunks_visible = a->stats.chunks_drawn,
+        .chunks_occluded = a->stats.chunks_occluded,
         .triangles = a->stats.triangles, .render_mode = mode,
         .queue_len = job_pool_queued(a->jobs),
     };
