@@ -182,7 +182,13 @@ cpu_hash=$(kv world_hash); [ "$(kv grammar_path)" = cpu ] || { echo "FAIL render
 check "grammar apply on the GPU (render.gpu 1)" 0 "$strata" --headless --exec "$(echo "$gap" | sed 's/gpu G/gpu 1/')"
 [ "$(kv grammar_path)" = gpu ] && [ "$(kv world_hash)" = "$cpu_hash" ] || { echo "FAIL render.gpu 1: grammar_path=$(kv grammar_path), world_hash $(kv world_hash) vs the CPU's $cpu_hash"; fail=1; }
 check "no compute: grammar apply falls back to the CPU" 0 env STRATA_GL_NO_COMPUTE=1 "$strata" --headless --exec "$(echo "$gap" | sed 's/gpu G/gpu 1/')"
-[ "$(kv grammar_path)" = cpu ] && [ "$(kv world_hash)" = "$cpu_hash" ] && grep -q 'grammar apply derives on the CPU: the GPU derivation is unavailable' "$tmp/err" || { echo "FAIL no compute: grammar apply: $(kv grammar_path) $(kv world_hash) $(cat "$tmp/err")"; fail=1; }
+[ "$(kv grammar_path)" = cpu ] && [ "$(kv world_hash)" = "$cpu_hash" ] && grep -q 'grammars derive on the CPU: the GPU derivation is unavailable' "$tmp/err" || { echo "FAIL no compute: grammar apply: $(kv grammar_path) $(kv world_hash) $(cat "$tmp/err")"; fail=1; }
+# the caves pass of a world generated on the GL thread derives on the GPU when render.gpu says
+# so, and the world has the same bits as the CPU's (the desert's alcoves stay on the CPU)
+check "caves pass on the CPU (render.gpu 0)" 0 "$strata" --headless --exec "set render.gpu 0; $gdesert; grammar stats; stats"
+pass_hash=$(kv world_hash); [ "$(kv grammar_gpu_boxes)" = 0 ] || { echo "FAIL render.gpu 0: the caves pass used the GPU"; fail=1; }
+check "caves pass on the GPU (render.gpu 1)" 0 "$strata" --headless --exec "set render.gpu 1; $gdesert; grammar stats; stats"
+[ "$(kv grammar_gpu_boxes)" -gt 0 ] && [ "$(kv world_hash)" = "$pass_hash" ] || { echo "FAIL caves pass on the GPU: $(kv grammar_gpu_boxes) boxes, world_hash $(kv world_hash) vs the CPU's $pass_hash"; fail=1; }
 printf 'rule a\nsize 2 1 1\nsymbol\n GEQ 0.5 XX\n' >"$tmp/bad.grammar"
 check "a bad grammar is refused" 1 "$strata" --headless --exec "$gdesert; grammar apply $tmp/bad.grammar"
 grep -q "bad.grammar:4:10: unknown symbol operator 'XX'" "$tmp/err" || { echo "FAIL bad grammar message: $(cat "$tmp/err")"; fail=1; }

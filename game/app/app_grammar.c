@@ -6,13 +6,15 @@
  *   grammar info FILE                the parsed rules
  * A grammar that does not load is refused with file:line:col before any
  * voxel is read, so a bad file changes nothing.
- * `grammar apply` derives on the CPU workers or in the compute shader
- * (gfx/grammar_gpu, the same bits), as render.gpu says: 0 the CPU, 1 the
- * GPU, 2 whichever a probe measured faster here. GL lives on this, the main
- * thread, so only the command can use the GPU: the caves pass runs on the
- * world generation thread and derives on the CPU (docs/grammar.md). */
+ * `grammar apply` and the caves pass derive on the CPU workers or in the
+ * compute shader (gfx/grammar_gpu, the same bits), as render.gpu says: 0
+ * the CPU, 1 the GPU, 2 whichever a probe measured faster here. GL lives on
+ * the main thread: a world generated there (headless scripts, `regen`) can
+ * take the GPU; one generated in the background derives on the CPU
+ * (docs/grammar.md). Either way the world has the same bits. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +36,10 @@ typedef struct caves_app {
     grammar_gpu *gpu;
     bool gpu_failed;    /* made once; a failure is said once and not retried */
     int path, path_for; /* the path render.gpu 2 measured, and the setting it was measured for */
+    bool gl;            /* gfx_init ran: gl_thread holds the context */
+    pthread_t gl_thread;
+    bool said_unsupported; /* the pass's "this ruleset stays on the CPU" said once */
+    long pass_gpu_boxes;   /* boxes of generated worlds derived on the GPU (grammar stats) */
 } caves_app;
 
 static bool ensure_gpu(caves_app *s)
@@ -43,7 +49,7 @@ static bool ensure_gpu(caves_app *s)
         s->gpu = grammar_gpu_create(err, sizeof err);
         if (!s->gpu) {
             s->gpu_failed = true;
-            log_info("grammar apply derives on the CPU: the GPU derivation is unavailable (%s)", err);
+            log_info("grammars derive on the CPU: the GPU derivation is unavailable (%s)", err);
         }
     }
     return s->gpu != NULL;
@@ -85,18 +91,21 @@ static int probe(caves_app *s, const grammar_program *prog, const grammar_grid *
     free(init);
     free(work);
     int path = ok && ms[1] < ms[0] ? PATH_GPU : PATH_CPU;
-    log_info("grammar apply derives on the %s (a %d x %d x %d probe: GPU %.2f ms, CPU %.2f ms)",
+    log_info("grammars derive on the %s (a %d x %d x %d probe: GPU %.2f ms, CPU %.2f ms)",
              path == PATH_GPU ? "GPU" : "CPU", m[0], m[1], m[2], ok ? ms[1] : -1.0, ms[0]);
     return path;
 }
 
-static int choose_path(caves_app *s, const grammar_program *prog, const grammar_grid *grid, const grammar_params *p)
+/* quiet: the caves pass asks once per box; say an unsupported ruleset once */
+static int choose_path(caves_app *s, const grammar_program *prog, const grammar_grid *grid, const grammar_params *p,
+                       bool quiet)
 {
     int setting = cvar_int("render.gpu", 2);
     char why[256];
     if (setting == 0) return PATH_CPU;
     if (!grammar_gpu_supports(prog, why, sizeof why)) {
-        log_info("grammar apply derives on the CPU: %s", why);
+        if (!quiet || !s->said_unsupported) log_info("grammar derives on the CPU: %s", why);
+        s->said_unsupported |= quiet;
         return PATH_CPU;
     }
     if (!ensure_gpu(s)) return PATH_CPU;
@@ -108,6 +117,29 @@ static int choose_path(caves_app *s, const grammar_program *prog, const grammar_
     return s->path;
 }
 
+/* The derivation on the chosen path; a GPU that fails half-way (a lost
+ * context, memory) must not cost the box: the CPU derives from a copy of
+ * the input. *path says which one made the result. */
+static bool derive_chosen(caves_app *s, job_pool *jobs, const grammar_program *prog, grammar_grid *grid,
+                          const grammar_params *p, grammar_stats *stats, bool quiet, int *path, char *err, size_t errlen)
+{
+    *path = choose_path(s, prog, grid, p, quiet);
+    if (*path == PATH_GPU) {
+        size_t bytes = sizeof(float) * (size_t)grid->nx * (size_t)grid->ny * (size_t)grid->nz;
+        float *input = malloc(bytes);
+        if (input) {
+            memcpy(input, grid->d, bytes);
+            bool ok = grammar_gpu_derive(s->gpu, prog, grid, p, stats, err, errlen);
+            if (!ok) memcpy(grid->d, input, bytes);
+            free(input);
+            if (ok) return true;
+            log_info("grammar derives on the CPU: %s", err);
+        }
+        *path = PATH_CPU;
+    }
+    return grammar_derive(prog, grid, p, jobs, stats, err, errlen);
+}
+
 typedef struct apply_derive_ctx {
     caves_app *s;
     int path; /* the one taken, for the command's output */
@@ -117,23 +149,21 @@ static bool apply_derive(void *user, const grammar_program *prog, grammar_grid *
                          grammar_stats *stats, char *err, size_t errlen)
 {
     apply_derive_ctx *c = user;
-    c->path = choose_path(c->s, prog, grid, p);
-    if (c->path == PATH_GPU) {
-        /* a GPU that fails half-way (a lost context, memory) must not cost
-         * the box: the CPU derives from a copy of the input */
-        size_t bytes = sizeof(float) * (size_t)grid->nx * (size_t)grid->ny * (size_t)grid->nz;
-        float *input = malloc(bytes);
-        if (input) {
-            memcpy(input, grid->d, bytes);
-            bool ok = grammar_gpu_derive(c->s->gpu, prog, grid, p, stats, err, errlen);
-            if (!ok) memcpy(grid->d, input, bytes);
-            free(input);
-            if (ok) return true;
-            log_info("grammar apply derives on the CPU: %s", err);
-        }
-        c->path = PATH_CPU;
-    }
-    return grammar_derive(prog, grid, p, c->s->a->jobs, stats, err, errlen);
+    return derive_chosen(c->s, c->s->a->jobs, prog, grid, p, stats, false, &c->path, err, errlen);
+}
+
+/* The caves pass's boxes: the GPU only on the thread that holds GL (a
+ * world generated in the background stays on the CPU), with the pool the
+ * pass was given. */
+static bool pass_derive(void *user, job_pool *jobs, const grammar_program *prog, grammar_grid *grid,
+                        const grammar_params *p, grammar_stats *stats, char *err, size_t errlen)
+{
+    caves_app *s = user;
+    if (!s->gl || !pthread_equal(pthread_self(), s->gl_thread)) return grammar_derive(prog, grid, p, jobs, stats, err, errlen);
+    int path;
+    bool ok = derive_chosen(s, jobs, prog, grid, p, stats, true, &path, err, errlen);
+    if (path == PATH_GPU) s->pass_gpu_boxes++;
+    return ok;
 }
 
 static bool load(const char *file, grammar *g)
@@ -245,7 +275,11 @@ static int c_grammar(void *u, int argc, char **argv)
     caves_app *s = u;
     if (argc >= 3 && strcmp(argv[1], "info") == 0 && argc == 3) return grammar_info(argv[2]);
     if (argc >= 3 && strcmp(argv[1], "apply") == 0 && argc <= 4) return grammar_apply(s, argv[2], argc == 4 ? argv[3] : NULL);
-    log_error("usage: grammar apply FILE [ITERATIONS] | grammar info FILE");
+    if (argc == 2 && strcmp(argv[1], "stats") == 0) {
+        log_out("grammar_gpu_boxes=%ld", s->pass_gpu_boxes);
+        return 0;
+    }
+    log_error("usage: grammar apply FILE [ITERATIONS] | grammar info FILE | grammar stats");
     return 1;
 }
 
@@ -255,21 +289,32 @@ static void *caves_init(app *a)
     if (!s) return NULL;
     s->a = a;
     caves_register();
+    caves_set_pass_derive(pass_derive, s);
     cvar_register(&(cvar_desc){ "caves.apply_size", "side of the box 'grammar apply' derives around where you look",
                                 CVAR_INT, CVAR_ARCHIVE, "32", 4, 256 });
     const cmd_desc table[] = {
-        { "grammar", "apply FILE [ITERATIONS] | info FILE",
-          "apply: derive a voxel grammar around where you look (caves.orientation, caves.stride); info: print its rules",
+        { "grammar", "apply FILE [ITERATIONS] | info FILE | stats",
+          "apply: derive a voxel grammar around where you look (caves.orientation, caves.stride); info: print its rules; "
+          "stats: grammar_gpu_boxes, the caves pass's boxes derived in the compute shader",
           c_grammar, s },
     };
     cmd_register_table(table, 1);
     return s;
 }
 
+static bool caves_gfx_init(void *self, app *a)
+{
+    caves_app *s = self;
+    if (!s) return false;
+    s->gl = true, s->gl_thread = pthread_self();
+    return true;
+}
+
 static void caves_shutdown(void *self, app *a)
 {
     caves_app *s = self;
     worldgen_set_pass(NULL);
+    caves_set_pass_derive(NULL, NULL);
     cmd_unregister("grammar");
     if (s) grammar_gpu_destroy(s->gpu); /* before the context goes */
     free(s);
@@ -278,5 +323,6 @@ static void caves_shutdown(void *self, app *a)
 const component app_caves_component = {
     .name = "caves",
     .init = caves_init,
+    .gfx_init = caves_gfx_init,
     .shutdown = caves_shutdown,
 };

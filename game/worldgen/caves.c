@@ -90,6 +90,27 @@ bool caves_apply_box(world *w, const grammar_program *prog, const int lo[3], con
     return caves_apply_box_with(w, prog, lo, hi, stride, iterations, seed, derive_on_workers, jobs, out, err, errlen);
 }
 
+/* The pass's derivation (caves_set_pass_derive): written once at start-up
+ * by the app, read by generation afterwards, like the registries. */
+static caves_pass_derive_fn g_pass_derive;
+static void *g_pass_user;
+
+void caves_set_pass_derive(caves_pass_derive_fn fn, void *user) { g_pass_derive = fn, g_pass_user = user; }
+
+static bool derive_for_pass(void *jobs, const grammar_program *prog, grammar_grid *grid, const grammar_params *p,
+                            grammar_stats *stats, char *err, size_t errlen)
+{
+    if (g_pass_derive) return g_pass_derive(g_pass_user, jobs, prog, grid, p, stats, err, errlen);
+    return grammar_derive(prog, grid, p, jobs, stats, err, errlen);
+}
+
+/* caves_apply_box as the pass does it: with the installed derivation. */
+static bool pass_apply_box(world *w, const grammar_program *prog, const int lo[3], const int hi[3], const int stride[3],
+                           int iterations, uint64_t seed, job_pool *jobs, caves_edit *out, char *err, size_t errlen)
+{
+    return caves_apply_box_with(w, prog, lo, hi, stride, iterations, seed, derive_for_pass, jobs, out, err, errlen);
+}
+
 bool caves_apply_box_with(world *w, const grammar_program *prog, const int lo[3], const int hi[3], const int stride[3],
                           int iterations, uint64_t seed, caves_derive_fn derive, void *user, caves_edit *out, char *err,
                           size_t errlen)
@@ -391,7 +412,7 @@ static void derive_tiles(const caves_state *s, world *w, const int *surface, job
             if (b.hi[1] > s->max_y) b.hi[1] = s->max_y;
             if (box_empty(&b)) continue;
             uint64_t ts = rng_mix64(s->seed ^ salt ^ ((uint64_t)(uint32_t)tx << 32 | (uint32_t)tz));
-            if (!caves_apply_box(w, prog, b.lo, b.hi, stride, iterations, ts, jobs, &e, err, sizeof err))
+            if (!pass_apply_box(w, prog, b.lo, b.hi, stride, iterations, ts, jobs, &e, err, sizeof err))
                 log_error("caves: %s", err);
         }
 }
@@ -422,7 +443,7 @@ static void caves_run(void *state, world *w, job_pool *jobs)
         }
         clip_box(&b, w, s->min_y, s->max_y);
         if (box_empty(&b) || s->iterations == 0) continue;
-        if (!caves_apply_box(w, &s->cave, b.lo, b.hi, s->stride, s->iterations, s->seed + (uint64_t)i, jobs, &e, err,
+        if (!pass_apply_box(w, &s->cave, b.lo, b.hi, s->stride, s->iterations, s->seed + (uint64_t)i, jobs, &e, err,
                              sizeof err))
             log_error("caves: %s", err);
     }

@@ -50,6 +50,15 @@ bool caves_apply_box_with(world *w, const grammar_program *prog, const int lo[3]
                           int iterations, uint64_t seed, caves_derive_fn derive, void *user, caves_edit *out, char *err,
                           size_t errlen);
 
+/* How the caves pass derives its boxes: NULL (the default) is
+ * grammar_derive on the pass's pool. The app may install a derivation of
+ * the same bits instead (app_grammar.c: the compute shader, when the pass
+ * runs on the GL thread and a probe measured it faster); it gets `user` and
+ * the pool the pass was given. Set at start-up, before any generation. */
+typedef bool (*caves_pass_derive_fn)(void *user, job_pool *jobs, const grammar_program *prog, grammar_grid *grid,
+                                     const grammar_params *p, grammar_stats *stats, char *err, size_t errlen);
+void caves_set_pass_derive(caves_pass_derive_fn fn, void *user);
+
 /* Whether a material is terrain the grammar may carve or grow. */
 bool caves_is_terrain(uint8_t m);
 
