@@ -1,7 +1,11 @@
+/* realpath is X/Open, beyond the POSIX level the build asks for */
+#define _XOPEN_SOURCE 700
+
 /* The world file: chunk codec round trips and refusals, the writer thread,
  * foreign/damaged/newer/older/read-only files, disk full, crashes. */
 #include "test_support.h"
 
+#include <limits.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -15,6 +19,7 @@
 
 #include "core/timer.h"
 #include "io/save.h"
+#include "io/save_lock.h"
 #include "voxel/chunk_codec.h"
 #include "voxel/material.h"
 #include "voxel/world.h"
@@ -463,6 +468,42 @@ static void test_one_writer_per_file(void **state)
     expect_state(p, "hills", 4, 20, "pos 1 1 1\nlook 0 0\n");
 }
 
+/* A lock file another user left behind (a game once run with sudo) cannot
+ * be written, but it can still be locked: the world must not stay
+ * read-only for good. Run as another user when we are root (root may write
+ * anything), else with the file made read-only for us. */
+static void test_foreign_lock_file(void **state)
+{
+    (void)state;
+    const char *w = path_of("foreign.strata");
+    char real[PATH_MAX], lock[PATH_MAX + 64];
+    assert_non_null(realpath(g_dir, real));
+    snprintf(lock, sizeof lock, "%s/foreign.strata.lock", real);
+    FILE *f = fopen(lock, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(chmod(lock, 0444), 0);
+    assert_int_equal(chmod(g_dir, 0777), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (getuid() == 0 && setuid(65534) != 0) _exit(3);
+        save_lock l, l2;
+        long holder;
+        char err[1024];
+        if (save_lock_take(&l, w, &holder, err, sizeof err) != SAVE_LOCK_TAKEN) {
+            fprintf(stderr, "foreign lock file: %s\n", err);
+            _exit(1);
+        }
+        save_lock_result again = save_lock_take(&l2, w, &holder, err, sizeof err); /* and it guards */
+        save_lock_release(&l);
+        _exit(again == SAVE_LOCK_HELD ? 0 : 2);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /* Disk full: the file may not grow past a limit (RLIMIT_FSIZE, in a child
  * so the limit stays there). The failed save says so; the last one loads. */
 static void test_disk_full_keeps_last_save(void **state)
@@ -649,6 +690,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_older_format_migrated_with_backup, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_read_only_kept, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_one_writer_per_file, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(test_foreign_lock_file, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_disk_full_keeps_last_save, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_kill_during_save, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_queueing_never_waits, setup_dir, teardown_dir),

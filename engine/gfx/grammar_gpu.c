@@ -342,6 +342,8 @@ bool grammar_gpu_read(grammar_gpu *g, grammar_grid *grid, long long *matches, ch
     uint32_t n = 0;
     glGetNamedBufferSubData(g->buf[B_COUNT], 0, sizeof n, &n);
     if (matches) *matches = n;
+    /* the derivation is over: leave no storage buffer bound for the next pass */
+    for (int b = 0; b < B_N; b++) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)b, 0);
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) {
         snprintf(err, errlen, "grammar_gpu: GL error 0x%x", e);

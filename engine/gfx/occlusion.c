@@ -105,7 +105,7 @@ struct render_occlusion {
     int rings_left;
     bool on;       /* culling at all this frame */
     bool have;     /* tiles hold this frame's depth */
-    bool warned;   /* the depth could not be read, said once */
+    bool warned_samples; /* a multisampled framebuffer (no depth to read), said once */
     float *depth;
     size_t depth_cap;
     occlusion_tiles tiles;
@@ -124,6 +124,7 @@ void occlusion_destroy(render_occlusion *o)
 
 void occlusion_begin(render_occlusion *o, const camera *cam, int w, int h, float near, int rings)
 {
+    if (!o) return; /* none could be made: occlusion_keep keeps everything */
     o->cam = cam, o->w = w, o->h = h;
     o->next = near > 0.f ? near : 0.f;
     o->rings_left = w > 0 && h > 0 ? rings : 0;
@@ -151,10 +152,13 @@ static void read_depth(render_occlusion *o)
     GLint samples = 0;
     glGetIntegerv(GL_SAMPLE_BUFFERS, &samples);
     if (samples) {
-        if (!o->warned) log_warn("occlusion culling: the framebuffer is multisampled, its depth cannot be read; off");
-        o->warned = true, o->rings_left = 0, o->have = false;
+        if (!o->warned_samples) log_warn("occlusion culling: the framebuffer is multisampled, its depth cannot be read; off");
+        o->warned_samples = true, o->rings_left = 0, o->have = false;
         return;
     }
+    /* errors the frame raised before this point are the drawing's, not the
+     * read's: say them as the app would, then judge the read alone */
+    for (GLenum e; (e = glGetError()) != GL_NO_ERROR;) log_warn("GL error 0x%04x while drawing (before the occlusion read-back)", e);
     uint64_t t0 = timer_ns();
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
@@ -162,8 +166,8 @@ static void read_depth(render_occlusion *o)
     uint64_t t1 = timer_ns();
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) { /* stale or no depth: nothing may be culled by it */
-        if (!o->warned) log_warn("occlusion culling: GL error 0x%04x reading the depth; off this frame", e);
-        o->warned = true, o->rings_left = 0, o->have = false;
+        log_warn("occlusion culling: GL error 0x%04x reading the depth; off this frame", e);
+        o->rings_left = 0, o->have = false;
         return;
     }
     o->have = occlusion_tiles_build(&o->tiles, o->depth, o->w, o->h);

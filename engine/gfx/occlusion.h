@@ -50,7 +50,7 @@ void occlusion_cell_order(const float eye[3], const float origin[3], int order[O
 
 /* Pixels per tile side: small enough that a gap between two crowns stays a
  * gap, large enough that a chunk's rectangle spans few tiles. */
-#define OCCLUSION_TILE 4
+#define OCCLUSION_TILE 8
 
 /* The farthest depth (window z, 0 near .. 1 far) in each tile of a w x h
  * depth image, tiles row by row from the bottom (glReadPixels order). */
@@ -77,8 +77,8 @@ bool occlusion_box_hidden(const occlusion_tiles *t, const float viewproj[16], co
 typedef struct render_occlusion render_occlusion;
 
 typedef struct occlusion_stats {
-    int tested; /* chunks beyond the first ring asked about */
-    int hidden; /* of those, skipped */
+    int tested; /* parts (cells, or chunks) asked about once a depth was read */
+    int hidden; /* of those, hidden behind the depth */
     int reads;  /* depth read-backs this frame */
     int outside; /* boxes outside the frustum (parts of chunks whose sphere is in it) */
     double read_ms, tiles_ms; /* waiting for and copying the depth; reducing it to tiles */

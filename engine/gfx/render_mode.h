@@ -41,7 +41,7 @@ typedef struct render_stats {
     int chunks_drawn;   /* after culling, with geometry */
     long triangles;     /* drawn this frame */
     long triangles_loaded;
-    int chunks_occluded; /* in the visible set, skipped as hidden behind what was drawn (occlusion.h) */
+    int chunks_occluded; /* in the visible set, every part culled: hidden behind what was drawn or outside the frustum (occlusion.h) */
 } render_stats;
 
 /* One chunk of the visible set. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "gfx/light_tex.h"
 #include "gfx/shader.h"
 #include "gfx/surfnets_gpu.h"
@@ -199,7 +200,11 @@ void smooth_renderer_upload_level(smooth_renderer *r, int cx, int cy, int cz, in
     smooth_chunk *g = &r->chunks[cx + cz * r->cx + cy * r->cx * r->cz];
     if (g->gpu) clear_chunk(g); /* a CPU mesh replaces the compute passes' */
     smooth_level *l = &g->lvl[level];
-    if (m->triangles == 0 || !sort_cells(r, m, l)) {
+    bool sorted = m->triangles > 0 && sort_cells(r, m, l);
+    if (m->triangles > 0 && !sorted)
+        log_warn("smooth chunk %d %d %d: no memory to sort %d triangles; level %d is not drawn", cx, cy, cz,
+                 m->triangles, level);
+    if (!sorted) {
         clear_level(l);
     } else {
         if (!l->vbo) glCreateBuffers(1, &l->vbo);

@@ -236,6 +236,11 @@ static bool lock_or_read_only(save_file *f, bool exists, char *err, size_t errle
     char why[800];
     save_lock_result r = save_lock_take(&f->lock, f->path, &holder, why, sizeof why);
     if (r == SAVE_LOCK_TAKEN) return true;
+    if (r == SAVE_LOCK_UNSUPPORTED) { /* write unguarded rather than never save */
+        note_add(f, why);
+        note_add(f, "saving without a lock: a second game on this world could also write it");
+        return true;
+    }
     f->readonly = true;
     if (r == SAVE_LOCK_ERROR) snprintf(f->readonly_why, sizeof f->readonly_why, "not lockable for writing");
     else if (holder) snprintf(f->readonly_why, sizeof f->readonly_why, "in use by another strata (pid %ld)", holder);

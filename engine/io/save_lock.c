@@ -15,11 +15,22 @@
 #include <unistd.h>
 
 /* Named after the world's real path, so that a symlink to a world and the
- * world itself share one lock. */
+ * world itself share one lock; a world not made yet by its folder's real
+ * path, so that two spellings of one new file (./w, w) share one too. */
 static void lock_name(const char *world, char *out, size_t len)
 {
     char real[PATH_MAX];
-    snprintf(out, len, "%s.lock", realpath(world, real) ? real : world);
+    if (realpath(world, real)) {
+        snprintf(out, len, "%s.lock", real);
+        return;
+    }
+    const char *slash = strrchr(world, '/'), *base = slash ? slash + 1 : world;
+    char dir[PATH_MAX];
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == world) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - world), world);
+    if (realpath(dir, real)) snprintf(out, len, "%s%s%s.lock", real, strcmp(real, "/") ? "/" : "", base);
+    else snprintf(out, len, "%s.lock", world);
 }
 
 /* The pid the holder wrote; 0 while it has not written it yet. */
@@ -42,16 +53,27 @@ save_lock_result save_lock_take(save_lock *l, const char *world, long *holder, c
      * file that is no longer at that path guards nothing: try again. */
     for (int attempt = 0; attempt < 8; attempt++) {
         int fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        /* a lock file another user left (a game run once with sudo) cannot
+         * be written, but it can still be locked: flock needs no write access */
+        bool readable_only = fd < 0 && (errno == EACCES || errno == EPERM);
+        if (readable_only) fd = open(l->path, O_RDONLY | O_CLOEXEC);
         if (fd < 0) {
             snprintf(err, errlen, "%s cannot be made: %s", l->path, strerror(errno));
             return SAVE_LOCK_ERROR;
         }
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             int e = errno;
-            if (e == EWOULDBLOCK) *holder = read_pid(fd);
-            else snprintf(err, errlen, "%s cannot be locked: %s", l->path, strerror(e));
             close(fd);
-            return e == EWOULDBLOCK ? SAVE_LOCK_HELD : SAVE_LOCK_ERROR;
+            if (e == EWOULDBLOCK) {
+                int rfd = open(l->path, O_RDONLY | O_CLOEXEC);
+                *holder = rfd >= 0 ? read_pid(rfd) : 0;
+                if (rfd >= 0) close(rfd);
+                return SAVE_LOCK_HELD;
+            }
+            snprintf(err, errlen, "%s cannot be locked: %s", l->path, strerror(e));
+            /* a file system without locks (some network mounts): writing
+             * unguarded beats never saving; the caller says so */
+            return e == ENOLCK || e == EOPNOTSUPP || e == ENOSYS ? SAVE_LOCK_UNSUPPORTED : SAVE_LOCK_ERROR;
         }
         struct stat held, now;
         if (fstat(fd, &held) == 0 && stat(l->path, &now) == 0 && held.st_dev == now.st_dev &&
@@ -59,7 +81,7 @@ save_lock_result save_lock_take(save_lock *l, const char *world, long *holder, c
             char pid[32];
             int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
             /* the pid only names the holder in messages: failing to write it is no reason to give up the lock */
-            bool named = ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)n, 0) == n;
+            bool named = !readable_only && ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)n, 0) == n;
             (void)named;
             l->fd = fd;
             return SAVE_LOCK_TAKEN;

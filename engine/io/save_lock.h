@@ -18,6 +18,7 @@ typedef enum save_lock_result {
     SAVE_LOCK_TAKEN, /* this process now holds the world */
     SAVE_LOCK_HELD,  /* another process (or open) holds it: *holder is its pid, 0 when unknown */
     SAVE_LOCK_ERROR, /* the lock file cannot be made or locked: err says why */
+    SAVE_LOCK_UNSUPPORTED, /* the file system has no locks (err says so): nothing guards the world */
 } save_lock_result;
 
 /* Tries (never waits) to take the lock of `world` (which need not exist).

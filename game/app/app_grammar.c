@@ -58,7 +58,8 @@ static bool ensure_gpu(caves_app *s)
 /* Times both derivations of the box's densities, cut to at most 32 voxels
  * a side from its middle (a whole big box on software GL would take
  * seconds), one iteration: the ratio, not the size, decides. */
-static int probe(caves_app *s, const grammar_program *prog, const grammar_grid *grid, const grammar_params *p)
+static int probe(caves_app *s, job_pool *jobs, const grammar_program *prog, const grammar_grid *grid,
+                 const grammar_params *p)
 {
     int n[3] = { grid->nx, grid->ny, grid->nz }, o[3], m[3];
     for (int i = 0; i < 3; i++) {
@@ -84,7 +85,7 @@ static int probe(caves_app *s, const grammar_program *prog, const grammar_grid *
     for (int k = 0; k < 3 && ok; k++) { /* the GPU twice: the first allocates its buffers */
         memcpy(work, init, sizeof(float) * cells);
         uint64_t t0 = timer_ns();
-        ok = k == 0 ? grammar_derive(prog, &g, &q, s->a->jobs, NULL, err, sizeof err)
+        ok = k == 0 ? grammar_derive(prog, &g, &q, jobs, NULL, err, sizeof err)
                     : grammar_gpu_derive(s->gpu, prog, &g, &q, NULL, err, sizeof err);
         ms[k == 0 ? 0 : 1] = timer_ms_since(t0);
     }
@@ -97,8 +98,8 @@ static int probe(caves_app *s, const grammar_program *prog, const grammar_grid *
 }
 
 /* quiet: the caves pass asks once per box; say an unsupported ruleset once */
-static int choose_path(caves_app *s, const grammar_program *prog, const grammar_grid *grid, const grammar_params *p,
-                       bool quiet)
+static int choose_path(caves_app *s, job_pool *jobs, const grammar_program *prog, const grammar_grid *grid,
+                       const grammar_params *p, bool quiet)
 {
     int setting = cvar_int("render.gpu", 2);
     char why[256];
@@ -111,7 +112,7 @@ static int choose_path(caves_app *s, const grammar_program *prog, const grammar_
     if (!ensure_gpu(s)) return PATH_CPU;
     if (setting == 1) return PATH_GPU;
     if (!s->path || s->path_for != setting) {
-        s->path = probe(s, prog, grid, p);
+        s->path = probe(s, jobs, prog, grid, p);
         s->path_for = setting;
     }
     return s->path;
@@ -123,7 +124,7 @@ static int choose_path(caves_app *s, const grammar_program *prog, const grammar_
 static bool derive_chosen(caves_app *s, job_pool *jobs, const grammar_program *prog, grammar_grid *grid,
                           const grammar_params *p, grammar_stats *stats, bool quiet, int *path, char *err, size_t errlen)
 {
-    *path = choose_path(s, prog, grid, p, quiet);
+    *path = choose_path(s, jobs, prog, grid, p, quiet);
     if (*path == PATH_GPU) {
         size_t bytes = sizeof(float) * (size_t)grid->nx * (size_t)grid->ny * (size_t)grid->nz;
         float *input = malloc(bytes);
