@@ -29,6 +29,8 @@ typedef struct enhance_view_stats {
     long skipped;          /* voxels skipped as uniformly solid or empty */
     long quads;
     enhance_stats cache;
+    int rule_sets;         /* distinct rules the material columns make (1: materials off) */
+    int table_entries;     /* the paper's 128-entry table, once per rule set and altitude band */
     double last_ms;        /* enhancing + meshing in the last frame that did any */
 } enhance_view_stats;
 /* Stats of a mode instance (self as create returned). */
