@@ -679,6 +679,11 @@ void enhance_chunk_update(enhance_ctx *e, const enhance_input *in, const int box
 
 bool enhance_chunk_fragment(const enhance_chunk *c, const enhance_input *in, int fx, int fy, int fz)
 {
+    return enhance_chunk_fragment_material(c, in, fx, fy, fz) != MAT_AIR;
+}
+
+uint8_t enhance_chunk_fragment_material(const enhance_chunk *c, const enhance_input *in, int fx, int fy, int fz)
+{
     int f = c->factor;
     int x = fx / f, y = fy / f, z = fz / f;
     int idx = CHUNK_INDEX(x, y, z), lo = 0, hi = c->count - 1;
@@ -686,12 +691,12 @@ bool enhance_chunk_fragment(const enhance_chunk *c, const enhance_input *in, int
         int mid = (lo + hi) / 2;
         if (c->vox[mid].index == idx) {
             uint16_t row = c->rows[c->vox[mid].row + (uint32_t)((fy % f) * f + fz % f)];
-            return (row >> (fx % f)) & 1u;
+            return (row >> (fx % f)) & 1u ? c->vox[mid].material : MAT_AIR;
         }
         if (c->vox[mid].index < idx)
             lo = mid + 1;
         else
             hi = mid - 1;
     }
-    return enhance_solid(in->vox[ENHANCE_IN_INDEX(x, y, z)]);
+    return in->vox[ENHANCE_IN_INDEX(x, y, z)];
 }

@@ -150,5 +150,8 @@ void enhance_lut_build(const enhance_ctx *e, int band, uint16_t *rows);
 /* Fragment (fx, fy, fz) of the chunk, chunk-local fragment coordinates,
  * looking up listed voxels and treating the rest as uniform. */
 bool enhance_chunk_fragment(const enhance_chunk *c, const enhance_input *in, int fx, int fy, int fz);
+/* The same fragment's material (MAT_AIR when it is off): what collision
+ * asks, since some materials do not block (material_get()->solid). */
+uint8_t enhance_chunk_fragment_material(const enhance_chunk *c, const enhance_input *in, int fx, int fy, int fz);
 
 #endif

@@ -536,6 +536,29 @@ void enhance_view_prepare(void *self, const float eye[3])
     prepare(v, v->near, n);
 }
 
+/* A fragment cell of the world (fragment coordinates, inside the world's
+ * extent, as collide asks): solid when its material blocks. */
+static bool ground_solid(void *user, int fx, int fy, int fz)
+{
+    const enhance_view *v = user;
+    int f = enhance_factor(&v->p), x = fx / f, y = fy / f, z = fz / f;
+    int cx = x >> CHUNK_BITS, cy = y >> CHUNK_BITS, cz = z >> CHUNK_BITS;
+    if (!world_chunk_valid(v->w, cx, cy, cz)) return false;
+    const ev_chunk *c = &v->ch[world_chunk_index(v->w, cx, cy, cz)];
+    if (!c->in || c->stale) return material_get(world_get(v->w, x, y, z))->solid;
+    int m = CHUNK_SIZE * f;
+    uint8_t mat = enhance_chunk_fragment_material(&c->ec, c->in, fx - cx * m, fy - cy * m, fz - cz * m);
+    return material_get(mat)->solid;
+}
+
+bool enhance_view_ground(void *self, const world *w, collide_grid *out)
+{
+    enhance_view *v = self;
+    if (!v || !v->n || !w || v->w != w || !v->ctx) return false;
+    *out = (collide_grid){ .scale = enhance_factor(&v->p), .solid = ground_solid, .user = v };
+    return true;
+}
+
 const render_mode enhance_view_mode = {
     .name = "enhanced",
     .help = "detail-enhanced fragments near the player (seed 000), blocks beyond",

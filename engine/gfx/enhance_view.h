@@ -12,6 +12,7 @@
 
 #include "gen/enhance.h"
 #include "gfx/render_mode.h"
+#include "physics/collide.h"
 
 extern const render_mode enhance_view_mode;
 
@@ -38,5 +39,12 @@ void enhance_view_get_stats(void *self, enhance_view_stats *out);
 /* Enhances and meshes the chunks within the radius of `eye` now, as the
  * next draw would (scripts: 'enhance stats' before any frame). */
 void enhance_view_prepare(void *self, const float eye[3]);
+
+/* The fragments of the enhanced chunks as a ground to walk on (collision
+ * in fragment cells; chunks not enhanced, or changed since, answer with
+ * their voxels). False unless the mode holds world `w` (a new world is
+ * not walked on the fragments of the old). The grid reads the mode's
+ * chunks: use it on the main thread, between frames. */
+bool enhance_view_ground(void *self, const world *w, collide_grid *out);
 
 #endif

@@ -105,6 +105,15 @@ static void register_material_cvars(void)
     }
 }
 
+bool app_enhance_ground(app *a, collide_grid *out)
+{
+    const render_mode *mode;
+    void *inst = app_render_instance(a, &mode);
+    const cvar *walk = cvar_find("enhance.walk");
+    if (!inst || mode != &enhance_view_mode || (walk && !walk->i)) return false;
+    return enhance_view_ground(inst, a->w, out);
+}
+
 static void *enhance_init(app *a)
 {
     render_mode_register(&enhance_view_mode);
@@ -136,6 +145,10 @@ static void *enhance_init(app *a)
     };
     for (size_t i = 0; i < sizeof cvars / sizeof cvars[0]; i++) cvar_register(&cvars[i]);
     register_material_cvars();
+    cvar_register(&(cvar_desc){ "enhance.walk",
+                                "1: in render.mode enhanced the player walks on the fragments (ramps are slopes), "
+                                "0: on the voxels",
+                                CVAR_INT, CVAR_ARCHIVE, "1", 0, 1, NULL, NULL, NULL, NULL });
     const cmd_desc table[] = {
         { "enhance", "stats", "detail enhancement: fragments, surface voxels skipped, cache size and hit rate",
           c_enhance, a },
