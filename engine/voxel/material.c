@@ -8,12 +8,13 @@
  * keeps the paper's crisp strata (3 and 4 alternating), soil rounds its
  * edges (2: corners filled and kept, flat ground stays flat), wood keeps its
  * shape exactly (2: a lone trunk neither grows nor erodes), leaves stay ragged
- * (1 and 4: every other fragment layer grows, the next erodes). */
+ * (2 and 4: every other fragment layer keeps the crown's outline, the next
+ * erodes it; 1 would swell crowns into one blob). */
 #define E_ROCK { ECLASS_ROCK, 3, 4, 35 }
 #define E_SOIL { ECLASS_SOIL, 2, 2, 25 }
 #define E_SAND { ECLASS_SAND, 1, 1, 15 }
 #define E_WOOD { ECLASS_WOOD, 2, 2, 30 }
-#define E_LEAVES { ECLASS_LEAVES, 1, 4, 40 }
+#define E_LEAVES { ECLASS_LEAVES, 2, 4, 40 }
 #define E_NONE { ECLASS_NONE, 1, 1, 25 }
 /* name, display, tiles (back, front, top, bottom, left, right), render self, render neighbours, solid, pass, enhance */
 const material material_table[MAT_COUNT] = {
