@@ -138,7 +138,7 @@ static void make_rules(enhance_ctx *e)
     for (int m = 0; m < MAT_COUNT; m++) {
         bool sub = p->op == ENHANCE_SUBDIVIDE;
         /* the altitude rule is replaced: `low` is never chosen (band 1) */
-        enhance_rule r = { p->mat_even[m], sub ? p->mat_even[m] : 0, sub ? p->mat_odd[m] : 0,
+        enhance_rule r = { sub ? p->mat_even[m] : 0, sub ? p->mat_even[m] : 0, sub ? p->mat_odd[m] : 0,
                            sub ? 0 : p->mat_percent[m] };
         uint8_t c = material_table[m].enhance.cls;
         int k = 0;
