@@ -1,15 +1,16 @@
 #version 450 core
 // Flat shading by face direction (the paper draws fragments as small
 // cubes), times the snowflake light of the voxel in front of the fragment
-// when the light volume is on (the same uniforms as chunk.frag). The colour of a material is
-// its tile's average (the atlas's smallest mip level), with a slight
+// when the light volume is on (the same uniforms as chunk.frag). The colour
+// is the material's atlas tile (see enhance.vert), with a slight
 // per-fragment variation so single fragments read as cubes.
-flat in vec3 v_albedo;
+in vec3 v_uvw;
 flat in uint v_tint;
 flat in uint v_face;
 in vec3 v_world;
 in float v_dist;
 
+uniform sampler2DArray u_atlas;
 uniform vec3 u_fog_color;
 uniform float u_fog_start;
 uniform float u_fog_end;
@@ -39,7 +40,9 @@ vec2 light_at(vec3 p)
 
 void main()
 {
-    vec3 albedo = v_albedo;
+    vec4 tex = texture(u_atlas, v_uvw);
+    // leaves are drawn solid, their holes dark, as chunk.frag does
+    vec3 albedo = tex.rgb * mix(0.4, 1.0, tex.a);
     if (v_tint > 0u) {
         float lum = dot(albedo, vec3(0.299, 0.587, 0.114));
         albedo = u_tints[min(v_tint, 7u)] * (0.45 + 0.9 * lum);

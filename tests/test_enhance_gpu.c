@@ -1,6 +1,7 @@
 /* The enhancement compute shaders against the CPU reference (gen/enhance):
  * on the same input every fragment bit and every surface flag is equal, for
- * both operators and several parameter sets. Headless (llvmpipe in CI). */
+ * both operators and several parameter sets, each with the material rules
+ * off (the paper's) and on. Headless (llvmpipe in CI). */
 #include "test_support.h"
 
 #include <stdlib.h>
@@ -43,7 +44,8 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Hills with holes and floating bits, so every window kind occurs. */
+/* Hills with holes and floating bits, so every window kind occurs, in
+ * bands of six materials of five classes so every class boundary does. */
 static void fill_input(enhance_input *in, uint64_t seed, int cy)
 {
     memset(in, 0, sizeof *in);
@@ -53,7 +55,8 @@ static void fill_input(enhance_input *in, uint64_t seed, int cy)
             for (int x = -ENHANCE_PAD; x < CHUNK_SIZE + ENHANCE_PAD; x++) {
                 int h = 8 + (int)(rng_hash3(seed, (x + 8) >> 2, 0, (z + 8) >> 2) % 16);
                 bool solid = y > h ? rng_hash3(seed, x, y, z) % 19 == 0 : rng_hash3(seed + 1, x, y, z) % 9 != 0;
-                in->vox[ENHANCE_IN_INDEX(x, y, z)] = solid ? (uint8_t)(MAT_STONE + (x & 1)) : MAT_AIR;
+                static const uint8_t mats[6] = { MAT_STONE, MAT_DIRT, MAT_SAND, MAT_GRASS, MAT_OAK_LEAVES, MAT_OAK_LOG };
+                in->vox[ENHANCE_IN_INDEX(x, y, z)] = solid ? mats[(unsigned)(x + 2 + 3 * ((z + 2) >> 2)) % 6u] : MAT_AIR;
             }
 }
 
@@ -76,14 +79,10 @@ static void compare(gpu_fixture *s, const enhance_params *p, const enhance_input
         for (int z = 0; z < CHUNK_SIZE; z++)
             for (int x = 0; x < CHUNK_SIZE; x++) {
                 int v = CHUNK_INDEX(x, y, z);
-                uint64_t bits[2];
-                bool m = enhance_window(in, x, y, z, enhance_radius(p), bits);
+                bool m = enhance_voxel_eval(e, in, x, y, z, want);
                 assert_int_equal(mixed[v], m);
                 if (!m) continue;
                 surface++;
-                int band = in->cy * CHUNK_SIZE + y - p->altitude;
-                band = band < -2 ? -2 : band > 1 ? 1 : band;
-                enhance_eval(e, bits, p->op == ENHANCE_SUBDIVIDE ? band : 0, want);
                 assert_memory_equal(rows + (size_t)v * (size_t)per, want, sizeof want[0] * (size_t)per);
             }
     assert_true(surface > 1000);
@@ -118,6 +117,11 @@ static void test_subdivide_gpu_equals_cpu(void **state)
         p.thr_odd = set[k][3];
         p.altitude = set[k][4];
         compare(*state, &p, in);
+        p.materials = true;
+        compare(*state, &p, in);
+        p.mat_even[MAT_SAND] = 4; /* a rule set of its own */
+        p.mat_odd[MAT_OAK_LEAVES] = 1;
+        compare(*state, &p, in);
     }
     free(in);
 }
@@ -136,6 +140,10 @@ static void test_resample_gpu_equals_cpu(void **state)
         p.percent = set[k].percent;
         p.spread = set[k].spread;
         p.probe_seed = (uint32_t)k + 3;
+        compare(*state, &p, in);
+        p.materials = true;
+        compare(*state, &p, in);
+        p.mat_percent[MAT_DIRT] = 60;
         compare(*state, &p, in);
     }
     free(in);

@@ -23,9 +23,21 @@ typedef struct cache_entry {
     int32_t slot; /* -1 = empty */
 } cache_entry;
 
+/* The rule a voxel's fragments follow: the paper's global thresholds, or
+ * with materials on its source material's columns. */
+typedef struct enhance_rule {
+    int low, even, odd, percent;
+} enhance_rule;
+
 struct enhance_ctx {
     enhance_params p;
     int factor, radius, rows_per_voxel;
+    /* Materials on: the class of every byte a voxel can hold, and the rule
+     * set of each material (materials with equal rules share cache entries). */
+    uint8_t cls[256];
+    uint8_t rule_of[256];
+    enhance_rule rules[MAT_COUNT];
+    int rule_count;
     int32_t *probe; /* xyz triples, 1/(2F) voxel units */
     pthread_mutex_t lock;
     cache_entry *table;
@@ -36,10 +48,16 @@ struct enhance_ctx {
 
 enhance_params enhance_params_default(void)
 {
-    return (enhance_params){
+    enhance_params p = (enhance_params){
         .op = ENHANCE_SUBDIVIDE, .levels = 2, .thr_low = 1, .thr_even = 3, .thr_odd = 4, .altitude = 40,
         .factor = 4, .probes = 64, .spread = 1.0f, .probe_seed = 1, .percent = 25,
     };
+    for (int m = 0; m < MAT_COUNT; m++) {
+        p.mat_even[m] = material_table[m].enhance.even;
+        p.mat_odd[m] = material_table[m].enhance.odd;
+        p.mat_percent[m] = material_table[m].enhance.percent;
+    }
+    return p;
 }
 
 int enhance_factor(const enhance_params *p)
@@ -88,7 +106,62 @@ bool enhance_params_check(const enhance_params *p, char *err, size_t errlen)
         snprintf(err, errlen, "enhance: percent %d outside [0, 99]", p->percent);
         return false;
     }
+    for (int m = 0; m < MAT_COUNT && p->materials; m++) {
+        if (p->mat_even[m] < 1 || p->mat_even[m] > 4 || p->mat_odd[m] < 1 || p->mat_odd[m] > 4) {
+            snprintf(err, errlen, "enhance: %s thresholds %d, %d outside [1, 4]", material_table[m].name,
+                     p->mat_even[m], p->mat_odd[m]);
+            return false;
+        }
+        if (p->mat_percent[m] > 99) {
+            snprintf(err, errlen, "enhance: %s percent %d outside [0, 99]", material_table[m].name, p->mat_percent[m]);
+            return false;
+        }
+    }
     return true;
+}
+
+/* Rule sets: one (the paper's) with materials off; with them on, one per
+ * distinct (class, thresholds) - or (class, percent) for resampling, the
+ * only columns its operator reads - in material order. */
+static void make_rules(enhance_ctx *e)
+{
+    const enhance_params *p = &e->p;
+    e->rule_count = 0;
+    if (!p->materials) {
+        e->rules[0] = (enhance_rule){ p->thr_low, p->thr_even, p->thr_odd, p->percent };
+        e->rule_count = 1;
+        memset(e->rule_of, 0, sizeof e->rule_of);
+        memset(e->cls, 0, sizeof e->cls);
+        return;
+    }
+    uint8_t rule_cls[MAT_COUNT];
+    for (int m = 0; m < MAT_COUNT; m++) {
+        bool sub = p->op == ENHANCE_SUBDIVIDE;
+        /* the altitude rule is replaced: `low` is never chosen (band 1) */
+        enhance_rule r = { sub ? p->mat_even[m] : 0, sub ? p->mat_even[m] : 0, sub ? p->mat_odd[m] : 0,
+                           sub ? 0 : p->mat_percent[m] };
+        uint8_t c = material_table[m].enhance.cls;
+        int k = 0;
+        while (k < e->rule_count && !(rule_cls[k] == c && !memcmp(&e->rules[k], &r, sizeof r))) k++;
+        if (k == e->rule_count) {
+            e->rules[k] = r;
+            rule_cls[k] = c;
+            e->rule_count++;
+        }
+        e->rule_of[m] = (uint8_t)k;
+        e->cls[m] = c;
+    }
+    for (int m = MAT_COUNT; m < 256; m++) e->rule_of[m] = e->rule_of[MAT_NULL], e->cls[m] = e->cls[MAT_NULL];
+}
+
+int enhance_rule_sets(const enhance_ctx *e) { return e->rule_count; }
+
+void enhance_rule_table(const enhance_ctx *e, uint32_t out[256])
+{
+    for (int b = 0; b < 256; b++) {
+        const enhance_rule *r = &e->rules[e->rule_of[b]];
+        out[b] = (uint32_t)e->cls[b] | (uint32_t)r->even << 8 | (uint32_t)r->odd << 16 | (uint32_t)r->percent << 24;
+    }
 }
 
 enhance_ctx *enhance_create(const enhance_params *p, char *err, size_t errlen)
@@ -128,6 +201,7 @@ enhance_ctx *enhance_create(const enhance_params *p, char *err, size_t errlen)
         double v = u * scale;
         e->probe[i] = (int32_t)(v < 0 ? -(int)(-v + 0.5) : (int)(v + 0.5));
     }
+    make_rules(e);
     pthread_mutex_init(&e->lock, NULL);
     return e;
 }
@@ -165,19 +239,19 @@ static inline int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 
  * beyond the voxel is all that the next level's fragments inside it (and
  * their one layer) need, since a child looks toward its own octant, i.e.
  * back toward its parent's side. */
-static void eval_subdivide(const enhance_params *p, const uint64_t bits[2], int band, uint16_t *rows)
+static void eval_subdivide(const enhance_rule *p, int levels, const uint64_t bits[2], int band, uint16_t *rows)
 {
     _Static_assert(18 == (1 << ENHANCE_MAX_LEVELS) + 2, "grid size");
     uint8_t a[18 * 18 * 18], b[18 * 18 * 18];
     uint8_t *src = a, *dst = b;
     for (int i = 0; i < 27; i++) src[i] = (uint8_t)win_bit(bits, i);
     int n = 3;
-    for (int k = 1; k <= p->levels; k++) {
+    for (int k = 1; k <= levels; k++) {
         int m = (1 << k) + 2;
         for (int cy = -1; cy <= (1 << k); cy++) {
             int py = ((cy + 2) >> 1) - 1, dy = (cy - 2 * py) ? 1 : -1;
             int below = band * (1 << k) + cy < 0;
-            int thr = below ? p->thr_low : (cy & 1) ? p->thr_odd : p->thr_even;
+            int thr = below ? p->low : (cy & 1) ? p->odd : p->even;
             for (int cz = -1; cz <= (1 << k); cz++) {
                 int pz = ((cz + 2) >> 1) - 1, dz = (cz - 2 * pz) ? 1 : -1;
                 for (int cx = -1; cx <= (1 << k); cx++) {
@@ -194,7 +268,7 @@ static void eval_subdivide(const enhance_params *p, const uint64_t bits[2], int 
         dst = t;
         n = m;
     }
-    int f = 1 << p->levels;
+    int f = 1 << levels;
     for (int fy = 0; fy < f; fy++)
         for (int fz = 0; fz < f; fz++) {
             uint16_t row = 0;
@@ -204,7 +278,7 @@ static void eval_subdivide(const enhance_params *p, const uint64_t bits[2], int 
         }
 }
 
-static void eval_resample(const enhance_ctx *e, const uint64_t bits[2], uint16_t *rows)
+static void eval_resample(const enhance_ctx *e, int percent, const uint64_t bits[2], uint16_t *rows)
 {
     int f = e->factor, r = e->radius, n = 2 * r + 1, np = e->p.probes;
     const int32_t *pr = e->probe;
@@ -219,18 +293,24 @@ static void eval_resample(const enhance_ctx *e, const uint64_t bits[2], uint16_t
                     int vz = floor_div((2 * fz + 1) * ENHANCE_SUBUNIT + pr[3 * i + 2], 2 * f * ENHANCE_SUBUNIT);
                     hits += win_bit(bits, (vx + r) + (vz + r) * n + (vy + r) * n * n);
                 }
-                if (hits * 100 > e->p.percent * np) row |= (uint16_t)(1u << fx);
+                if (hits * 100 > percent * np) row |= (uint16_t)(1u << fx);
             }
             rows[fy * f + fz] = row;
         }
 }
 
-void enhance_eval(const enhance_ctx *e, const uint64_t bits[2], int band, uint16_t *rows)
+static void eval_rule(const enhance_ctx *e, const enhance_rule *r, const uint64_t bits[2], int band, uint16_t *rows)
 {
     if (e->p.op == ENHANCE_SUBDIVIDE)
-        eval_subdivide(&e->p, bits, band, rows);
+        eval_subdivide(r, e->p.levels, bits, band, rows);
     else
-        eval_resample(e, bits, rows);
+        eval_resample(e, r->percent, bits, rows);
+}
+
+void enhance_eval(const enhance_ctx *e, const uint64_t bits[2], int band, uint16_t *rows)
+{
+    const enhance_rule paper = { e->p.thr_low, e->p.thr_even, e->p.thr_odd, e->p.percent };
+    eval_rule(e, &paper, bits, band, rows);
 }
 
 void enhance_lut_build(const enhance_ctx *e, int band, uint16_t *rows)
@@ -242,11 +322,28 @@ void enhance_lut_build(const enhance_ctx *e, int band, uint16_t *rows)
         uint64_t bits[2] = { 0, 0 };
         for (int i = 0; i < 7; i++)
             if (c & (1 << i)) bits[0] |= 1ull << face_bit[i];
-        eval_subdivide(&e->p, bits, band, rows + (size_t)c * (size_t)per);
+        const enhance_rule paper = { e->p.thr_low, e->p.thr_even, e->p.thr_odd, e->p.percent };
+        eval_subdivide(&paper, e->p.levels, bits, band, rows + (size_t)c * (size_t)per);
     }
 }
 
 /* ---- windows, cache ------------------------------------------------------- */
+
+/* The bits of the voxels of class `cls` in the window (a material-aware
+ * neighbourhood); the count of solid voxels is not needed: the caller
+ * already knows the window is mixed. */
+static void window_class(const enhance_ctx *e, const enhance_input *in, int x, int y, int z, int r, uint8_t cls,
+                         uint64_t bits[2])
+{
+    bits[0] = bits[1] = 0;
+    int i = 0, n = 2 * r + 1;
+    for (int dy = -r; dy <= r; dy++)
+        for (int dz = -r; dz <= r; dz++) {
+            const uint8_t *row = &in->vox[ENHANCE_IN_INDEX(x - r, y + dy, z + dz)];
+            for (int dx = 0; dx < n; dx++, i++)
+                if (enhance_solid(row[dx]) && e->cls[row[dx]] == cls) bits[i >> 6] |= 1ull << (i & 63);
+        }
+}
 
 bool enhance_window(const enhance_input *in, int x, int y, int z, int r, uint64_t bits[2])
 {
@@ -269,19 +366,23 @@ static inline uint64_t key_hash(uint64_t k0, uint64_t k1, int band)
     return rng_mix64(k0 ^ rng_mix64(k1 + (uint64_t)(band + 7)));
 }
 
+/* The cache's third key: the altitude band (-2..1) and the rule set. */
+static inline int rule_key(int band, int rule) { return (band + 2) + 4 * rule; }
+
 /* Looks the window up, evaluating and storing it on a miss. The lock covers
  * only the table; evaluation runs unlocked, so two workers may evaluate the
  * same configuration once each (the values are equal, either may win). */
-static void cache_get(enhance_ctx *e, const uint64_t bits[2], int band, uint16_t *rows)
+static void cache_get(enhance_ctx *e, const uint64_t bits[2], int band, int rule, uint16_t *rows)
 {
+    int key = rule_key(band, rule);
     int per = e->rows_per_voxel;
-    uint64_t h = key_hash(bits[0], bits[1], band);
+    uint64_t h = key_hash(bits[0], bits[1], key);
     pthread_mutex_lock(&e->lock);
     e->lookups++;
     unsigned mask = (unsigned)e->table_cap - 1u, at = (unsigned)h & mask;
     while (e->table[at].slot >= 0) {
         const cache_entry *ce = &e->table[at];
-        if (ce->k0 == bits[0] && ce->k1 == bits[1] && ce->band == band) {
+        if (ce->k0 == bits[0] && ce->k1 == bits[1] && ce->band == key) {
             memcpy(rows, e->pool + (size_t)ce->slot * (size_t)per, sizeof *rows * (size_t)per);
             e->hits++;
             pthread_mutex_unlock(&e->lock);
@@ -290,18 +391,18 @@ static void cache_get(enhance_ctx *e, const uint64_t bits[2], int band, uint16_t
         at = (at + 1) & mask;
     }
     pthread_mutex_unlock(&e->lock);
-    enhance_eval(e, bits, band, rows);
+    eval_rule(e, &e->rules[rule], bits, band, rows);
     pthread_mutex_lock(&e->lock);
     at = (unsigned)h & mask;
     while (e->table[at].slot >= 0) {
         const cache_entry *ce = &e->table[at];
-        if (ce->k0 == bits[0] && ce->k1 == bits[1] && ce->band == band) break;
+        if (ce->k0 == bits[0] && ce->k1 == bits[1] && ce->band == key) break;
         at = (at + 1) & mask;
     }
     if (e->table[at].slot < 0 && e->entries < e->max_entries) {
         int slot = e->entries++;
         memcpy(e->pool + (size_t)slot * (size_t)per, rows, sizeof *rows * (size_t)per);
-        e->table[at] = (cache_entry){ bits[0], bits[1], band, slot };
+        e->table[at] = (cache_entry){ bits[0], bits[1], key, slot };
     }
     pthread_mutex_unlock(&e->lock);
 }
@@ -413,8 +514,9 @@ static int skip_count(const enhance_chunk *c)
     return n;
 }
 
-void enhance_chunk_add(const enhance_ctx *e, const enhance_input *in, int x, int y, int z, const uint16_t *rows,
-                       enhance_chunk *out)
+/* enhance_chunk_add with the source material already known (mat 0: not yet). */
+static void chunk_add(const enhance_ctx *e, const enhance_input *in, int x, int y, int z, const uint16_t *rows,
+                      uint8_t mat, uint8_t tint, enhance_chunk *out)
 {
     int idx = CHUNK_INDEX(x, y, z);
     skip_mark(out, idx, rows == NULL);
@@ -425,9 +527,15 @@ void enhance_chunk_add(const enhance_ctx *e, const enhance_input *in, int x, int
     bool uniform = true;
     for (int i = 0; i < per && uniform; i++) uniform = rows[i] == (src_solid ? full : 0);
     if (uniform) return;
-    enhance_voxel v = { .index = (uint16_t)idx };
-    source_material(in, x, y, z, e->radius, &v.material, &v.tint);
+    enhance_voxel v = { .index = (uint16_t)idx, .material = mat, .tint = tint };
+    if (!mat) source_material(in, x, y, z, e->radius, &v.material, &v.tint);
     if (!chunk_push(out, &v, rows, per)) log_error("enhance: out of memory for chunk fragments");
+}
+
+void enhance_chunk_add(const enhance_ctx *e, const enhance_input *in, int x, int y, int z, const uint16_t *rows,
+                       enhance_chunk *out)
+{
+    chunk_add(e, in, x, y, z, rows, 0, 0, out);
 }
 
 void enhance_chunk_reset(const enhance_ctx *e, enhance_chunk *out)
@@ -441,6 +549,48 @@ void enhance_chunk_reset(const enhance_ctx *e, enhance_chunk *out)
 
 void enhance_chunk_finish(enhance_chunk *out) { out->skipped = skip_count(out); }
 
+/* What decides a mixed voxel's fragments besides its window: the altitude
+ * band and rule set (the cache key) and, with materials on, its source
+ * material, whose class masks the window of an empty voxel. A solid
+ * voxel keeps every solid neighbour in its window: a wall of another
+ * material holds it up as well as its own does, so the boundary between
+ * two solids neither erodes nor opens a seam; only growth into empty
+ * space is a matter of class. Returns false when the masked window is
+ * empty (no fragment can grow: every rule's threshold is at least 1). */
+static bool voxel_rule(const enhance_ctx *e, const enhance_input *in, int x, int y, int z, uint64_t bits[2],
+                       int *band, int *rule, uint8_t *mat, uint8_t *tint)
+{
+    *band = 0;
+    *rule = 0;
+    *mat = 0;
+    if (!e->p.materials) {
+        if (e->p.op == ENHANCE_SUBDIVIDE) {
+            *band = in->cy * CHUNK_SIZE + y - e->p.altitude;
+            *band = *band < -2 ? -2 : *band > 1 ? 1 : *band;
+        }
+        return true;
+    }
+    *band = 1; /* the material's pattern replaces the altitude rule */
+    source_material(in, x, y, z, e->radius, mat, tint);
+    *rule = e->rule_of[*mat];
+    if (enhance_solid(in->vox[ENHANCE_IN_INDEX(x, y, z)])) return true;
+    window_class(e, in, x, y, z, e->radius, e->cls[*mat], bits);
+    return (bits[0] | bits[1]) != 0;
+}
+
+bool enhance_voxel_eval(const enhance_ctx *e, const enhance_input *in, int x, int y, int z, uint16_t *rows)
+{
+    uint64_t bits[2];
+    if (!enhance_window(in, x, y, z, e->radius, bits)) return false;
+    int band, rule;
+    uint8_t mat, tint;
+    if (voxel_rule(e, in, x, y, z, bits, &band, &rule, &mat, &tint))
+        eval_rule(e, &e->rules[rule], bits, band, rows);
+    else
+        memset(rows, 0, sizeof *rows * (size_t)e->rows_per_voxel);
+    return true;
+}
+
 /* Enhances voxel (x, y, z) and adds it (see enhance_chunk_add). */
 static void enhance_one(enhance_ctx *e, const enhance_input *in, int x, int y, int z, bool surface_only,
                         enhance_chunk *out)
@@ -449,19 +599,18 @@ static void enhance_one(enhance_ctx *e, const enhance_input *in, int x, int y, i
     uint64_t bits[2];
     bool mixed = enhance_window(in, x, y, z, e->radius, bits);
     if (!mixed && surface_only) {
-        enhance_chunk_add(e, in, x, y, z, NULL, out);
+        chunk_add(e, in, x, y, z, NULL, 0, 0, out);
         return;
     }
-    int band = 0;
-    if (e->p.op == ENHANCE_SUBDIVIDE) {
-        band = in->cy * CHUNK_SIZE + y - e->p.altitude;
-        band = band < -2 ? -2 : band > 1 ? 1 : band;
-    }
-    if (mixed)
-        cache_get(e, bits, band, rows);
+    int band, rule;
+    uint8_t mat, tint;
+    if (!voxel_rule(e, in, x, y, z, bits, &band, &rule, &mat, &tint))
+        memset(rows, 0, sizeof *rows * (size_t)e->rows_per_voxel);
+    else if (mixed)
+        cache_get(e, bits, band, rule, rows);
     else
-        enhance_eval(e, bits, band, rows);
-    enhance_chunk_add(e, in, x, y, z, rows, out);
+        eval_rule(e, &e->rules[rule], bits, band, rows);
+    chunk_add(e, in, x, y, z, rows, mat, tint, out);
 }
 
 void enhance_chunk_build(enhance_ctx *e, const enhance_input *in, bool surface_only, enhance_chunk *out)
@@ -530,6 +679,11 @@ void enhance_chunk_update(enhance_ctx *e, const enhance_input *in, const int box
 
 bool enhance_chunk_fragment(const enhance_chunk *c, const enhance_input *in, int fx, int fy, int fz)
 {
+    return enhance_chunk_fragment_material(c, in, fx, fy, fz) != MAT_AIR;
+}
+
+uint8_t enhance_chunk_fragment_material(const enhance_chunk *c, const enhance_input *in, int fx, int fy, int fz)
+{
     int f = c->factor;
     int x = fx / f, y = fy / f, z = fz / f;
     int idx = CHUNK_INDEX(x, y, z), lo = 0, hi = c->count - 1;
@@ -537,12 +691,12 @@ bool enhance_chunk_fragment(const enhance_chunk *c, const enhance_input *in, int
         int mid = (lo + hi) / 2;
         if (c->vox[mid].index == idx) {
             uint16_t row = c->rows[c->vox[mid].row + (uint32_t)((fy % f) * f + fz % f)];
-            return (row >> (fx % f)) & 1u;
+            return (row >> (fx % f)) & 1u ? c->vox[mid].material : MAT_AIR;
         }
         if (c->vox[mid].index < idx)
             lo = mid + 1;
         else
             hi = mid - 1;
     }
-    return enhance_solid(in->vox[ENHANCE_IN_INDEX(x, y, z)]);
+    return in->vox[ENHANCE_IN_INDEX(x, y, z)];
 }

@@ -33,9 +33,19 @@ typedef struct enhance_params {
     float spread;      /* resampling: offsets in [-spread, spread] voxels */
     uint32_t probe_seed;
     int percent;       /* resampling: on when more than percent% of probes hit solid */
+    /* The material-aware rules (seed 000 section 5; docs/enhance.md). Off,
+     * the fields below are unused and the fragments are exactly the paper's.
+     * On, a voxel's fragments follow its source material's own threshold
+     * pattern (even / odd fragment heights; the altitude rule is not used)
+     * or probe percentage, and fragments grown into an empty voxel count
+     * only neighbours of their material's class (material_table). */
+    bool materials;
+    uint8_t mat_even[MAT_COUNT], mat_odd[MAT_COUNT]; /* 1..4 */
+    uint8_t mat_percent[MAT_COUNT];                  /* 0..99 */
 } enhance_params;
 
-/* The paper's settings: subdivision 4x, thresholds 1 / 3,4 alternating. */
+/* The paper's settings: subdivision 4x, thresholds 1 / 3,4 alternating,
+ * materials off; the per-material columns from material_table. */
 enhance_params enhance_params_default(void);
 /* Fragments per voxel edge. */
 int enhance_factor(const enhance_params *p);
@@ -118,6 +128,17 @@ bool enhance_window(const enhance_input *in, int x, int y, int z, int r, uint64_
  * the voxel's y minus the altitude (subdivision thresholds). The reference
  * the cache, the lookup table and the GPU are checked against. */
 void enhance_eval(const enhance_ctx *e, const uint64_t bits[2], int band, uint16_t *rows);
+/* The fragments of voxel (x, y, z) of `in` exactly as a chunk build makes
+ * them (window, source material, its class and thresholds when materials
+ * are on), without the cache; returns false, rows untouched, when the
+ * window is uniform. The reference the compute shaders are checked against. */
+bool enhance_voxel_eval(const enhance_ctx *e, const enhance_input *in, int x, int y, int z, uint16_t *rows);
+/* Distinct rule sets the material columns make (1 with materials off): the
+ * paper's 128-entry table exists once per rule set and altitude band. */
+int enhance_rule_sets(const enhance_ctx *e);
+/* The rule of every material byte for the compute shaders: class | even << 8
+ * | odd << 16 | percent << 24 (the fields the context's operator reads). */
+void enhance_rule_table(const enhance_ctx *e, uint32_t out[256]);
 
 /* The paper's 128-entry table: centre + 6 face neighbours (bit 0 centre,
  * then -x +x -y +y -z +z) to the fragment set at `levels` levels, with the
@@ -129,5 +150,8 @@ void enhance_lut_build(const enhance_ctx *e, int band, uint16_t *rows);
 /* Fragment (fx, fy, fz) of the chunk, chunk-local fragment coordinates,
  * looking up listed voxels and treating the rest as uniform. */
 bool enhance_chunk_fragment(const enhance_chunk *c, const enhance_input *in, int fx, int fy, int fz);
+/* The same fragment's material (MAT_AIR when it is off): what collision
+ * asks, since some materials do not block (material_get()->solid). */
+uint8_t enhance_chunk_fragment_material(const enhance_chunk *c, const enhance_input *in, int fx, int fy, int fz);
 
 #endif

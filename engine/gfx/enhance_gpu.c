@@ -1,5 +1,6 @@
-/* enhance_gpu: uploads a chunk's occupancy bits, dispatches one invocation
- * per voxel and reads the fragment rows back. */
+/* enhance_gpu: uploads a chunk's materials (the rules need them, not only
+ * occupancy) and the rule table, dispatches one invocation per voxel and
+ * reads the fragment rows back. */
 #include "gfx/enhance_gpu.h"
 
 #include <glad/gl.h>
@@ -9,11 +10,12 @@
 
 #include "gfx/shader.h"
 
-#define OCC_WORDS ((ENHANCE_IN * ENHANCE_IN * ENHANCE_IN + 31) / 32)
+#define VOX_BYTES (ENHANCE_IN * ENHANCE_IN * ENHANCE_IN)
+_Static_assert(VOX_BYTES % 4 == 0, "materials upload as whole uints");
 
 struct enhance_gpu {
     unsigned prog[2]; /* subdivide, resample */
-    GLuint occ, probes, rows, flags;
+    GLuint occ, probes, rows, flags, rules;
     size_t rows_bytes;
     const int32_t *probe_src; /* the pattern now uploaded, and its parameters */
     enhance_params probe_params;
@@ -42,7 +44,9 @@ enhance_gpu *enhance_gpu_create(char *err, size_t errlen)
     glCreateBuffers(1, &g->probes);
     glCreateBuffers(1, &g->rows);
     glCreateBuffers(1, &g->flags);
-    glNamedBufferStorage(g->occ, sizeof(uint32_t) * OCC_WORDS, NULL, GL_DYNAMIC_STORAGE_BIT);
+    glCreateBuffers(1, &g->rules);
+    glNamedBufferStorage(g->occ, VOX_BYTES, NULL, GL_DYNAMIC_STORAGE_BIT);
+    glNamedBufferStorage(g->rules, sizeof(uint32_t) * 256, NULL, GL_DYNAMIC_STORAGE_BIT);
     glNamedBufferStorage(g->flags, sizeof(uint32_t) * CHUNK_VOLUME, NULL, GL_DYNAMIC_STORAGE_BIT);
     return g;
 }
@@ -57,6 +61,7 @@ void enhance_gpu_destroy(enhance_gpu *g)
         glDeleteBuffers(1, &g->probes);
         glDeleteBuffers(1, &g->rows);
         glDeleteBuffers(1, &g->flags);
+        glDeleteBuffers(1, &g->rules);
     }
     free(g->host_rows);
     free(g->host_flags);
@@ -102,13 +107,16 @@ bool enhance_gpu_run(enhance_gpu *g, const enhance_ctx *e, const enhance_input *
 {
     if (!ensure_buffers(g, e, err, errlen)) return false;
     const enhance_params *p = enhance_ctx_params(e);
-    uint32_t occ[OCC_WORDS];
-    memset(occ, 0, sizeof occ);
-    for (int i = 0; i < ENHANCE_IN * ENHANCE_IN * ENHANCE_IN; i++)
-        if (enhance_solid(in->vox[i])) occ[i >> 5] |= 1u << (i & 31);
-    glNamedBufferSubData(g->occ, 0, sizeof occ, occ);
+    /* byte i of the buffer is voxel i: the shader reads byte i%4 of uint
+     * i/4, which is that byte on a little-endian host (test_enhance_gpu) */
+    glNamedBufferSubData(g->occ, 0, VOX_BYTES, in->vox);
+    uint32_t rules[256];
+    enhance_rule_table(e, rules);
+    glNamedBufferSubData(g->rules, 0, sizeof rules, rules);
     unsigned prog = g->prog[p->op == ENHANCE_SUBDIVIDE ? 0 : 1];
     glUseProgram(prog);
+    glUniform1i(glGetUniformLocation(prog, "u_materials"), p->materials ? 1 : 0);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, g->rules);
     if (p->op == ENHANCE_SUBDIVIDE) {
         glUniform1i(glGetUniformLocation(prog, "u_levels"), p->levels);
         glUniform1i(glGetUniformLocation(prog, "u_base_y"), in->cy * CHUNK_SIZE - p->altitude);

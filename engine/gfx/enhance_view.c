@@ -5,6 +5,7 @@
 
 #include <glad/gl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,16 @@ enhance_params enhance_view_params(void)
     p.spread = cv_float("enhance.spread", p.spread);
     p.probe_seed = (uint32_t)cv_int("enhance.probe_seed", (int)p.probe_seed);
     p.percent = cv_int("enhance.percent", p.percent);
+    p.materials = cv_int("enhance.materials", 1) != 0;
+    for (int m = 0; m < MAT_COUNT; m++) {
+        char name[64];
+        snprintf(name, sizeof name, "enhance.mat.%s.even", material_table[m].name);
+        p.mat_even[m] = (uint8_t)cv_int(name, p.mat_even[m]);
+        snprintf(name, sizeof name, "enhance.mat.%s.odd", material_table[m].name);
+        p.mat_odd[m] = (uint8_t)cv_int(name, p.mat_odd[m]);
+        snprintf(name, sizeof name, "enhance.mat.%s.percent", material_table[m].name);
+        p.mat_percent[m] = (uint8_t)cv_int(name, p.mat_percent[m]);
+    }
     return p;
 }
 
@@ -103,7 +114,9 @@ static bool params_equal(const enhance_params *a, const enhance_params *b)
     return a->op == b->op && a->levels == b->levels && a->factor == b->factor && a->thr_low == b->thr_low &&
            a->thr_even == b->thr_even && a->thr_odd == b->thr_odd && a->altitude == b->altitude &&
            a->probes == b->probes && a->spread == b->spread && a->probe_seed == b->probe_seed &&
-           a->percent == b->percent;
+           a->percent == b->percent && a->materials == b->materials &&
+           !memcmp(a->mat_even, b->mat_even, sizeof a->mat_even) && !memcmp(a->mat_odd, b->mat_odd, sizeof a->mat_odd) &&
+           !memcmp(a->mat_percent, b->mat_percent, sizeof a->mat_percent);
 }
 
 /* ---- chunks ------------------------------------------------------------- */
@@ -567,7 +580,14 @@ void enhance_view_get_stats(void *self, enhance_view_stats *out)
         out->skipped += c->ec.skipped;
         out->quads += c->quads;
     }
-    if (v->ctx) enhance_get_stats(v->ctx, &out->cache);
+    if (v->ctx) {
+        enhance_get_stats(v->ctx, &out->cache);
+        out->rule_sets = enhance_rule_sets(v->ctx);
+        /* subdivision with materials off has 4 altitude bands; on, and for
+         * resampling, thresholds do not depend on height */
+        int bands = v->p.op == ENHANCE_SUBDIVIDE && !v->p.materials ? 4 : 1;
+        out->table_entries = 128 * bands * out->rule_sets;
+    }
     out->last_ms = v->last_ms;
 }
 
@@ -587,6 +607,29 @@ void enhance_view_prepare(void *self, const float eye[3])
         if (d <= radius) v->near[n++] = (render_item){ i, d };
     }
     prepare(v, v->near, n);
+}
+
+/* A fragment cell of the world (fragment coordinates, inside the world's
+ * extent, as collide asks): solid when its material blocks. */
+static bool ground_solid(void *user, int fx, int fy, int fz)
+{
+    const enhance_view *v = user;
+    int f = enhance_factor(&v->p), x = fx / f, y = fy / f, z = fz / f;
+    int cx = x >> CHUNK_BITS, cy = y >> CHUNK_BITS, cz = z >> CHUNK_BITS;
+    if (!world_chunk_valid(v->w, cx, cy, cz)) return false;
+    const ev_chunk *c = &v->ch[world_chunk_index(v->w, cx, cy, cz)];
+    if (!c->in || c->stale) return material_get(world_get(v->w, x, y, z))->solid;
+    int m = CHUNK_SIZE * f;
+    uint8_t mat = enhance_chunk_fragment_material(&c->ec, c->in, fx - cx * m, fy - cy * m, fz - cz * m);
+    return material_get(mat)->solid;
+}
+
+bool enhance_view_ground(void *self, const world *w, collide_grid *out)
+{
+    enhance_view *v = self;
+    if (!v || !v->n || !w || v->w != w || !v->ctx) return false;
+    *out = (collide_grid){ .scale = enhance_factor(&v->p), .solid = ground_solid, .user = v };
+    return true;
 }
 
 const render_mode enhance_view_mode = {

@@ -12,6 +12,7 @@
 
 #include "gen/enhance.h"
 #include "gfx/render_mode.h"
+#include "physics/collide.h"
 
 extern const render_mode enhance_view_mode;
 
@@ -29,6 +30,8 @@ typedef struct enhance_view_stats {
     long skipped;          /* voxels skipped as uniformly solid or empty */
     long quads;
     enhance_stats cache;
+    int rule_sets;         /* distinct rules the material columns make (1: materials off) */
+    int table_entries;     /* the paper's 128-entry table, once per rule set and altitude band */
     double last_ms;        /* enhancing + meshing in the last frame that did any */
 } enhance_view_stats;
 /* Stats of a mode instance (self as create returned). */
@@ -36,5 +39,12 @@ void enhance_view_get_stats(void *self, enhance_view_stats *out);
 /* Enhances and meshes the chunks within the radius of `eye` now, as the
  * next draw would (scripts: 'enhance stats' before any frame). */
 void enhance_view_prepare(void *self, const float eye[3]);
+
+/* The fragments of the enhanced chunks as a ground to walk on (collision
+ * in fragment cells; chunks not enhanced, or changed since, answer with
+ * their voxels). False unless the mode holds world `w` (a new world is
+ * not walked on the fragments of the old). The grid reads the mode's
+ * chunks: use it on the main thread, between frames. */
+bool enhance_view_ground(void *self, const world *w, collide_grid *out);
 
 #endif

@@ -59,6 +59,36 @@ static bool collide_cells_solid(const world *w, const octree *occ, const int lo_
     return false;
 }
 
+/* What a sweep collides with: the world's voxels (with an optional octree),
+ * or a finer grid of cells (collide_grid) in the same frame scaled by
+ * g->scale. Outside the grid's extent it behaves as the world does: air at
+ * the sides and top, solid below y = 0. */
+typedef struct collide_space {
+    const world *w;
+    const octree *occ;
+    const collide_grid *g;
+    int extent[3];
+} collide_space;
+
+static bool collide_space_solid(const collide_space *s, const int lo_in[3], const int hi_in[3])
+{
+    if (!s->g) return collide_cells_solid(s->w, s->occ, lo_in, hi_in);
+    int lo[3] = { lo_in[0], lo_in[1], lo_in[2] }, hi[3] = { hi_in[0], hi_in[1], hi_in[2] };
+    for (int a = 0; a < 3; a++)
+        if (hi[a] < lo[a]) return false;
+    if (lo[1] < 0) return true;
+    for (int a = 0; a < 3; a++) {
+        if (lo[a] < 0) lo[a] = 0;
+        if (hi[a] > s->extent[a] - 1) hi[a] = s->extent[a] - 1;
+        if (hi[a] < lo[a]) return false;
+    }
+    for (int y = lo[1]; y <= hi[1]; y++)
+        for (int z = lo[2]; z <= hi[2]; z++)
+            for (int x = lo[0]; x <= hi[0]; x++)
+                if (s->g->solid(s->g->user, x, y, z)) return true;
+    return false;
+}
+
 bool collide_box_hits(const world *w, const float min[3], const float max[3])
 {
     int lo[3], hi[3];
@@ -81,7 +111,7 @@ static void collide_bounds(const double p[3], const float size[3], double lo[3],
  * It walks the voxel layers the leading face would enter, one by one, so no
  * speed can skip a layer. Layers the box already overlaps are not checked:
  * that is what lets a box stuck in a wall walk out of it. */
-static double collide_sweep_axis(const world *w, const octree *occ, const double lo[3], const double hi[3], int a, double d,
+static double collide_sweep_axis(const collide_space *sp, const double lo[3], const double hi[3], int a, double d,
                                  double skin, bool *blocked)
 {
     const int u = (a + 1) % 3, v = (a + 2) % 3;
@@ -91,7 +121,7 @@ static double collide_sweep_axis(const world *w, const octree *occ, const double
     *blocked = false;
     if (chi[u] < clo[u] || chi[v] < clo[v]) return d; /* no cross-section: a plane touches nothing */
 
-    const int extent = a == 0 ? w->sx : a == 1 ? w->sy : w->sz;
+    const int extent = sp->extent[a];
     /* Whether layers beyond the world on this axis are all air: true for the
      * sides and top, unless the box reaches below y = 0 where the endless
      * bedrock is (then the first layer blocks anyway). */
@@ -105,7 +135,7 @@ static double collide_sweep_axis(const world *w, const octree *occ, const double
         for (; kd < target; kd += 1) {
             if (kd >= extent && outside_is_air) break;
             clo[a] = chi[a] = (int)collide_clampd(kd, -COLLIDE_COORD_LIMIT, COLLIDE_COORD_LIMIT);
-            if (collide_cells_solid(w, occ, clo, chi)) {
+            if (collide_space_solid(sp, clo, chi)) {
                 *blocked = true;
                 double stop = kd - skin;
                 /* already within the skin of this face: stay, never back off */
@@ -120,7 +150,7 @@ static double collide_sweep_axis(const world *w, const octree *occ, const double
     for (; kd + 1 > target; kd -= 1) {
         if (a != 1 && kd < 0 && outside_is_air) break;
         clo[a] = chi[a] = (int)collide_clampd(kd, -COLLIDE_COORD_LIMIT, COLLIDE_COORD_LIMIT);
-        if (collide_cells_solid(w, occ, clo, chi)) {
+        if (collide_space_solid(sp, clo, chi)) {
             *blocked = true;
             double stop = kd + 1 + skin;
             return stop < face ? stop - face : 0.0;
@@ -137,11 +167,14 @@ void collide_move(const world *w, float pos[3], const collide_box_desc *box, con
     collide_move_octree(w, NULL, pos, box, delta, out);
 }
 
-void collide_move_octree(const world *w, const octree *occ, float pos[3], const collide_box_desc *box,
-                         const float delta[3], collide_result *out)
+/* The move in the space's cells: positions, sizes and the skin are scaled
+ * by `scale` cells per voxel on the way in and back on the way out (scale
+ * 1 for voxels: exact, so the voxel results are what they always were). */
+static void collide_move_space(const collide_space *sp, double scale, float pos[3], const collide_box_desc *box,
+                               const float delta[3], collide_result *out)
 {
     collide_result res = { 0 };
-    const double skin = box->skin > 0 ? box->skin : COLLIDE_SKIN;
+    const double skin = (box->skin > 0 ? box->skin : COLLIDE_SKIN) * scale;
     for (int a = 0; a < 3; a++) {
         if (!collide_sane(pos[a]) || !collide_sane(delta[a]) || !collide_sane(box->size[a]) || box->size[a] < 0) {
             if (out) *out = res;
@@ -149,28 +182,60 @@ void collide_move_octree(const world *w, const octree *occ, float pos[3], const 
         }
     }
 
-    double p[3] = { pos[0], pos[1], pos[2] }, lo[3], hi[3];
+    double p[3] = { pos[0] * scale, pos[1] * scale, pos[2] * scale }, lo[3], hi[3];
+    const float size[3] = { (float)(box->size[0] * scale), (float)(box->size[1] * scale), (float)(box->size[2] * scale) };
     static const int order[3] = { 1, 0, 2 };
     for (int i = 0; i < 3; i++) {
         const int a = order[i];
         if (delta[a] == 0) continue;
-        collide_bounds(p, box->size, lo, hi);
-        const double moved = collide_sweep_axis(w, occ, lo, hi, a, delta[a], skin, &res.blocked[a]);
+        collide_bounds(p, size, lo, hi);
+        const double moved = collide_sweep_axis(sp, lo, hi, a, delta[a] * scale, skin, &res.blocked[a]);
         p[a] += moved;
-        res.moved[a] = (float)moved;
+        res.moved[a] = (float)(moved / scale);
     }
 
     /* Ground contact is probed rather than taken from "y was blocked": a box
      * standing still (delta y = 0) is on the ground too. The probe slab is
      * twice the skin deep, so a box resting at the skin finds its floor. */
     if (delta[1] <= 0) {
-        collide_bounds(p, box->size, lo, hi);
+        collide_bounds(p, size, lo, hi);
         int clo[3] = { collide_cell_lo(lo[0]), collide_cell_lo(p[1] - 2 * skin), collide_cell_lo(lo[2]) };
         int chi[3] = { collide_cell_hi(hi[0]), collide_cell_hi(p[1]), collide_cell_hi(hi[2]) };
-        res.on_ground = collide_cells_solid(w, occ, clo, chi);
+        res.on_ground = collide_space_solid(sp, clo, chi);
     }
-    for (int a = 0; a < 3; a++) pos[a] = (float)p[a];
+    for (int a = 0; a < 3; a++) pos[a] = (float)(p[a] / scale);
     if (out) *out = res;
+}
+
+void collide_move_octree(const world *w, const octree *occ, float pos[3], const collide_box_desc *box,
+                         const float delta[3], collide_result *out)
+{
+    const collide_space sp = { w, occ, NULL, { w->sx, w->sy, w->sz } };
+    collide_move_space(&sp, 1.0, pos, box, delta, out);
+}
+
+bool collide_grid_box_hits(const world *w, const collide_grid *g, const float min[3], const float max[3])
+{
+    if (!g || g->scale < 1) return collide_box_hits(w, min, max);
+    const collide_space sp = { w, NULL, g, { w->sx * g->scale, w->sy * g->scale, w->sz * g->scale } };
+    int lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        if (!(max[a] > min[a])) return false;
+        lo[a] = collide_cell_lo((double)min[a] * g->scale);
+        hi[a] = collide_cell_hi((double)max[a] * g->scale);
+    }
+    return collide_space_solid(&sp, lo, hi);
+}
+
+void collide_move_grid(const world *w, const collide_grid *g, float pos[3], const collide_box_desc *box,
+                       const float delta[3], collide_result *out)
+{
+    if (!g || g->scale < 1) {
+        collide_move_octree(w, NULL, pos, box, delta, out);
+        return;
+    }
+    const collide_space sp = { w, NULL, g, { w->sx * g->scale, w->sy * g->scale, w->sz * g->scale } };
+    collide_move_space(&sp, (double)g->scale, pos, box, delta, out);
 }
 
 /* True once the ray can meet nothing solid any more: it is not descending

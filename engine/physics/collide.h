@@ -53,6 +53,25 @@ struct octree;
 void collide_move_octree(const world *w, const struct octree *occ, float pos[3], const collide_box_desc *box,
                          const float delta[3], collide_result *out);
 
+/* A grid finer than the voxels that a box can collide with instead: the
+ * enhanced fragments near the player (seed 000 section 4.3: fragments, not
+ * voxels, drive the physics). Cell (x, y, z) covers [x, x+1) / scale, etc.,
+ * in the world's frame; solid() answers for cells inside the world's
+ * extent times scale; beyond it the world's rules hold (air at the sides
+ * and top, solid below y = 0). */
+typedef struct collide_grid {
+    int scale; /* cells per voxel edge */
+    bool (*solid)(void *user, int x, int y, int z);
+    void *user;
+} collide_grid;
+
+/* collide_move against the grid's cells (positions and deltas stay in
+ * voxels); a NULL grid or scale < 1 is collide_move. */
+void collide_move_grid(const world *w, const collide_grid *g, float pos[3], const collide_box_desc *box,
+                       const float delta[3], collide_result *out);
+/* collide_box_hits against the grid's cells (the box in voxels). */
+bool collide_grid_box_hits(const world *w, const collide_grid *g, const float min[3], const float max[3]);
+
 /* Voxel ray cast (Amanatides & Woo DDA) from `origin` along `dir` (need not
  * be unit length) for at most `max_dist` world units. On a hit returns true
  * with the solid voxel in `hit`, the face the ray entered through in `normal`

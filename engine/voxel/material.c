@@ -3,32 +3,51 @@
 #include <string.h>
 
 #define ALL(t) { t, t, t, t, t, t }
-/* name, display, tiles (back, front, top, bottom, left, right), render self, render neighbours, solid, pass */
+/* Enhancement (class, even, odd, percent), chosen so each material reads as
+ * itself: sand slumps into ramps (1: any neighbour grows a fragment), rock
+ * keeps the paper's crisp strata (3 and 4 alternating), soil rounds its
+ * edges (2: corners filled and kept, flat ground stays flat), wood keeps its
+ * shape exactly (2: a lone trunk neither grows nor erodes), leaves stay ragged
+ * (2 and 4: every other fragment layer keeps the crown's outline, the next
+ * erodes it; 1 would swell crowns into one blob). */
+#define E_ROCK { ECLASS_ROCK, 3, 4, 35 }
+#define E_SOIL { ECLASS_SOIL, 2, 2, 25 }
+#define E_SAND { ECLASS_SAND, 1, 1, 15 }
+#define E_WOOD { ECLASS_WOOD, 2, 2, 30 }
+#define E_LEAVES { ECLASS_LEAVES, 2, 4, 40 }
+#define E_NONE { ECLASS_NONE, 1, 1, 25 }
+/* name, display, tiles (back, front, top, bottom, left, right), render self, render neighbours, solid, pass, enhance */
 const material material_table[MAT_COUNT] = {
-    [MAT_AIR] = { "air", "Air", ALL(0), false, true, false, PASS_NONE },
-    [MAT_NULL] = { "null", "Null", ALL(0), true, false, true, PASS_OPAQUE },
-    [MAT_PLACEHOLDER] = { "structure_placeholder", "Structure Placeholder", ALL(0), false, true, false, PASS_NONE },
-    [MAT_BEDROCK] = { "bedrock", "Bedrock", ALL(1), true, false, true, PASS_OPAQUE },
-    [MAT_STONE] = { "stone", "Stone", ALL(2), true, false, true, PASS_OPAQUE },
-    [MAT_DIRT] = { "dirt", "Dirt", ALL(3), true, false, true, PASS_OPAQUE },
+    [MAT_AIR] = { "air", "Air", ALL(0), false, true, false, PASS_NONE, E_NONE },
+    [MAT_NULL] = { "null", "Null", ALL(0), true, false, true, PASS_OPAQUE, E_NONE },
+    [MAT_PLACEHOLDER] = { "structure_placeholder", "Structure Placeholder", ALL(0), false, true, false, PASS_NONE, E_NONE },
+    [MAT_BEDROCK] = { "bedrock", "Bedrock", ALL(1), true, false, true, PASS_OPAQUE, E_ROCK },
+    [MAT_STONE] = { "stone", "Stone", ALL(2), true, false, true, PASS_OPAQUE, E_ROCK },
+    [MAT_DIRT] = { "dirt", "Dirt", ALL(3), true, false, true, PASS_OPAQUE, E_SOIL },
     /* The paper lists tile 2 (stone) for the grass bottom; we keep its table. */
-    [MAT_GRASS] = { "grass", "Grass", { 4, 4, 5, 2, 4, 4 }, true, false, true, PASS_OPAQUE },
-    [MAT_SAND] = { "sand", "Sand", ALL(6), true, false, true, PASS_OPAQUE },
-    [MAT_SANDSTONE] = { "sandstone", "Sandstone", ALL(9), true, false, true, PASS_OPAQUE },
-    [MAT_MESA] = { "mesa", "Mesa", ALL(7), true, false, true, PASS_OPAQUE },
-    [MAT_SALT_FLAT] = { "salt_flat", "Saltflat", ALL(8), true, false, true, PASS_OPAQUE },
-    [MAT_TAIGA_DIRT] = { "taiga_dirt", "Taiga Dirt", ALL(15), true, false, true, PASS_OPAQUE },
-    [MAT_TAIGA_GRASS] = { "taiga_grass", "Taiga Grass", { 13, 13, 14, 15, 13, 13 }, true, false, true, PASS_OPAQUE },
-    [MAT_PERMAFROST] = { "permafrost", "Permafrost", ALL(16), true, false, true, PASS_OPAQUE },
-    [MAT_CACTUS] = { "cactus", "Cactus", { 10, 10, 11, 12, 10, 10 }, true, false, true, PASS_OPAQUE },
-    [MAT_OAK_LOG] = { "oak_log", "Oak Log", { 17, 17, 18, 18, 17, 17 }, true, false, true, PASS_OPAQUE },
-    [MAT_FIR_LOG] = { "fir_log", "Fir Log", { 19, 19, 20, 20, 19, 19 }, true, false, true, PASS_OPAQUE },
-    [MAT_OAK_LEAVES] = { "oak_leaves", "Oak Leaves", ALL(21), true, false, true, PASS_CUTOUT },
-    [MAT_FIR_LEAVES] = { "fir_leaves", "Fir Leaves", ALL(22), true, false, true, PASS_CUTOUT },
-    [MAT_CRACKED_STONE] = { "cracked_stone", "Cracked Stone", ALL(23), true, false, true, PASS_OPAQUE },
+    [MAT_GRASS] = { "grass", "Grass", { 4, 4, 5, 2, 4, 4 }, true, false, true, PASS_OPAQUE, E_SOIL },
+    [MAT_SAND] = { "sand", "Sand", ALL(6), true, false, true, PASS_OPAQUE, E_SAND },
+    [MAT_SANDSTONE] = { "sandstone", "Sandstone", ALL(9), true, false, true, PASS_OPAQUE, E_ROCK },
+    [MAT_MESA] = { "mesa", "Mesa", ALL(7), true, false, true, PASS_OPAQUE, E_ROCK },
+    [MAT_SALT_FLAT] = { "salt_flat", "Saltflat", ALL(8), true, false, true, PASS_OPAQUE, E_SAND },
+    [MAT_TAIGA_DIRT] = { "taiga_dirt", "Taiga Dirt", ALL(15), true, false, true, PASS_OPAQUE, E_SOIL },
+    [MAT_TAIGA_GRASS] = { "taiga_grass", "Taiga Grass", { 13, 13, 14, 15, 13, 13 }, true, false, true, PASS_OPAQUE, E_SOIL },
+    [MAT_PERMAFROST] = { "permafrost", "Permafrost", ALL(16), true, false, true, PASS_OPAQUE, E_SOIL },
+    [MAT_CACTUS] = { "cactus", "Cactus", { 10, 10, 11, 12, 10, 10 }, true, false, true, PASS_OPAQUE, E_WOOD },
+    [MAT_OAK_LOG] = { "oak_log", "Oak Log", { 17, 17, 18, 18, 17, 17 }, true, false, true, PASS_OPAQUE, E_WOOD },
+    [MAT_FIR_LOG] = { "fir_log", "Fir Log", { 19, 19, 20, 20, 19, 19 }, true, false, true, PASS_OPAQUE, E_WOOD },
+    [MAT_OAK_LEAVES] = { "oak_leaves", "Oak Leaves", ALL(21), true, false, true, PASS_CUTOUT, E_LEAVES },
+    [MAT_FIR_LEAVES] = { "fir_leaves", "Fir Leaves", ALL(22), true, false, true, PASS_CUTOUT, E_LEAVES },
+    [MAT_CRACKED_STONE] = { "cracked_stone", "Cracked Stone", ALL(23), true, false, true, PASS_OPAQUE, E_ROCK },
     /* Semi-transparent bog: renders its neighbours, and the player wades through it. */
-    [MAT_MUSKEG] = { "muskeg", "Muskeg", ALL(24), true, true, false, PASS_TRANSLUCENT },
+    [MAT_MUSKEG] = { "muskeg", "Muskeg", ALL(24), true, true, false, PASS_TRANSLUCENT, { ECLASS_BOG, 2, 2, 25 } },
 };
+#undef E_ROCK
+#undef E_SOIL
+#undef E_SAND
+#undef E_WOOD
+#undef E_LEAVES
+#undef E_NONE
 
 int material_find(const char *name)
 {

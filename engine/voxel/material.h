@@ -47,6 +47,24 @@ typedef enum render_pass {
     PASS_COUNT = 3
 } render_pass;
 
+/* Neighbourhood classes of detail enhancement (seed 000 section 5, gen/enhance):
+ * with enhance.materials on, fragments grown into an empty voxel count only
+ * the neighbours of their own class, so like blends into like and a class
+ * boundary stays where the voxels put it. */
+typedef enum enhance_class {
+    ECLASS_NONE, ECLASS_ROCK, ECLASS_SOIL, ECLASS_SAND, ECLASS_WOOD, ECLASS_LEAVES, ECLASS_BOG, ECLASS_COUNT
+} enhance_class;
+
+/* A material's enhancement: its class, the subdivision threshold pattern
+ * (fragments at even / odd heights; seed 000 section 2's alternation, per
+ * material as the paper proposes) and the resampling probe percentage. The
+ * defaults for the enhance.mat.* cvars. */
+typedef struct material_enhance {
+    uint8_t cls;
+    uint8_t even, odd; /* 1..4 */
+    uint8_t percent;   /* 0..99 */
+} material_enhance;
+
 typedef struct material {
     const char *name;    /* snake_case, used by stats and commands */
     const char *display; /* the paper's name */
@@ -55,6 +73,7 @@ typedef struct material {
     bool render_neighbors;
     bool solid; /* blocks the player */
     render_pass pass;
+    material_enhance enhance;
 } material;
 
 #define MATERIAL_TILE_COUNT 25 /* tile numbers 0..24 of the paper */

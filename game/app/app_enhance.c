@@ -69,8 +69,49 @@ static int c_enhance(void *user, int argc, char **argv)
     log_out("enhance.cache_bytes=%zu", st.cache.cache_bytes);
     log_out("enhance.cache_lookups=%llu", (unsigned long long)st.cache.lookups);
     log_out("enhance.cache_hit_rate=%.4f", st.cache.lookups ? (double)st.cache.hits / (double)st.cache.lookups : 0.0);
+    log_out("enhance.rule_sets=%d", st.rule_sets);
+    log_out("enhance.table_entries=%d", st.table_entries);
     log_out("enhance.last_ms=%.2f", st.last_ms);
     return 0;
+}
+
+/* enhance.materials and the material table's enhancement columns as
+ * enhance.mat.NAME.{even,odd,percent}, for every material that can hold
+ * fragments (cvar_register copies the names and help). */
+static void register_material_cvars(void)
+{
+    cvar_register(&(cvar_desc){ "enhance.materials",
+                                "1: each material follows its own enhance.mat.* rule and fragments grown into air count "
+                                "only neighbours of their material's class (seed 000 section 5); 0: the paper's rule",
+                                CVAR_INT, CVAR_ARCHIVE, "1", 0, 1, NULL, NULL, NULL, NULL });
+    static const char *const col[3] = { "even", "odd", "percent" };
+    static const char *const what[3] = {
+        "subdivision threshold (solid voxels of 4) for %s fragments at even heights, with enhance.materials 1",
+        "subdivision threshold (solid voxels of 4) for %s fragments at odd heights, with enhance.materials 1",
+        "resampling: %s fragments are on when more than this %% of probes hit, with enhance.materials 1",
+    };
+    for (int m = 0; m < MAT_COUNT; m++) {
+        const material *mt = &material_table[m];
+        if (mt->enhance.cls == ECLASS_NONE) continue;
+        const int def[3] = { mt->enhance.even, mt->enhance.odd, mt->enhance.percent };
+        for (int k = 0; k < 3; k++) {
+            char name[64], help[192], dv[8];
+            snprintf(name, sizeof name, "enhance.mat.%s.%s", mt->name, col[k]);
+            snprintf(help, sizeof help, what[k], mt->name);
+            snprintf(dv, sizeof dv, "%d", def[k]);
+            cvar_register(&(cvar_desc){ name, help, CVAR_INT, CVAR_ARCHIVE, dv, k < 2 ? 1 : 0, k < 2 ? 4 : 99, NULL,
+                                        NULL, NULL, NULL });
+        }
+    }
+}
+
+bool app_enhance_ground(app *a, collide_grid *out)
+{
+    const render_mode *mode;
+    void *inst = app_render_instance(a, &mode);
+    const cvar *walk = cvar_find("enhance.walk");
+    if (!inst || mode != &enhance_view_mode || (walk && !walk->i)) return false;
+    return enhance_view_ground(inst, a->w, out);
 }
 
 static void *enhance_init(app *a)
@@ -103,6 +144,11 @@ static void *enhance_init(app *a)
           CVAR_ARCHIVE, "64", 0, 1024, NULL, NULL, NULL, check_memory },
     };
     for (size_t i = 0; i < sizeof cvars / sizeof cvars[0]; i++) cvar_register(&cvars[i]);
+    register_material_cvars();
+    cvar_register(&(cvar_desc){ "enhance.walk",
+                                "1: in render.mode enhanced the player walks on the fragments (ramps are slopes), "
+                                "0: on the voxels",
+                                CVAR_INT, CVAR_ARCHIVE, "1", 0, 1, NULL, NULL, NULL, NULL });
     const cmd_desc table[] = {
         { "enhance", "stats", "detail enhancement: fragments, surface voxels skipped, cache size and hit rate",
           c_enhance, a },

@@ -7,4 +7,8 @@
 
 extern const component app_enhance_component;
 
+/* The ground the player walks on this frame: the enhanced fragments when
+ * render.mode is enhanced and enhance.walk is 1 (false otherwise: voxels). */
+bool app_enhance_ground(app *a, collide_grid *out);
+
 #endif

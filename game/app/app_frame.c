@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app_enhance.h"
 #include "app_light.h"
 #include "app_render.h"
 #include "app_tool.h"
@@ -14,8 +15,11 @@ void app_step(app *a, const player_input *in, float dt, double now)
 {
     a->pl.flying = a->cv.fly->b;
     a->pl.occupancy = app_occupancy(a);
+    collide_grid ground;
+    a->pl.ground = app_enhance_ground(a, &ground) ? &ground : NULL;
     player_update(&a->pl, a->w, in, dt);
     a->pl.occupancy = NULL; /* the tree may be rebuilt before the next update */
+    a->pl.ground = NULL;    /* and the fragments re-enhanced */
     component_frame_all(&a->comps, a, now, dt); /* after the move: the tool follows this frame's eye */
 }
 

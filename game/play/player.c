@@ -89,6 +89,82 @@ static void player_border(const player *p, const world *w, float delta[3], bool 
     }
 }
 
+/* The highest stair on a grid: two cells (a ramp's stair is one; the
+ * strata of thresholds 3 and 4 make some of two), at most PLAYER_STEP_MAX,
+ * so a whole voxel stays a step to jump at every factor. */
+static float player_stair(const collide_grid *g)
+{
+    const float s = 2.0f / (float)g->scale;
+    return s < PLAYER_STEP_MAX ? s : PLAYER_STEP_MAX;
+}
+
+/* A box inside the fragments (they grow above the voxels it stood on: the
+ * mode was switched, or an edit re-enhanced the ground under it) is lifted
+ * onto them, a cell at a time up to a voxel and a stair: collision only
+ * ever lets a box out of what it overlaps, never up through it. */
+static void player_surface(player *p, const world *w, const collide_grid *g)
+{
+    float lo[3], hi[3];
+    player_bounds(p, lo, hi);
+    const float cell = 1.0f / (float)g->scale;
+    for (int k = 0; k * cell <= 1.0f + PLAYER_STEP_MAX; k++) {
+        float l[3] = { lo[0], lo[1] + (float)k * cell + COLLIDE_SKIN, lo[2] };
+        float h[3] = { hi[0], hi[1] + (float)k * cell + COLLIDE_SKIN, hi[2] };
+        if (collide_grid_box_hits(w, g, l, h)) continue;
+        if (k) p->pos[1] = l[1];
+        return;
+    }
+}
+
+/* Moves the box by delta against the voxels, or against p->ground. On the
+ * ground, walking: a horizontal move stopped by a stair is tried again from
+ * a stair higher (up, across, back down onto it) and kept if it gets
+ * further; a move that walks off a stair is put back down onto the ground
+ * below it when that is within a stair, instead of falling (and hopping)
+ * down a ramp. */
+static void player_move(player *p, const world *w, const float delta[3], collide_result *r)
+{
+    const collide_box_desc box = player_box();
+    if (!p->ground) {
+        collide_move_octree(w, p->occupancy, p->pos, &box, delta, r);
+        return;
+    }
+    const collide_grid *g = p->ground;
+    player_surface(p, w, g);
+    const float start[3] = { p->pos[0], p->pos[1], p->pos[2] };
+    const bool walking = p->on_ground && !p->flying && delta[1] <= 0;
+    collide_move_grid(w, g, p->pos, &box, delta, r);
+    if (!walking) return;
+    const float stair = player_stair(g);
+    if (r->blocked[0] || r->blocked[2]) {
+        float q[3] = { start[0], start[1], start[2] };
+        collide_result up, across, down;
+        collide_move_grid(w, g, q, &box, (const float[3]){ 0, stair, 0 }, &up);
+        collide_move_grid(w, g, q, &box, (const float[3]){ delta[0], 0, delta[2] }, &across);
+        collide_move_grid(w, g, q, &box, (const float[3]){ 0, -up.moved[1], 0 }, &down);
+        const float dx0 = p->pos[0] - start[0], dz0 = p->pos[2] - start[2];
+        const float dx1 = q[0] - start[0], dz1 = q[2] - start[2];
+        if (dx1 * dx1 + dz1 * dz1 > dx0 * dx0 + dz0 * dz0 + 1e-8f) {
+            for (int a = 0; a < 3; a++) p->pos[a] = q[a];
+            r->blocked[0] = across.blocked[0];
+            r->blocked[2] = across.blocked[2];
+            r->blocked[1] = down.blocked[1];
+            r->on_ground = down.on_ground;
+            for (int a = 0; a < 3; a++) r->moved[a] = q[a] - start[a];
+        }
+    } else if (!r->on_ground) {
+        float q[3] = { p->pos[0], p->pos[1], p->pos[2] };
+        collide_result down;
+        collide_move_grid(w, g, q, &box, (const float[3]){ 0, -stair, 0 }, &down);
+        if (down.on_ground) {
+            r->moved[1] += q[1] - p->pos[1];
+            p->pos[1] = q[1];
+            r->on_ground = true;
+            r->blocked[1] = true;
+        }
+    }
+}
+
 static void player_step(player *p, const world *w, const player_input *in, float h)
 {
     const float yaw = p->yaw * PLAYER_DEG2RAD;
@@ -132,9 +208,8 @@ static void player_step(player *p, const world *w, const player_input *in, float
     float delta[3] = { p->vel[0] * h, dy, p->vel[2] * h };
     bool border[3] = { false, false, false };
     player_border(p, w, delta, border);
-    const collide_box_desc box = player_box();
     collide_result r;
-    collide_move_octree(w, p->occupancy, p->pos, &box, delta, &r);
+    player_move(p, w, delta, &r);
     /* A blocked axis loses its speed: no pressing into walls, no bouncing
      * off the floor, and a head bump ends the jump. */
     for (int a = 0; a < 3; a++)

@@ -30,6 +30,7 @@
 #define PLAYER_JUMP_HEIGHT 1.25f  /* voxels: clears one block with room to spare */
 #define PLAYER_MAX_SUBSTEP (1.0f / 120.0f)
 #define PLAYER_MAX_DT 0.25f       /* longer frames are hitches: simulate only this much */
+#define PLAYER_STEP_MAX 0.5f      /* voxels: the highest stair climbed on a fine ground */
 
 typedef struct player {
     float pos[3]; /* feet: centre of the bottom face of the box */
@@ -42,6 +43,12 @@ typedef struct player {
      * tool's terrain tree): the collision broad phase. It must be exact for
      * that world; NULL scans voxels directly, with the same results. */
     const struct octree *occupancy;
+    /* Optional finer ground to walk on instead of the voxels: the enhanced
+     * fragments near the player (render.mode enhanced). On it the player
+     * climbs stairs up to PLAYER_STEP_MAX high and keeps its feet on a
+     * ramp going down, so a ramp of fragment stairs is a walkable slope;
+     * a whole voxel is still a step to jump. NULL walks on voxels. */
+    const collide_grid *ground;
 } player;
 
 typedef struct player_input {
