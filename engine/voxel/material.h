@@ -75,6 +75,9 @@ static inline bool material_face_visible(uint8_t self, uint8_t neighbor)
     return a->render_self && b->render_neighbors && self != neighbor;
 }
 
+/* Leaves: they hang on what they grow on and carry nothing (physics/detach.h). */
+static inline bool material_is_foliage(uint8_t id) { return id == MAT_OAK_LEAVES || id == MAT_FIR_LEAVES; }
+
 /* Id by snake_case name, or -1. */
 int material_find(const char *name);
 
