@@ -3,31 +3,32 @@
 #include <string.h>
 
 #define ALL(t) { t, t, t, t, t, t }
-/* name, display, tiles (back, front, top, bottom, left, right), render self, render neighbours, solid, pass */
+/* name, display, tiles (back, front, top, bottom, left, right), render self, render neighbours, solid, pass,
+ * density (voxel bodies: stone heavier than earth, than wood, than leaves) */
 const material material_table[MAT_COUNT] = {
-    [MAT_AIR] = { "air", "Air", ALL(0), false, true, false, PASS_NONE },
-    [MAT_NULL] = { "null", "Null", ALL(0), true, false, true, PASS_OPAQUE },
-    [MAT_PLACEHOLDER] = { "structure_placeholder", "Structure Placeholder", ALL(0), false, true, false, PASS_NONE },
-    [MAT_BEDROCK] = { "bedrock", "Bedrock", ALL(1), true, false, true, PASS_OPAQUE },
-    [MAT_STONE] = { "stone", "Stone", ALL(2), true, false, true, PASS_OPAQUE },
-    [MAT_DIRT] = { "dirt", "Dirt", ALL(3), true, false, true, PASS_OPAQUE },
+    [MAT_AIR] = { "air", "Air", ALL(0), false, true, false, PASS_NONE, 0.0f },
+    [MAT_NULL] = { "null", "Null", ALL(0), true, false, true, PASS_OPAQUE, 2.5f },
+    [MAT_PLACEHOLDER] = { "structure_placeholder", "Structure Placeholder", ALL(0), false, true, false, PASS_NONE, 0.0f },
+    [MAT_BEDROCK] = { "bedrock", "Bedrock", ALL(1), true, false, true, PASS_OPAQUE, 3.0f },
+    [MAT_STONE] = { "stone", "Stone", ALL(2), true, false, true, PASS_OPAQUE, 2.6f },
+    [MAT_DIRT] = { "dirt", "Dirt", ALL(3), true, false, true, PASS_OPAQUE, 1.5f },
     /* The paper lists tile 2 (stone) for the grass bottom; we keep its table. */
-    [MAT_GRASS] = { "grass", "Grass", { 4, 4, 5, 2, 4, 4 }, true, false, true, PASS_OPAQUE },
-    [MAT_SAND] = { "sand", "Sand", ALL(6), true, false, true, PASS_OPAQUE },
-    [MAT_SANDSTONE] = { "sandstone", "Sandstone", ALL(9), true, false, true, PASS_OPAQUE },
-    [MAT_MESA] = { "mesa", "Mesa", ALL(7), true, false, true, PASS_OPAQUE },
-    [MAT_SALT_FLAT] = { "salt_flat", "Saltflat", ALL(8), true, false, true, PASS_OPAQUE },
-    [MAT_TAIGA_DIRT] = { "taiga_dirt", "Taiga Dirt", ALL(15), true, false, true, PASS_OPAQUE },
-    [MAT_TAIGA_GRASS] = { "taiga_grass", "Taiga Grass", { 13, 13, 14, 15, 13, 13 }, true, false, true, PASS_OPAQUE },
-    [MAT_PERMAFROST] = { "permafrost", "Permafrost", ALL(16), true, false, true, PASS_OPAQUE },
-    [MAT_CACTUS] = { "cactus", "Cactus", { 10, 10, 11, 12, 10, 10 }, true, false, true, PASS_OPAQUE },
-    [MAT_OAK_LOG] = { "oak_log", "Oak Log", { 17, 17, 18, 18, 17, 17 }, true, false, true, PASS_OPAQUE },
-    [MAT_FIR_LOG] = { "fir_log", "Fir Log", { 19, 19, 20, 20, 19, 19 }, true, false, true, PASS_OPAQUE },
-    [MAT_OAK_LEAVES] = { "oak_leaves", "Oak Leaves", ALL(21), true, false, true, PASS_CUTOUT },
-    [MAT_FIR_LEAVES] = { "fir_leaves", "Fir Leaves", ALL(22), true, false, true, PASS_CUTOUT },
-    [MAT_CRACKED_STONE] = { "cracked_stone", "Cracked Stone", ALL(23), true, false, true, PASS_OPAQUE },
+    [MAT_GRASS] = { "grass", "Grass", { 4, 4, 5, 2, 4, 4 }, true, false, true, PASS_OPAQUE, 1.5f },
+    [MAT_SAND] = { "sand", "Sand", ALL(6), true, false, true, PASS_OPAQUE, 1.6f },
+    [MAT_SANDSTONE] = { "sandstone", "Sandstone", ALL(9), true, false, true, PASS_OPAQUE, 2.3f },
+    [MAT_MESA] = { "mesa", "Mesa", ALL(7), true, false, true, PASS_OPAQUE, 2.2f },
+    [MAT_SALT_FLAT] = { "salt_flat", "Saltflat", ALL(8), true, false, true, PASS_OPAQUE, 2.1f },
+    [MAT_TAIGA_DIRT] = { "taiga_dirt", "Taiga Dirt", ALL(15), true, false, true, PASS_OPAQUE, 1.4f },
+    [MAT_TAIGA_GRASS] = { "taiga_grass", "Taiga Grass", { 13, 13, 14, 15, 13, 13 }, true, false, true, PASS_OPAQUE, 1.4f },
+    [MAT_PERMAFROST] = { "permafrost", "Permafrost", ALL(16), true, false, true, PASS_OPAQUE, 1.8f },
+    [MAT_CACTUS] = { "cactus", "Cactus", { 10, 10, 11, 12, 10, 10 }, true, false, true, PASS_OPAQUE, 0.6f },
+    [MAT_OAK_LOG] = { "oak_log", "Oak Log", { 17, 17, 18, 18, 17, 17 }, true, false, true, PASS_OPAQUE, 0.75f },
+    [MAT_FIR_LOG] = { "fir_log", "Fir Log", { 19, 19, 20, 20, 19, 19 }, true, false, true, PASS_OPAQUE, 0.55f },
+    [MAT_OAK_LEAVES] = { "oak_leaves", "Oak Leaves", ALL(21), true, false, true, PASS_CUTOUT, 0.15f },
+    [MAT_FIR_LEAVES] = { "fir_leaves", "Fir Leaves", ALL(22), true, false, true, PASS_CUTOUT, 0.12f },
+    [MAT_CRACKED_STONE] = { "cracked_stone", "Cracked Stone", ALL(23), true, false, true, PASS_OPAQUE, 2.4f },
     /* Semi-transparent bog: renders its neighbours, and the player wades through it. */
-    [MAT_MUSKEG] = { "muskeg", "Muskeg", ALL(24), true, true, false, PASS_TRANSLUCENT },
+    [MAT_MUSKEG] = { "muskeg", "Muskeg", ALL(24), true, true, false, PASS_TRANSLUCENT, 1.1f },
 };
 
 int material_find(const char *name)

@@ -55,6 +55,9 @@ typedef struct material {
     bool render_neighbors;
     bool solid; /* blocks the player */
     render_pass pass;
+    /* Mass of one voxel (water = 1) when it is part of a falling body
+     * (physics/body.h); physics.density.NAME overrides it in the game. */
+    float density;
 } material;
 
 #define MATERIAL_TILE_COUNT 25 /* tile numbers 0..24 of the paper */
