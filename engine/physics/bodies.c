@@ -136,9 +136,14 @@ static bodies_contact *contact_push(bodies_contacts *c)
 /* Whether a cell next to a voxel is solid (a world's, or a body grid's). */
 typedef bool (*solid_fn)(const void *grid, const int c[3]);
 
+/* What stops a body: solid terrain that carries load. Foliage carries
+ * none (detach.h), so a falling crown crashes through its neighbours'
+ * leaves instead of coming to rest on them and being cut loose again. */
+static bool blocks_bodies(uint8_t m) { return material_get(m)->solid && !material_is_foliage(m); }
+
 static bool world_solid(const void *grid, const int c[3])
 {
-    return c[1] < 0 || material_get(world_get(grid, c[0], c[1], c[2]))->solid;
+    return c[1] < 0 || blocks_bodies(world_get(grid, c[0], c[1], c[2]));
 }
 
 static bool grid_solid(const void *grid, const int c[3])
@@ -220,7 +225,7 @@ void bodies_terrain_contacts(const bodies *s, int i, const world *w, const octre
         out->pair_count += (long)out->pairs.count;
         for (size_t k = 0; k < out->pairs.count; k++) {
             const octree_pair *pr = &out->pairs.v[k];
-            if (!material_get(world_get(w, pr->t[0], pr->t[1], pr->t[2]))->solid) continue; /* wades through bog */
+            if (!blocks_bodies(world_get(w, pr->t[0], pr->t[1], pr->t[2]))) continue; /* bog, leaves */
             float c[3] = { (float)pr->c[0] + 0.5f, (float)pr->c[1] + 0.5f, (float)pr->c[2] + 0.5f }, q[3];
             body_to_world(b, pose.rot, c, q);
             terrain_contact(out, i, q, pr->t, w);
@@ -234,7 +239,9 @@ void bodies_terrain_contacts(const bodies *s, int i, const world *w, const octre
                     if (b->mat[body_index(b, x, y, z)] == MAT_AIR) continue;
                     float c[3] = { (float)x + 0.5f, (float)y + 0.5f, (float)z + 0.5f }, q[3];
                     body_to_world(b, pose.rot, c, q);
-                    if (q[1] > VOXEL_R + MARGIN) continue;
+                    /* the floor is under the world; past its sides a body falls out */
+                    if (q[1] > VOXEL_R + MARGIN || q[0] < 0 || q[2] < 0 || q[0] >= (float)w->sx || q[2] >= (float)w->sz)
+                        continue;
                     bodies_contact *k = contact_push(out);
                     if (!k) return;
                     k->a = i, k->b = -1, k->depth = VOXEL_R - q[1];
