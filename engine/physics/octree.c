@@ -292,7 +292,13 @@ static void isect(const isect_ctx *x, int tk, const int tc[3], int ck, const int
     float dz = ((float)tc[2] * 2.f + 1.f) * half - cw[2];
     float rr = x->tr[tk] + x->cr[ck] + SPHERE_SLACK + (x->reach > 0 ? x->reach : 0.f);
     if (dx * dx + dy * dy + dz * dz > rr * rr) return;
-    if (tk > 0) {
+    /* The paper descends the terrain to voxels before the tool. The near
+     * query (bodies) descends the larger node first instead: a body lying
+     * on terrain has thousands of terrain voxels within its root sphere,
+     * and most of them are pruned by the body's smaller spheres before any
+     * reaches a voxel (the same pairs, about 4x fewer sphere tests). */
+    bool terrain_first = x->reach < 0 ? tk > 0 : tk > 0 && tk >= ck;
+    if (terrain_first) {
         uint8_t m = x->t->lev[tk][cell_index(x->t, tk, tc[0], tc[1], tc[2])];
         for (int i = 0; i < 8; i++) {
             if (!(m >> i & 1)) continue;
@@ -314,7 +320,7 @@ static void isect(const isect_ctx *x, int tk, const int tc[3], int ck, const int
         /* voxel centres are x + 0.5, as octree_voxel_pair_hit places them */
         tool_to_world(x->pose, x->pivot, ((float)ch[0] + 0.5f) * s, ((float)ch[1] + 0.5f) * s,
                       ((float)ch[2] + 0.5f) * s, w);
-        isect(x, 0, tc, ck - 1, ch, w);
+        isect(x, tk, tc, ck - 1, ch, w);
     }
 }
 
