@@ -267,6 +267,27 @@ static void test_contacts_octree_equal_brute(void **state)
     world_destroy(w);
 }
 
+/* The player's box is pushed out of a body, up when it stands on one, and
+ * left alone when nothing touches it. */
+static void test_push_box(void **state)
+{
+    (void)state;
+    bodies s;
+    bodies_init(&s);
+    body *b = box_body(4, 2, 4, MAT_STONE, (const float[3]){ 10, 10, 10 }); /* top face at y = 12 */
+    assert_true(bodies_add(&s, b));
+    float push[3], carry[3];
+    b->vel[1] = -3;
+    const float lo[3] = { 11.2f, 11.8f, 11.2f }, hi[3] = { 11.8f, 13.6f, 11.8f }; /* feet 0.2 into its top */
+    assert_true(bodies_push_box(&s, lo, hi, push, carry));
+    assert_float_equal(push[1], 0.2f, 1e-4);
+    assert_float_equal(push[0], 0, 1e-6);
+    assert_float_equal(carry[1], -3, 1e-6);
+    const float lo2[3] = { 20, 10, 20 }, hi2[3] = { 21, 12, 21 };
+    assert_false(bodies_push_box(&s, lo2, hi2, push, carry));
+    bodies_free(&s);
+}
+
 static void test_params_refused(void **state)
 {
     (void)state;
@@ -292,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_two_bodies_stack),
         cmocka_unit_test(test_deterministic_across_workers),
         cmocka_unit_test(test_contacts_octree_equal_brute),
+        cmocka_unit_test(test_push_box),
         cmocka_unit_test(test_params_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

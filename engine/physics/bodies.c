@@ -298,6 +298,59 @@ static void pair_contacts(bodies *s, int i, int j, bodies_contacts *out)
     thin(out, from);
 }
 
+bool bodies_push_box(const bodies *s, const float lo[3], const float hi[3], float push[3], float carry[3])
+{
+    float most[3] = { 0, 0, 0 }, least[3] = { 0, 0, 0 }, up = 0;
+    bool touched = false;
+    memset(carry, 0, sizeof(float) * 3);
+    for (int i = 0; i < s->count; i++) {
+        const body *b = s->v[i];
+        /* the body's sphere against the box first */
+        float dd = 0;
+        for (int a = 0; a < 3; a++) {
+            float c = fminf(fmaxf(b->pos[a], lo[a]), hi[a]) - b->pos[a];
+            dd += c * c;
+        }
+        if (dd > (b->radius + VOXEL_R) * (b->radius + VOXEL_R)) continue;
+        float r[3][3];
+        body_rotation(b, r);
+        for (int y = 0; y < b->size[1]; y++)
+            for (int z = 0; z < b->size[2]; z++)
+                for (int x = 0; x < b->size[0]; x++) {
+                    if (b->mat[body_index(b, x, y, z)] == MAT_AIR) continue;
+                    float g[3] = { (float)x + 0.5f, (float)y + 0.5f, (float)z + 0.5f }, q[3], d[3];
+                    body_to_world(b, r, g, q);
+                    float e = 0;
+                    for (int a = 0; a < 3; a++) {
+                        d[a] = fminf(fmaxf(q[a], lo[a]), hi[a]) - q[a]; /* from the ball to the box */
+                        e += d[a] * d[a];
+                    }
+                    if (e >= VOXEL_R * VOXEL_R) continue;
+                    float mv[3] = { 0, 0, 0 };
+                    if (e > 1e-12f) {
+                        float dist = sqrtf(e);
+                        for (int a = 0; a < 3; a++) mv[a] = d[a] / dist * (VOXEL_R - dist);
+                    } else {
+                        /* the ball's centre is inside the box: out the shortest way */
+                        float best = 1e9f;
+                        for (int a = 0; a < 3; a++) {
+                            float outp = hi[a] - q[a] + VOXEL_R, outn = q[a] - lo[a] + VOXEL_R;
+                            if (outn < best) best = outn, mv[0] = mv[1] = mv[2] = 0, mv[a] = outn;
+                            if (outp < best) best = outp, mv[0] = mv[1] = mv[2] = 0, mv[a] = -outp;
+                        }
+                    }
+                    touched = true;
+                    for (int a = 0; a < 3; a++) {
+                        if (mv[a] > most[a]) most[a] = mv[a];
+                        if (mv[a] < least[a]) least[a] = mv[a];
+                    }
+                    if (mv[1] > up) up = mv[1], memcpy(carry, b->vel, sizeof b->vel);
+                }
+    }
+    for (int a = 0; a < 3; a++) push[a] = most[a] + least[a];
+    return touched;
+}
+
 /* ---- the solver ---- */
 
 typedef struct solve_body {

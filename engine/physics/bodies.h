@@ -90,6 +90,13 @@ long bodies_voxels(const bodies *s);
  * and each other. Bodies that sleep stay where they are. */
 void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *jobs);
 
+/* How far to move the box [lo, hi) (the player's) so no body's voxel
+ * (a ball of radius 1/2, as in the contacts) overlaps it: per axis the
+ * largest push each way. `carry` gets the velocity of the body that
+ * pushes the box up most (the box stands on it; zero if none). Returns
+ * whether any body touched the box. */
+bool bodies_push_box(const bodies *s, const float lo[3], const float hi[3], float push[3], float carry[3]);
+
 /* The contacts of body i against the terrain at its pose now, appended to
  * out (tests and benchmarks: octree against brute force). */
 void bodies_terrain_contacts(const bodies *s, int i, const world *w, const octree *terrain, bodies_contacts *out);

@@ -10,6 +10,7 @@
 #include "app_world.h"
 #include "core/log.h"
 #include "gfx/body_draw.h"
+#include "physics/collide.h"
 #include "physics/bodies.h"
 #include "physics/detach.h"
 #include "ui/cmd.h"
@@ -132,6 +133,23 @@ static void merge_body(bodies_comp *b, int i)
     add_pending(b, lo, hi);
 }
 
+/* A body moving into the player pushes the player out (never into
+ * terrain: collide_move stops at it), and one under the player carries
+ * the player: the player stands on falling and sliding bodies. */
+static void push_player(bodies_comp *b)
+{
+    app *a = b->a;
+    float lo[3], hi[3], push[3], carry[3];
+    player_bounds(&a->pl, lo, hi);
+    if (!bodies_push_box(&b->set, lo, hi, push, carry)) return;
+    collide_box_desc box = player_box();
+    collide_move(a->w, a->pl.pos, &box, push, NULL);
+    if (push[1] > 0 && !a->pl.flying) {
+        if (a->pl.vel[1] < carry[1]) a->pl.vel[1] = carry[1];
+        a->pl.on_ground = true;
+    }
+}
+
 static bool left_world(const body *bd, const world *w, float lost_y)
 {
     if (bd->pos[1] < lost_y) return true;
@@ -156,6 +174,7 @@ static void bodies_frame(void *self, app *a, double now, float dt)
         steps++;
     }
     if (b->acc > b->set.p.dt) b->acc = 0; /* behind: slow motion, never a spiral */
+    push_player(b);
     for (int i = 0; i < b->set.count;) {
         body *bd = b->set.v[i];
         if (left_world(bd, a->w, b->set.p.lost_y)) {
