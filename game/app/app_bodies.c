@@ -202,6 +202,14 @@ int app_bodies_awake(const app *a)
     return b ? bodies_awake(&b->set) : 0;
 }
 
+void app_bodies_counts(const app *a, int *count, int *awake, long *voxels)
+{
+    const bodies_comp *b = state(a);
+    *count = b ? b->set.count : 0;
+    *awake = b ? bodies_awake(&b->set) : 0;
+    *voxels = b ? bodies_voxels(&b->set) : 0;
+}
+
 void app_bodies_print_stats(app *a)
 {
     bodies_comp *b = state(a);

@@ -16,6 +16,8 @@ extern const component app_bodies_component;
 void app_bodies_settle(struct app *a);
 /* Bodies still moving (autosave waits for them to settle). */
 int app_bodies_awake(const struct app *a);
+/* Bodies, those awake and their voxels (the debug HUD). */
+void app_bodies_counts(const struct app *a, int *count, int *awake, long *voxels);
 /* The stats lines: bodies=, bodies_awake=, body_voxels=. An edit made by
  * a command is searched for loose voxels at the next frame (the frame is
  * the unit of play: `cut; stats` reports the world as cut, `cut; frames 1;
