@@ -231,6 +231,9 @@ long body_draw_all(body_draw *d, body *const *v, int n, const camera *cam, const
                 body_mesh *m = mesh_of(d, v[i]);
                 if (!m) continue;
                 m->seen = true;
+                /* the body's bounding sphere (its centre of mass is its centre) */
+                vec3 c = { v[i]->pos[0], v[i]->pos[1], v[i]->pos[2] };
+                if (!camera_sphere_visible(cam, c, v[i]->radius)) continue;
                 float model[16];
                 model_matrix(v[i], model);
                 glUniformMatrix4fv(d->u.model, 1, GL_FALSE, model);

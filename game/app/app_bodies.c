@@ -247,7 +247,7 @@ static void bodies_new_world(void *self, app *a, world *w)
 static void bodies_draw(void *self, app *a, const frame_draw *f)
 {
     bodies_comp *b = self;
-    if (b->draw) body_draw_all(b->draw, b->set.v, b->set.count, f->cam, f->s);
+    if (b->draw) a->stats.triangles += body_draw_all(b->draw, b->set.v, b->set.count, f->cam, f->s);
 }
 
 static int c_bodies(void *u, int argc, char **argv)
