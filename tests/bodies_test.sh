@@ -23,6 +23,16 @@ same "the body holds them" "$n" "$(kv body_voxels 2)"
 same "it came to rest and merged" "0" "$(kv bodies 3)"
 same "stone conserved through fall and merge" "$((s0 + n))" "$s2"
 
+# what fell is terrain again: the tool cuts it (where the first run saw it land)
+check "where it lands" 0 "$strata" --headless --exec "$small; fill stone 60 110 60; frames 200; bodies"
+pos=$(grep '^body\.' "$tmp/out" | sed -n 1p | sed 's/.* pos //')
+set -- $pos
+check "cut what fell and merged" 0 "$strata" --headless --exec \
+    "$small; fill stone 60 110 60; frames 800; stats; set tool.size 6; cut ${1%.*} ${2%.*} ${3%.*}; stats"
+a=$(kv material.stone 1) b=$(kv material.stone 2)
+[ -n "$a" ] && [ -n "$b" ] && [ "$b" -lt "$a" ] && echo "ok   the cut took $((a - b)) of its stone" ||
+    { echo "FAIL the cut took none of its stone ($a -> $b)"; fail=1; }
+
 check "a cut that disconnects nothing" 0 "$strata" --headless --exec "$small; cut 64 20 64; frames 2; stats"
 same "makes no body" "0" "$(kv bodies)"
 
