@@ -5,6 +5,9 @@
  *                        is timed in .body)
  *   physics.detach.oak.body  the same, then the crown cut out of the world
  *                        into a body (and put back, outside the timing)
+ *   physics.detach.cut   what every cut now pays: the search after an 8^3
+ *                        ball is cut out of the default hills surface (nothing
+ *                        is loose: every search ends at the floor)
  *   physics.step.bodies.10, .100  one simulation step (1/60 s, 4 substeps)
  *                        of 10 and 100 bodies of 50-500 voxels tumbling on the
  *                        hills terrain (128x64x128); notes the octree pairs
@@ -107,6 +110,50 @@ static void oak_body_run(void *p)
     world_set(s->w, s->t[0], s->t[1], s->t[2], s->m);
 }
 
+typedef struct cut_state {
+    world *w;
+    detach d;
+    int lo[3], hi[3];
+} cut_state;
+
+static void *cut_setup(void)
+{
+    terrain_register();
+    cut_state *s = calloc(1, sizeof *s);
+    s->w = world_create(16, 4, 16);
+    if (!s->w || !worldgen_generate(s->w, &terrain_hills, 1, bench_jobs())) {
+        bench_skip("no hills world");
+        world_destroy(s->w);
+        free(s);
+        return NULL;
+    }
+    int x = 256, z = 256, y = world_surface_y(s->w, x, z);
+    for (int dy = -4; dy < 4; dy++)
+        for (int dz = -4; dz < 4; dz++)
+            for (int dx = -4; dx < 4; dx++)
+                if (dx * dx + dy * dy + dz * dz < 16) world_set(s->w, x + dx, y + dy, z + dz, MAT_AIR);
+    const int lo[3] = { x - 4, y - 4, z - 4 }, hi[3] = { x + 4, y + 4, z + 4 };
+    memcpy(s->lo, lo, sizeof lo);
+    memcpy(s->hi, hi, sizeof hi);
+    return s;
+}
+
+static void cut_run(void *p)
+{
+    cut_state *s = p;
+    size_t n = detach_find(&s->d, s->w, s->lo, s->hi, DETACH_BENCH_LIMIT);
+    bench_note("groups", (double)n);
+    bench_note("visited", (double)s->d.visited);
+}
+
+static void cut_teardown(void *p)
+{
+    cut_state *s = p;
+    detach_free(&s->d);
+    world_destroy(s->w);
+    free(s);
+}
+
 /* ---- step ---- */
 
 typedef struct step_state {
@@ -198,6 +245,7 @@ static void step_teardown(void *p)
 static const bench_case physics_cases[] = {
     { "physics.detach.oak", oak_setup, oak_run, oak_teardown, 50 },
     { "physics.detach.oak.body", oak_setup, oak_body_run, oak_teardown, 50 },
+    { "physics.detach.cut", cut_setup, cut_run, cut_teardown, 50 },
     { "physics.step.bodies.10", step10_setup, step_run, step_teardown, 30 },
     { "physics.step.bodies.100", step100_setup, step_run, step_teardown, 20 },
 };
