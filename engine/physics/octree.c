@@ -297,7 +297,7 @@ static void isect(const isect_ctx *x, int tk, const int tc[3], int ck, const int
      * on terrain has thousands of terrain voxels within its root sphere,
      * and most of them are pruned by the body's smaller spheres before any
      * reaches a voxel (the same pairs, about 4x fewer sphere tests). */
-    bool terrain_first = x->reach < 0 ? tk > 0 : tk > 0 && tk >= ck;
+    bool terrain_first = x->reach < 0 ? tk > 0 : tk > 0 && tk > ck;
     if (terrain_first) {
         uint8_t m = x->t->lev[tk][cell_index(x->t, tk, tc[0], tc[1], tc[2])];
         for (int i = 0; i < 8; i++) {
