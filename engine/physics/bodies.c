@@ -65,6 +65,7 @@ void bodies_free(bodies *s)
     for (int i = 0; i < s->per_cap; i++) bodies_contacts_free(&s->per[i]);
     bodies_contacts_free(&s->all);
     free(s->per);
+    free(s->solve);
     free(s->v);
     memset(s, 0, sizeof *s);
 }
@@ -353,7 +354,7 @@ bool bodies_push_box(const bodies *s, const float lo[3], const float hi[3], floa
 
 /* ---- the solver ---- */
 
-typedef struct solve_body {
+typedef struct bodies_solve {
     float inv_i[3][3]; /* world frame */
     float inv_m;
 } solve_body;
@@ -516,8 +517,12 @@ void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *job
 {
     memset(&s->stats, 0, sizeof s->stats);
     if (!s->count || !size_per(s)) return;
-    solve_body *sb = malloc(sizeof *sb * (size_t)s->count);
-    if (!sb) return;
+    if (s->count > s->solve_cap) { /* kept between steps: a steady scene allocates nothing */
+        solve_body *n = realloc(s->solve, sizeof *n * (size_t)s->count);
+        if (!n) return;
+        s->solve = n, s->solve_cap = s->count;
+    }
+    solve_body *sb = s->solve;
     float h = s->p.dt / (float)s->p.substeps, vmax = bodies_max_speed(&s->p);
     float keep = 1.f - DAMPING * h;
     for (int sub = 0; sub < s->p.substeps; sub++) {
@@ -557,7 +562,6 @@ void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *job
         for (int i = 0; i < s->count; i++)
             if (!s->v[i]->asleep) integrate(s->v[i], h, vmax);
     }
-    free(sb);
     for (int i = 0; i < s->count; i++) {
         body *b = s->v[i];
         if (b->asleep) continue;

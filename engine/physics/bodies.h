@@ -72,6 +72,8 @@ typedef struct bodies {
     bodies_contacts *per;   /* per body: its terrain contacts (the workers' lists) */
     int per_cap;
     bodies_contacts all;    /* every contact of a substep, in body order */
+    struct bodies_solve *solve; /* per body: the solver's inverse mass and inertia */
+    int solve_cap;
     bool brute;             /* brute-force contact queries (benchmarks compare) */
 } bodies;
 
