@@ -14,6 +14,8 @@
 #include "core/rng.h"
 #include "physics/bodies.h"
 #include "physics/detach.h"
+#include "worldgen/biomes.h"
+#include "worldgen/worldgen.h"
 
 static void fill_box(world *w, int x0, int y0, int z0, int x1, int y1, int z1, uint8_t m)
 {
@@ -136,6 +138,74 @@ static void test_cantilever_falls_rests_merges(void **state)
     detach_free(&d);
     world_destroy(w);
     job_pool_destroy(jobs);
+}
+
+/* A crown falls in each forest biome: a trunk cut through, the crown cut
+ * loose, stepped until it rests, merged; every material is conserved and
+ * the crown ended lower than it stood. */
+static void crown_falls(const char *biome, uint8_t log)
+{
+    biomes_register();
+    job_pool *jobs = job_pool_create(2);
+    world *w = world_create(4, 4, 4);
+    assert_true(worldgen_generate(w, worldgen_find(biome), 3, jobs));
+    int t[3] = { -1, -1, -1 };
+    for (int z = 40; z < w->sz - 40 && t[0] < 0; z++)
+        for (int x = 40; x < w->sx - 40 && t[0] < 0; x++)
+            for (int y = 1; y < w->sy - 3; y++)
+                if (world_get(w, x, y, z) == log && world_get(w, x, y - 1, z) != log && world_get(w, x, y + 2, z) == log) {
+                    t[0] = x, t[1] = y + 1, t[2] = z;
+                    break;
+                }
+    assert_true(t[0] >= 0);
+    world_set(w, t[0], t[1], t[2], MAT_AIR);
+    uint64_t before[MAT_COUNT], after[MAT_COUNT];
+    world_count_materials(w, before);
+    detach d = { 0 };
+    const int hi[3] = { t[0] + 1, t[1] + 1, t[2] + 1 };
+    size_t n = detach_find(&d, w, t, hi, 65536);
+    assert_true(n >= 1);
+    body_density dens;
+    body_density_default(&dens);
+    bodies s;
+    bodies_init(&s);
+    float top = 0;
+    int crown = -1; /* the largest group: the crown */
+    for (size_t g = 0; g < n; g++) {
+        int lo[3], bhi[3];
+        body *b = body_cut_from_world(w, d.vox + 3 * d.groups[g].first, d.groups[g].count, &dens, lo, bhi);
+        assert_non_null(b);
+        if (crown < 0 || b->count > s.v[crown]->count) crown = s.count, top = b->pos[1];
+        assert_true(bodies_add(&s, b));
+    }
+    run_until_asleep(&s, w, jobs, 60 * 25);
+    assert_int_equal(bodies_awake(&s), 0);
+    float low = s.v[crown]->pos[1];
+    for (int i = 0; i < s.count; i++) {
+        long lost = 0;
+        int lo[3], bhi[3];
+        body_merge(s.v[i], w, NULL, &lost, lo, bhi);
+        assert_int_equal(lost, 0);
+    }
+    assert_true(low < top - 0.5f); /* it came down (a one-voxel cut: at least onto its stump) */
+    world_count_materials(w, after);
+    for (int m = 1; m < MAT_COUNT; m++) assert_int_equal(after[m], before[m]);
+    bodies_free(&s);
+    detach_free(&d);
+    world_destroy(w);
+    job_pool_destroy(jobs);
+}
+
+static void test_crown_falls_deciduous(void **state)
+{
+    (void)state;
+    crown_falls("deciduous", MAT_OAK_LOG);
+}
+
+static void test_crown_falls_taiga(void **state)
+{
+    (void)state;
+    crown_falls("taiga", MAT_FIR_LOG);
 }
 
 static void test_fast_body_never_tunnels(void **state)
@@ -309,6 +379,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mass_properties),
         cmocka_unit_test(test_cantilever_falls_rests_merges),
+        cmocka_unit_test(test_crown_falls_deciduous),
+        cmocka_unit_test(test_crown_falls_taiga),
         cmocka_unit_test(test_fast_body_never_tunnels),
         cmocka_unit_test(test_two_bodies_stack),
         cmocka_unit_test(test_deterministic_across_workers),
