@@ -106,6 +106,7 @@ static void test_cantilever_falls_rests_merges(void **state)
     fill_box(w, 12, 12, 10, 13, 14, 12, MAT_AIR); /* cut at the root */
     uint64_t before[MAT_COUNT], after[MAT_COUNT];
     world_count_materials(w, before);
+    world_set_tint(w, 12, 12, 10, 3); /* the cut painted the face it exposed */
     detach d = { 0 };
     int lo[3] = { 12, 12, 10 }, hi[3] = { 13, 14, 12 };
     assert_int_equal(detach_find(&d, w, lo, hi, 100000), 1);
@@ -114,6 +115,8 @@ static void test_cantilever_falls_rests_merges(void **state)
     int clo[3], chi[3];
     body *b = body_cut_from_world(w, d.vox, d.groups[0].count, &dens, clo, chi);
     assert_non_null(b);
+    world_set_tint(w, 12, 12, 10, 0); /* the body carries it: the world's own copy goes */
+    assert_int_equal(world_count_tinted(w), 0);
     assert_int_equal(b->count, (long)d.groups[0].count);
     bodies s;
     bodies_init(&s);
@@ -132,6 +135,7 @@ static void test_cantilever_falls_rests_merges(void **state)
     assert_int_equal(lost, 0);
     world_count_materials(w, after);
     for (int m = 1; m < MAT_COUNT; m++) assert_int_equal(after[m], before[m]);
+    assert_true(world_count_tinted(w) > 0); /* its painted face kept its colour */
     /* merged terrain on the ground is grounded: nothing loose */
     assert_int_equal(detach_find(&d, w, mlo, mhi, 100000), 0);
     bodies_free(&s);

@@ -245,6 +245,25 @@ long body_merge(const body *b, world *w, const float keep_out[6], long *lost, in
                 }
                 placed++;
             }
+    /* the colours of its faces: each tinted cell round the body goes to the
+     * open cell its centre lands in (after the voxels, so it never takes a
+     * cell a voxel wanted) */
+    for (int y = 0; y < b->size[1] && placed; y++)
+        for (int z = 0; z < b->size[2]; z++)
+            for (int x = 0; x < b->size[0]; x++) {
+                size_t k = body_index(b, x, y, z);
+                if (b->mat[k] != MAT_AIR || !b->tint[k]) continue;
+                float p[3] = { (float)x + 0.5f, (float)y + 0.5f, (float)z + 0.5f }, q[3];
+                body_to_world(b, r, p, q);
+                if (!(fabsf(q[0]) < 1e6f && fabsf(q[1]) < 1e6f && fabsf(q[2]) < 1e6f)) continue;
+                int c[3] = { (int)floorf(q[0]), (int)floorf(q[1]), (int)floorf(q[2]) };
+                if (world_in_bounds(w, c[0], c[1], c[2]) && world_get(w, c[0], c[1], c[2]) == MAT_AIR &&
+                    world_set_tint(w, c[0], c[1], c[2], b->tint[k]))
+                    for (int a = 0; a < 3; a++) {
+                        if (c[a] < lo[a]) lo[a] = c[a];
+                        if (c[a] + 1 > hi[a]) hi[a] = c[a] + 1;
+                    }
+            }
     if (lost) *lost = gone;
     return placed;
 }

@@ -77,7 +77,8 @@ bool body_update_mass(body *b, const body_density *dens);
  * to the cell its centre is in, or, when that cell is taken (by terrain,
  * another of its voxels, the keep-out box or the world's edge), to the
  * nearest free cell within two cells, upward first. Voxels with no free
- * cell are lost and counted. keep_out (NULL: none) is a box [lo, hi) (lo xyz, then hi xyz) in
+ * cell are lost and counted; the tints round it go to the open cells they
+ * land in, so its cut faces keep their colours. keep_out (NULL: none) is a box [lo, hi) (lo xyz, then hi xyz) in
  * world units the voxels stay out of (the player). Returns the voxels
  * placed; lo/hi: the box the world changed in (empty when none). */
 long body_merge(const body *b, world *w, const float keep_out[6], long *lost, int lo[3], int hi[3]);
