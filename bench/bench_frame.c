@@ -3,14 +3,19 @@
  * crosshair — for each biome's spawn view, inside the taiga canopy and
  * flying high over the desert, the smooth mode's spawn views and the
  * enhanced mode's on the hills; .noghost views without the tool measure the
- * ghost's cost. Triangles and chunks drawn are noted. */
+ * ghost's cost. Triangles and chunks drawn are noted.
+ * render.frame.deciduous.bodies: the deciduous spawn view with the trunks of
+ * the 50 oaks nearest in front of the player cut, their crowns caught in
+ * mid-fall (voxel bodies, issue 21: target <= 1.5x render.frame.deciduous). */
 #include <glad/gl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
+#include "app/app_bodies.h"
 #include "app/app_frame.h"
+#include "app/app_world.h"
 #include "app/app_internal.h"
 #include "app/app_render.h"
 #include "bench.h"
@@ -120,6 +125,47 @@ static void *s_smooth_hills(void) { return setup_view("biome hills; set render.m
 static void *s_smooth_desert(void) { return setup_view("biome desert; set render.mode smooth", false); }
 static void *s_smooth_taiga(void) { return setup_view("biome taiga; set render.mode smooth", false); }
 static void *s_enhanced_hills(void) { return setup_view("biome hills; set render.mode enhanced", false); }
+/* Cuts through the trunks of the `n` oaks nearest in front of the player
+ * (one voxel above each trunk's foot), announced as edits. */
+static int fell_oaks(app *a, int n)
+{
+    world *w = a->w;
+    float fx = 0.70710678f, fz = -0.70710678f; /* the spawn view's yaw 45 */
+    int done = 0;
+    for (int r = 2; r < 64 && done < n; r++)
+        for (int z = (int)a->pl.pos[2] - r; z <= (int)a->pl.pos[2] + r && done < n; z++)
+            for (int x = (int)a->pl.pos[0] - r; x <= (int)a->pl.pos[0] + r && done < n; x++) {
+                int dx = x - (int)a->pl.pos[0], dz = z - (int)a->pl.pos[2];
+                if ((abs(dx) != r && abs(dz) != r) || (float)dx * fx + (float)dz * fz < (float)r * 0.5f) continue;
+                for (int y = 1; y < w->sy - 2; y++) {
+                    if (world_get(w, x, y, z) != MAT_OAK_LOG || world_get(w, x, y - 1, z) == MAT_OAK_LOG) continue;
+                    world_set(w, x, y + 1, z, MAT_AIR);
+                    const int lo[3] = { x, y + 1, z }, hi[3] = { x + 1, y + 2, z + 1 };
+                    app_world_edited(a, lo, hi, NULL);
+                    done++;
+                    break;
+                }
+            }
+    return done;
+}
+
+static void *s_bodies(void)
+{
+    frame_bench *f = setup_view("biome deciduous; set physics.max_bodies 64", false);
+    if (!f) return NULL;
+    int cut = fell_oaks(f->a, 50);
+    cmd_exec("frames 12"); /* cut loose, falling for 0.2 s: caught in mid-air */
+    int count, awake;
+    long voxels;
+    app_bodies_counts(f->a, &count, &awake, &voxels);
+    bench_note("trunks_cut", cut);
+    bench_note("bodies", count);
+    bench_note("body_voxels", (double)voxels);
+    app_render(f->a);
+    glFinish();
+    return f;
+}
+
 static void *s_high(void) { return setup_view("biome desert; set player.fly 1; tp 256 200 256; look 45 -45", false); }
 
 static const bench_case frame_cases[] = {
@@ -127,6 +173,7 @@ static const bench_case frame_cases[] = {
     { "render.frame.desert", s_desert, frame_run, frame_teardown, 10 },
     { "render.frame.taiga", s_taiga, frame_run, frame_teardown, 10 },
     { "render.frame.deciduous", s_deciduous, frame_run, frame_teardown, 10 },
+    { "render.frame.deciduous.bodies", s_bodies, frame_run, frame_teardown, 10 },
     { "render.frame.formula", s_formula, frame_run, frame_teardown, 10 },
     { "render.frame.taiga.canopy", s_canopy, frame_run, frame_teardown, 10 },
     { "render.frame.desert.high", s_high, frame_run, frame_teardown, 10 },

@@ -23,6 +23,10 @@ uniform ivec3 u_light_size;
 uniform vec3 u_sun_color;
 uniform vec3 u_sky_color;
 uniform float u_ambient;
+// Least light a face takes (0 for terrain). A falling body's faces read
+// cells of open air the particles store nothing for (only cells beside
+// surfaces hold light), which would draw it black; see gfx/body_draw.h.
+uniform vec2 u_light_floor;
 
 out vec4 o_color;
 
@@ -48,6 +52,7 @@ void main()
         bool open_air = cell.y >= u_light_size.y || any(lessThan(cell.xz, ivec2(0)))
                      || any(greaterThanEqual(cell.xz, u_light_size.xz));
         vec2 sl = open_air ? vec2(1.0) : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+        sl = max(sl, u_light_floor);
         // A coarse chunk's face may stand a voxel above the real surface,
         // in air the particles never reached: the voxel just behind it is
         // then the lit one (and is dark solid when the surface is here).

@@ -47,12 +47,14 @@ static void assert_pairs_equal(octree_pairs *a, octree_pairs *b)
     if (a->count) assert_memory_equal(a->v, b->v, a->count * sizeof *a->v);
 }
 
+/* The cube pairs (cuts) and the near pairs (bodies' contacts) both equal
+ * brute force on random shapes, poses and rotations. */
 static void test_pairs_equal_brute_force(void **state)
 {
     (void)state;
     rng r = rng_make(1234);
     octree_pairs fast = { 0 }, slow = { 0 };
-    size_t total = 0;
+    size_t total = 0, near_total = 0;
     for (int it = 0; it < 60; it++) {
         int ts[3] = { rng_range(&r, 1, 40), rng_range(&r, 1, 40), rng_range(&r, 1, 40) };
         int cs[3] = { rng_range(&r, 1, 12), rng_range(&r, 1, 12), rng_range(&r, 1, 12) };
@@ -77,6 +79,12 @@ static void test_pairs_equal_brute_force(void **state)
             octree_intersect_brute(t, c, &pose, &slow);
             assert_pairs_equal(&fast, &slow);
             total += fast.count;
+            /* the near query (voxel bodies' contacts), at reaches around a voxel's size */
+            float reach = (float)(0.5 + 1.5 * rng_double(&r));
+            octree_intersect_near(t, c, &pose, reach, &fast);
+            octree_intersect_near_brute(t, c, &pose, reach, &slow);
+            assert_pairs_equal(&fast, &slow);
+            near_total += fast.count;
         }
         octree_destroy(t);
         octree_destroy(c);
@@ -84,6 +92,7 @@ static void test_pairs_equal_brute_force(void **state)
         free(cv);
     }
     assert_true(total > 1000); /* the poses did overlap */
+    assert_true(near_total > total);
     octree_pairs_free(&fast);
     octree_pairs_free(&slow);
 }

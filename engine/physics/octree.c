@@ -269,8 +269,18 @@ typedef struct isect_ctx {
     float pivot[3];
     float tr[OCTREE_MAX_LEVELS]; /* terrain radius per level: bounds voxel centres */
     float cr[OCTREE_MAX_LEVELS]; /* tool radius per level: bounds voxel cubes */
+    float reach; /* < 0: the cube test; else voxel centres at most this far apart (octree_intersect_near) */
     octree_pairs *out;
 } isect_ctx;
+
+/* The leaf test of a query: the tool voxel's world centre cw against
+ * terrain voxel t. */
+static inline bool leaf_hit(const isect_ctx *x, const float cw[3], const int t[3])
+{
+    if (x->reach < 0) return pair_hit_at(x->pose, cw, t);
+    float d0 = ((float)t[0] + 0.5f) - cw[0], d1 = ((float)t[1] + 0.5f) - cw[1], d2 = ((float)t[2] + 0.5f) - cw[2];
+    return d0 * d0 + d1 * d1 + d2 * d2 <= x->reach * x->reach;
+}
 
 /* One step of the paper's algorithm: terrain node (tk, tc), tool node
  * (ck, cc) whose sphere centre in the world is cw. */
@@ -280,9 +290,15 @@ static void isect(const isect_ctx *x, int tk, const int tc[3], int ck, const int
     float dx = ((float)tc[0] * 2.f + 1.f) * half - cw[0];
     float dy = ((float)tc[1] * 2.f + 1.f) * half - cw[1];
     float dz = ((float)tc[2] * 2.f + 1.f) * half - cw[2];
-    float rr = x->tr[tk] + x->cr[ck] + SPHERE_SLACK;
+    float rr = x->tr[tk] + x->cr[ck] + SPHERE_SLACK + (x->reach > 0 ? x->reach : 0.f);
     if (dx * dx + dy * dy + dz * dz > rr * rr) return;
-    if (tk > 0) {
+    /* The paper descends the terrain to voxels before the tool. The near
+     * query (bodies) descends the larger node first instead: a body lying
+     * on terrain has thousands of terrain voxels within its root sphere,
+     * and most of them are pruned by the body's smaller spheres before any
+     * reaches a voxel (the same pairs, about 4x fewer sphere tests). */
+    bool terrain_first = x->reach < 0 ? tk > 0 : tk > 0 && tk > ck;
+    if (terrain_first) {
         uint8_t m = x->t->lev[tk][cell_index(x->t, tk, tc[0], tc[1], tc[2])];
         for (int i = 0; i < 8; i++) {
             if (!(m >> i & 1)) continue;
@@ -292,7 +308,7 @@ static void isect(const isect_ctx *x, int tk, const int tc[3], int ck, const int
         return;
     }
     if (ck == 0) {
-        if (pair_hit_at(x->pose, cw, tc)) pairs_push(x->out, tc, cc);
+        if (leaf_hit(x, cw, tc)) pairs_push(x->out, tc, cc);
         return;
     }
     uint8_t m = x->c->lev[ck][cell_index(x->c, ck, cc[0], cc[1], cc[2])];
@@ -304,14 +320,14 @@ static void isect(const isect_ctx *x, int tk, const int tc[3], int ck, const int
         /* voxel centres are x + 0.5, as octree_voxel_pair_hit places them */
         tool_to_world(x->pose, x->pivot, ((float)ch[0] + 0.5f) * s, ((float)ch[1] + 0.5f) * s,
                       ((float)ch[2] + 0.5f) * s, w);
-        isect(x, 0, tc, ck - 1, ch, w);
+        isect(x, tk, tc, ck - 1, ch, w);
     }
 }
 
 static void isect_setup(isect_ctx *x, const octree *terrain, const octree *tool, const octree_pose *pose,
                         octree_pairs *out)
 {
-    x->t = terrain, x->c = tool, x->pose = pose, x->out = out;
+    x->t = terrain, x->c = tool, x->pose = pose, x->out = out, x->reach = -1.f;
     for (int i = 0; i < 3; i++) x->pivot[i] = (float)tool->size[i] * 0.5f;
     for (int k = 0; k < OCTREE_MAX_LEVELS; k++) {
         x->tr[k] = (float)((1 << k) - 1) * SQRT3_2;
@@ -321,10 +337,12 @@ static void isect_setup(isect_ctx *x, const octree *terrain, const octree *tool,
     out->out_of_memory = false;
 }
 
-size_t octree_intersect(const octree *terrain, const octree *tool, const octree_pose *pose, octree_pairs *out)
+static size_t intersect(const octree *terrain, const octree *tool, const octree_pose *pose, float reach,
+                        octree_pairs *out)
 {
     isect_ctx x;
     isect_setup(&x, terrain, tool, pose, out);
+    x.reach = reach;
     if (terrain->count == 0 || tool->count == 0) return 0;
     int L = tool->levels;
     float s = (float)(1 << L) * 0.5f, w[3];
@@ -332,6 +350,17 @@ size_t octree_intersect(const octree *terrain, const octree *tool, const octree_
     const int zero[3] = { 0, 0, 0 };
     isect(&x, terrain->levels, zero, L, zero, w);
     return out->count;
+}
+
+size_t octree_intersect(const octree *terrain, const octree *tool, const octree_pose *pose, octree_pairs *out)
+{
+    return intersect(terrain, tool, pose, -1.f, out);
+}
+
+size_t octree_intersect_near(const octree *terrain, const octree *tool, const octree_pose *pose, float reach,
+                             octree_pairs *out)
+{
+    return intersect(terrain, tool, pose, reach > 0 && isfinite(reach) ? reach : 0.f, out);
 }
 
 /* Occupied voxels of a tree, in index order. */
@@ -355,10 +384,12 @@ static int *list_voxels(const octree *o, size_t *n)
     return v;
 }
 
-size_t octree_intersect_brute(const octree *terrain, const octree *tool, const octree_pose *pose, octree_pairs *out)
+static size_t intersect_brute(const octree *terrain, const octree *tool, const octree_pose *pose, float reach,
+                              octree_pairs *out)
 {
     isect_ctx x;
     isect_setup(&x, terrain, tool, pose, out);
+    x.reach = reach;
     size_t nt, nc;
     int *tv = list_voxels(terrain, &nt), *cv = list_voxels(tool, &nc);
     float *cw = malloc(sizeof(float) * 3 * (nc ? nc : 1));
@@ -368,7 +399,7 @@ size_t octree_intersect_brute(const octree *terrain, const octree *tool, const o
                           (float)cv[3 * j + 2] + 0.5f, &cw[3 * j]);
         for (size_t i = 0; i < nt; i++)
             for (size_t j = 0; j < nc; j++)
-                if (pair_hit_at(pose, &cw[3 * j], &tv[3 * i])) pairs_push(out, &tv[3 * i], &cv[3 * j]);
+                if (leaf_hit(&x, &cw[3 * j], &tv[3 * i])) pairs_push(out, &tv[3 * i], &cv[3 * j]);
     } else {
         out->out_of_memory = true;
     }
@@ -376,6 +407,17 @@ size_t octree_intersect_brute(const octree *terrain, const octree *tool, const o
     free(cv);
     free(cw);
     return out->count;
+}
+
+size_t octree_intersect_brute(const octree *terrain, const octree *tool, const octree_pose *pose, octree_pairs *out)
+{
+    return intersect_brute(terrain, tool, pose, -1.f, out);
+}
+
+size_t octree_intersect_near_brute(const octree *terrain, const octree *tool, const octree_pose *pose, float reach,
+                                   octree_pairs *out)
+{
+    return intersect_brute(terrain, tool, pose, reach > 0 && isfinite(reach) ? reach : 0.f, out);
 }
 
 /* ---- ray ---- */

@@ -108,6 +108,18 @@ size_t octree_intersect(const octree *terrain, const octree *tool, const octree_
 size_t octree_intersect_brute(const octree *terrain, const octree *tool, const octree_pose *pose,
                               octree_pairs *out);
 
+/* The same traversal with the paper's own leaf test, for contacts between
+ * voxel bodies: every pair whose voxel centres lie at most `reach` apart
+ * (the tool voxel rotated by the pose). Bounding spheres of voxels of
+ * radius r overlap when reach = 2r; a body's contact generation asks for
+ * the pairs near enough to touch and decides the contact itself. A reach
+ * that is not a positive finite number is 0. Replaces out's contents. */
+size_t octree_intersect_near(const octree *terrain, const octree *tool, const octree_pose *pose, float reach,
+                             octree_pairs *out);
+/* Reference: every voxel against every voxel with the same test. */
+size_t octree_intersect_near_brute(const octree *terrain, const octree *tool, const octree_pose *pose, float reach,
+                                   octree_pairs *out);
+
 /* First occupied voxel along a ray from `origin` in direction `dir` (any
  * length) within `max_dist`, visiting nodes front to back and skipping
  * empty ones. Conventions of collide_raycast: hit voxel, the face entered

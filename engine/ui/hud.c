@@ -60,6 +60,8 @@ static hud_rect draw_debug_at(text_ctx *t, const hud_info *in, float top)
     snprintf(lines[n++], sizeof lines[0], "triangles %ld", in->triangles);
     snprintf(lines[n++], sizeof lines[0], "render %s  queue %d", in->render_mode ? in->render_mode : "?",
              in->queue_len);
+    snprintf(lines[n++], sizeof lines[0], "bodies %d  awake %d  voxels %ld", in->bodies, in->bodies_awake,
+             in->body_voxels);
     int width = 0;
     for (int i = 0; i < n; i++) {
         int w = (int)strlen(lines[i]);

@@ -27,6 +27,8 @@ typedef struct hud_info {
     long triangles;
     const char *render_mode;
     int queue_len;           /* worker jobs waiting */
+    int bodies, bodies_awake; /* voxel bodies, and those still moving */
+    long body_voxels;
 } hud_info;
 
 /* A panel on screen, in pixels (origin top-left); w == 0: nothing drawn. */

@@ -74,6 +74,9 @@ typedef struct material {
     bool solid; /* blocks the player */
     render_pass pass;
     material_enhance enhance;
+    /* Mass of one voxel (water = 1) when it is part of a falling body
+     * (physics/body.h); physics.density.NAME overrides it in the game. */
+    float density;
 } material;
 
 #define MATERIAL_TILE_COUNT 25 /* tile numbers 0..24 of the paper */
@@ -93,6 +96,9 @@ static inline bool material_face_visible(uint8_t self, uint8_t neighbor)
     const material *a = material_get(self), *b = material_get(neighbor);
     return a->render_self && b->render_neighbors && self != neighbor;
 }
+
+/* Leaves: they hang on what they grow on and carry nothing (physics/detach.h). */
+static inline bool material_is_foliage(uint8_t id) { return id == MAT_OAK_LEAVES || id == MAT_FIR_LEAVES; }
 
 /* Id by snake_case name, or -1. */
 int material_find(const char *name);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app_bodies.h"
 #include "app_frame.h"
 #include "app_render.h"
 #include "app_world.h"
@@ -190,6 +191,7 @@ static int c_stats(void *u, int argc, char **argv)
     long rss = resident_kib();
     if (rss >= 0) log_out("rss_kib=%ld", rss); /* scripts watch memory over many frames */
     log_out("facing=%.1f %.1f", a->pl.yaw, a->pl.pitch);
+    app_bodies_print_stats(a);
     for (int m = 0; m < MAT_COUNT; m++) log_out("material.%s=%llu", material_table[m].name, (unsigned long long)counts[m]);
     return 0;
 }

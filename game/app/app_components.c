@@ -2,6 +2,7 @@
  * hooks run (init, new world, edit, frame, draw; shutdown in reverse). A
  * new subsystem adds its line here and keeps everything else in its own
  * file. */
+#include "app_bodies.h"
 #include "app_grammar.h"
 #include "app_internal.h"
 #include "app_enhance.h"
@@ -20,6 +21,7 @@ void app_add_components(app *a)
         &app_render_component, /* a new world is meshed before others look at it */
         &app_plain_component, /* draws before the tool's ghost, which blends over it */
         &app_tool_component,
+        &app_bodies_component, /* after the tool: what a cut leaves loose falls the same frame */
         &app_light_component,
         &app_enhance_component,
         &app_smooth_component,

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app_bodies.h"
 #include "app_enhance.h"
 #include "app_light.h"
 #include "app_render.h"
@@ -82,6 +83,7 @@ void app_draw_overlays(app *a)
         .triangles = a->stats.triangles, .render_mode = mode,
         .queue_len = job_pool_queued(a->jobs),
     };
+    app_bodies_counts(a, &info.bodies, &info.bodies_awake, &info.body_voxels);
     float progress = a->gen_task ? worldgen_progress(a->gen_task) : app_light_progress(a);
     /* one layout for every overlay, so none covers another */
     hud_layout L = hud_draw_all(a->text, dbg && dbg->b ? &info : NULL, k_unbound_keys,

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app_bodies.h"
 #include "app_internal.h"
 #include "app_world.h"
 #include "core/log.h"
@@ -297,6 +298,7 @@ static bool find_slot(const char *name, save_slot *out)
 static uint64_t snapshot(app *a)
 {
     app_save *s = &g_save;
+    app_bodies_settle(a); /* falling bodies back into the world first: a file never misses them */
     world *w = a->w;
     if (s->full_next) world_mark_edited_unsaved(w);
     save_begin(s->file, s->slot, s->replace || s->full_next);
@@ -420,6 +422,7 @@ static void save_frame(void *self, app *a, double now, float dt)
     if (now < s->autosave_next) return;
     s->autosave_next = now + every;
     if (save_pending(s->file) > 0) return; /* the disk is behind: no backlog */
+    if (app_bodies_awake(a) > 0) return;   /* bodies in flight settle within seconds: save what they become */
     char *state = state_text(a);
     bool moved = !s->last_state || strcmp(state, s->last_state) != 0;
     free(state);

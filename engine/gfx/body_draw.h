@@ -1,0 +1,32 @@
+/* body_draw: draws voxel bodies (physics/body.h) at their pose in the
+ * blocks style: each body's greedy block mesh (mesh_blocks, in 32^3 tiles
+ * of its grid), built once when the body first shows, with its model
+ * matrix, lit by the same light volume as the terrain (chunk.frag). Every
+ * render mode draws bodies this way, after the world and outside the
+ * occlusion culling. GL, main thread. */
+#ifndef STRATA_BODY_DRAW_H
+#define STRATA_BODY_DRAW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gfx/camera.h"
+#include "gfx/render_mode.h"
+#include "physics/body.h"
+
+/* The light volume holds light only in cells beside surfaces; a body in
+ * mid-air reads cells the particles stored nothing for. Its faces take at
+ * least this much sun and sky light (under a canopy they stay dimmer than
+ * in the open, never black). */
+#define BODY_DRAW_LIGHT_FLOOR_SUN 0.6f
+#define BODY_DRAW_LIGHT_FLOOR_SKY 0.8f
+
+typedef struct body_draw body_draw;
+
+body_draw *body_draw_create(char *err, size_t errlen);
+void body_draw_destroy(body_draw *d);
+/* Draws bodies v[0 .. n) (meshing those it has not seen; forgetting the
+ * meshes of bodies no longer in the list). Returns the triangles drawn. */
+long body_draw_all(body_draw *d, body *const *v, int n, const camera *cam, const render_settings *s);
+
+#endif

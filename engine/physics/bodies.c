@@ -1,0 +1,579 @@
+#include "physics/bodies.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every voxel of a body is a ball of this radius round its centre for
+ * contacts: a ball rolls over terrain edges and its contacts are one
+ * normal each. A body resting flat stands on its voxels' lower faces. */
+#define VOXEL_R 0.5f
+/* Contacts are made this far before touching (speculative), so a body
+ * arriving is stopped at the surface rather than after sinking in. */
+#define MARGIN 0.05f
+/* Depth allowed before the solver pushes out (no jitter at rest), and the
+ * fraction of the rest pushed out per substep (Baumgarte). */
+#define SLOP 0.01f
+#define BETA 0.2f
+#define BOUNCE_SPEED 2.f
+#define MAX_CONTACTS 256 /* per body and per pair: a deterministic spread is kept */
+#define DAMPING 0.02f    /* per second, linear and angular: settles a rocking body */
+
+bodies_params bodies_params_default(void)
+{
+    return (bodies_params){
+        .gravity = 20.f, .dt = 1.f / 60.f, .substeps = 4, .iterations = 8, .friction = 0.6f,
+        .restitution = 0.15f, .sleep_speed = 0.25f, .sleep_time = 0.4f, .max_age = 20.f, .lost_y = -64.f,
+    };
+}
+
+bool bodies_params_check(const bodies_params *p, char *err, size_t errlen)
+{
+    const char *why = NULL;
+    if (!(isfinite(p->gravity) && fabsf(p->gravity) <= 1000.f)) why = "gravity must be finite, |g| <= 1000";
+    else if (!(p->dt > 0 && p->dt <= 0.1f)) why = "the step must be in (0, 0.1] s";
+    else if (p->substeps < 1 || p->substeps > 32) why = "substeps must be 1..32";
+    else if (p->iterations < 1 || p->iterations > 64) why = "iterations must be 1..64";
+    else if (!(p->friction >= 0 && p->friction <= 10)) why = "friction must be 0..10";
+    else if (!(p->restitution >= 0 && p->restitution <= 1)) why = "restitution must be 0..1";
+    else if (!(p->sleep_speed >= 0 && p->sleep_time >= 0 && p->max_age > 0 && isfinite(p->max_age)))
+        why = "sleep speed and time must be >= 0, max age > 0";
+    if (why && err && errlen) snprintf(err, errlen, "%s", why);
+    return why == NULL;
+}
+
+float bodies_max_speed(const bodies_params *p) { return 0.4f * (float)p->substeps / p->dt; }
+
+void bodies_init(bodies *s)
+{
+    memset(s, 0, sizeof *s);
+    s->p = bodies_params_default();
+    s->next_id = 1;
+}
+
+void bodies_contacts_free(bodies_contacts *c)
+{
+    free(c->v);
+    octree_pairs_free(&c->pairs);
+    memset(c, 0, sizeof *c);
+}
+
+void bodies_free(bodies *s)
+{
+    for (int i = 0; i < s->count; i++) body_destroy(s->v[i]);
+    for (int i = 0; i < s->per_cap; i++) bodies_contacts_free(&s->per[i]);
+    bodies_contacts_free(&s->all);
+    free(s->per);
+    free(s->solve);
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+bool bodies_add(bodies *s, body *b)
+{
+    if (s->count == s->cap) {
+        int cap = s->cap ? s->cap * 2 : 16;
+        body **v = realloc(s->v, sizeof *v * (size_t)cap);
+        if (!v) return false;
+        s->v = v, s->cap = cap;
+    }
+    b->id = s->next_id++;
+    s->v[s->count++] = b;
+    return true;
+}
+
+body *bodies_take(bodies *s, int i)
+{
+    if (i < 0 || i >= s->count) return NULL;
+    body *b = s->v[i];
+    memmove(&s->v[i], &s->v[i + 1], sizeof *s->v * (size_t)(s->count - i - 1));
+    s->count--;
+    return b;
+}
+
+int bodies_awake(const bodies *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->count; i++) n += !s->v[i]->asleep;
+    return n;
+}
+
+long bodies_voxels(const bodies *s)
+{
+    long n = 0;
+    for (int i = 0; i < s->count; i++) n += s->v[i]->count;
+    return n;
+}
+
+/* ---- small vector helpers ---- */
+
+static inline float dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static inline void cross3(const float a[3], const float b[3], float o[3])
+{
+    float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
+    o[0] = x, o[1] = y, o[2] = z;
+}
+static inline void mat_vec(float m[3][3], const float v[3], float o[3])
+{
+    for (int i = 0; i < 3; i++) o[i] = m[i][0] * v[0] + m[i][1] * v[1] + m[i][2] * v[2];
+}
+
+/* ---- contacts ---- */
+
+static bodies_contact *contact_push(bodies_contacts *c)
+{
+    if (c->count == c->cap) {
+        int cap = c->cap ? c->cap * 2 : 64;
+        bodies_contact *v = realloc(c->v, sizeof *v * (size_t)cap);
+        if (!v) return NULL;
+        c->v = v, c->cap = cap;
+    }
+    bodies_contact *k = &c->v[c->count++];
+    memset(k, 0, sizeof *k);
+    return k;
+}
+
+/* Whether a cell next to a voxel is solid (a world's, or a body grid's). */
+typedef bool (*solid_fn)(const void *grid, const int c[3]);
+
+/* What stops a body: solid terrain that carries load. Foliage carries
+ * none (detach.h), so a falling crown crashes through its neighbours'
+ * leaves instead of coming to rest on them and being cut loose again. */
+static bool blocks_bodies(uint8_t m) { return material_get(m)->solid && !material_is_foliage(m); }
+
+static bool world_solid(const void *grid, const int c[3])
+{
+    return c[1] < 0 || blocks_bodies(world_get(grid, c[0], c[1], c[2]));
+}
+
+static bool grid_solid(const void *grid, const int c[3])
+{
+    const body *b = grid;
+    if (c[0] < 0 || c[1] < 0 || c[2] < 0 || c[0] >= b->size[0] || c[1] >= b->size[1] || c[2] >= b->size[2])
+        return false;
+    return b->mat[body_index(b, c[0], c[1], c[2])] != MAT_AIR;
+}
+
+/* Ball (centre q, radius VOXEL_R) against the unit cube of voxel t, in
+ * the cube's frame: false when they are farther apart than the margin;
+ * else the normal (from the cube to the ball) and the depth. */
+static bool ball_cube(const float q[3], const int t[3], solid_fn solid, const void *grid, float n[3], float *depth)
+{
+    float d[3], dd = 0;
+    for (int i = 0; i < 3; i++) {
+        float lo = (float)t[i], hi = lo + 1.f;
+        float p = q[i] < lo ? lo : q[i] > hi ? hi : q[i];
+        d[i] = q[i] - p;
+        dd += d[i] * d[i];
+    }
+    float reach = VOXEL_R + MARGIN;
+    if (dd > reach * reach) return false;
+    n[0] = 0, n[1] = 1, n[2] = 0;
+    if (dd > 1e-12f) {
+        float dist = sqrtf(dd);
+        for (int i = 0; i < 3; i++) n[i] = d[i] / dist;
+        *depth = VOXEL_R - dist;
+        return true;
+    }
+    /* the centre is inside the voxel: out through the nearest face whose
+     * neighbour is open (the way it most likely came in) */
+    float best = 1e9f;
+    for (int i = 0; i < 3; i++)
+        for (int s = -1; s <= 1; s += 2) {
+            int nb[3] = { t[0], t[1], t[2] };
+            nb[i] += s;
+            if (solid(grid, nb)) continue;
+            float gap = s < 0 ? q[i] - (float)t[i] : (float)t[i] + 1.f - q[i];
+            if (gap < best) best = gap, n[0] = n[1] = n[2] = 0, n[i] = (float)s;
+        }
+    if (best > 1e8f) best = 1.f - (q[1] - (float)t[1]); /* buried: up */
+    *depth = VOXEL_R + best;
+    return true;
+}
+
+static void terrain_contact(bodies_contacts *out, int a, const float q[3], const int t[3], const world *w)
+{
+    float n[3], depth;
+    if (!ball_cube(q, t, world_solid, w, n, &depth)) return;
+    bodies_contact *k = contact_push(out);
+    if (!k) return;
+    k->a = a, k->b = -1, k->depth = depth;
+    for (int i = 0; i < 3; i++) k->n[i] = n[i], k->p[i] = q[i] - n[i] * VOXEL_R;
+}
+
+/* Keeps at most MAX_CONTACTS of the contacts from `from` on, evenly
+ * spread over the list (the order is the octree's, so deterministic). */
+static void thin(bodies_contacts *c, int from)
+{
+    int n = c->count - from;
+    if (n <= MAX_CONTACTS) return;
+    for (int k = 0; k < MAX_CONTACTS; k++) c->v[from + k] = c->v[from + (int)((long)k * n / MAX_CONTACTS)];
+    c->count = from + MAX_CONTACTS;
+}
+
+void bodies_terrain_contacts(const bodies *s, int i, const world *w, const octree *terrain, bodies_contacts *out)
+{
+    const body *b = s->v[i];
+    octree_pose pose;
+    body_octree_pose(b, &pose);
+    int from = out->count;
+    /* voxel centres within a ball's reach of a terrain voxel's cube */
+    const float reach = VOXEL_R + MARGIN + 0.8660254f;
+    if (terrain) {
+        if (out->brute) octree_intersect_near_brute(terrain, b->tree, &pose, reach, &out->pairs);
+        else octree_intersect_near(terrain, b->tree, &pose, reach, &out->pairs);
+        out->pair_count += (long)out->pairs.count;
+        for (size_t k = 0; k < out->pairs.count; k++) {
+            const octree_pair *pr = &out->pairs.v[k];
+            if (!blocks_bodies(world_get(w, pr->t[0], pr->t[1], pr->t[2]))) continue; /* bog, leaves */
+            float c[3] = { (float)pr->c[0] + 0.5f, (float)pr->c[1] + 0.5f, (float)pr->c[2] + 0.5f }, q[3];
+            body_to_world(b, pose.rot, c, q);
+            terrain_contact(out, i, q, pr->t, w);
+        }
+    }
+    /* the bedrock floor below y = 0 is in no octree */
+    if (b->pos[1] - b->radius < VOXEL_R + MARGIN)
+        for (int y = 0; y < b->size[1]; y++)
+            for (int z = 0; z < b->size[2]; z++)
+                for (int x = 0; x < b->size[0]; x++) {
+                    if (b->mat[body_index(b, x, y, z)] == MAT_AIR) continue;
+                    float c[3] = { (float)x + 0.5f, (float)y + 0.5f, (float)z + 0.5f }, q[3];
+                    body_to_world(b, pose.rot, c, q);
+                    /* the floor is under the world; past its sides a body falls out */
+                    if (q[1] > VOXEL_R + MARGIN || q[0] < 0 || q[2] < 0 || q[0] >= (float)w->sx || q[2] >= (float)w->sz)
+                        continue;
+                    bodies_contact *k = contact_push(out);
+                    if (!k) return;
+                    k->a = i, k->b = -1, k->depth = VOXEL_R - q[1];
+                    k->n[1] = 1;
+                    k->p[0] = q[0], k->p[1] = q[1] - VOXEL_R, k->p[2] = q[2];
+                }
+    thin(out, from);
+}
+
+/* Body i against body j (i < j): j's voxels as balls against i's voxels
+ * as cubes, in i's grid (as against the terrain), so flat faces stack flat
+ * whatever the offset between the grids. */
+static void pair_contacts(bodies *s, int i, int j, bodies_contacts *out)
+{
+    const body *A = s->v[i], *B = s->v[j];
+    float d[3] = { A->pos[0] - B->pos[0], A->pos[1] - B->pos[1], A->pos[2] - B->pos[2] };
+    float rr = A->radius + B->radius + MARGIN;
+    if (dot3(d, d) > rr * rr) return;
+    float ra[3][3], rb[3][3];
+    body_rotation(A, ra);
+    body_rotation(B, rb);
+    /* B's grid in A's grid: p_A = com_A + Ra^T (x - pos_A), x = B's world point */
+    octree_pose pose;
+    octree_pose pb;
+    body_octree_pose(B, &pb);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            pose.rot[r][c] = ra[0][r] * rb[0][c] + ra[1][r] * rb[1][c] + ra[2][r] * rb[2][c];
+    float rel[3] = { pb.pos[0] - A->pos[0], pb.pos[1] - A->pos[1], pb.pos[2] - A->pos[2] };
+    for (int r = 0; r < 3; r++) pose.pos[r] = A->com[r] + ra[0][r] * rel[0] + ra[1][r] * rel[1] + ra[2][r] * rel[2];
+    const float reach = VOXEL_R + MARGIN + 0.8660254f;
+    if (s->brute) octree_intersect_near_brute(A->tree, B->tree, &pose, reach, &out->pairs);
+    else octree_intersect_near(A->tree, B->tree, &pose, reach, &out->pairs);
+    out->pair_count += (long)out->pairs.count;
+    int from = out->count;
+    const float pivot[3] = { (float)B->size[0] * 0.5f, (float)B->size[1] * 0.5f, (float)B->size[2] * 0.5f };
+    for (size_t k = 0; k < out->pairs.count; k++) {
+        const octree_pair *pr = &out->pairs.v[k];
+        /* B's voxel centre in A's grid, as the octree placed it */
+        float cb[3] = { (float)pr->c[0] + 0.5f - pivot[0], (float)pr->c[1] + 0.5f - pivot[1],
+                        (float)pr->c[2] + 0.5f - pivot[2] }, q[3];
+        for (int r = 0; r < 3; r++)
+            q[r] = pose.pos[r] + pose.rot[r][0] * cb[0] + pose.rot[r][1] * cb[1] + pose.rot[r][2] * cb[2];
+        float nl[3], depth;
+        if (!ball_cube(q, pr->t, grid_solid, A, nl, &depth)) continue;
+        bodies_contact *c = contact_push(out);
+        if (!c) return;
+        /* the normal points from B to A in the world: A's grid normal points to the ball (B) */
+        float pl[3] = { q[0] - nl[0] * VOXEL_R, q[1] - nl[1] * VOXEL_R, q[2] - nl[2] * VOXEL_R };
+        c->a = i, c->b = j, c->depth = depth;
+        for (int r = 0; r < 3; r++) c->n[r] = -(ra[r][0] * nl[0] + ra[r][1] * nl[1] + ra[r][2] * nl[2]);
+        body_to_world(A, ra, pl, c->p);
+    }
+    thin(out, from);
+}
+
+bool bodies_push_box(const bodies *s, const float lo[3], const float hi[3], float push[3], float carry[3])
+{
+    float most[3] = { 0, 0, 0 }, least[3] = { 0, 0, 0 }, up = 0;
+    bool touched = false;
+    memset(carry, 0, sizeof(float) * 3);
+    for (int i = 0; i < s->count; i++) {
+        const body *b = s->v[i];
+        /* the body's sphere against the box first */
+        float dd = 0;
+        for (int a = 0; a < 3; a++) {
+            float c = fminf(fmaxf(b->pos[a], lo[a]), hi[a]) - b->pos[a];
+            dd += c * c;
+        }
+        if (dd > (b->radius + VOXEL_R) * (b->radius + VOXEL_R)) continue;
+        float r[3][3];
+        body_rotation(b, r);
+        for (int y = 0; y < b->size[1]; y++)
+            for (int z = 0; z < b->size[2]; z++)
+                for (int x = 0; x < b->size[0]; x++) {
+                    if (b->mat[body_index(b, x, y, z)] == MAT_AIR) continue;
+                    float g[3] = { (float)x + 0.5f, (float)y + 0.5f, (float)z + 0.5f }, q[3], d[3];
+                    body_to_world(b, r, g, q);
+                    float e = 0;
+                    for (int a = 0; a < 3; a++) {
+                        d[a] = fminf(fmaxf(q[a], lo[a]), hi[a]) - q[a]; /* from the ball to the box */
+                        e += d[a] * d[a];
+                    }
+                    if (e >= VOXEL_R * VOXEL_R) continue;
+                    float mv[3] = { 0, 0, 0 };
+                    if (e > 1e-12f) {
+                        float dist = sqrtf(e);
+                        for (int a = 0; a < 3; a++) mv[a] = d[a] / dist * (VOXEL_R - dist);
+                    } else {
+                        /* the ball's centre is inside the box: out the shortest way */
+                        float best = 1e9f;
+                        for (int a = 0; a < 3; a++) {
+                            float outp = hi[a] - q[a] + VOXEL_R, outn = q[a] - lo[a] + VOXEL_R;
+                            if (outn < best) best = outn, mv[0] = mv[1] = mv[2] = 0, mv[a] = outn;
+                            if (outp < best) best = outp, mv[0] = mv[1] = mv[2] = 0, mv[a] = -outp;
+                        }
+                    }
+                    touched = true;
+                    for (int a = 0; a < 3; a++) {
+                        if (mv[a] > most[a]) most[a] = mv[a];
+                        if (mv[a] < least[a]) least[a] = mv[a];
+                    }
+                    if (mv[1] > up) up = mv[1], memcpy(carry, b->vel, sizeof b->vel);
+                }
+    }
+    for (int a = 0; a < 3; a++) push[a] = most[a] + least[a];
+    return touched;
+}
+
+/* ---- the solver ---- */
+
+typedef struct bodies_solve {
+    float inv_i[3][3]; /* world frame */
+    float inv_m;
+} solve_body;
+
+static void world_inv_inertia(const body *b, float out[3][3])
+{
+    float r[3][3], t[3][3];
+    body_rotation(b, r);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            t[i][j] = r[i][0] * b->inv_inertia[0][j] + r[i][1] * b->inv_inertia[1][j] + r[i][2] * b->inv_inertia[2][j];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) out[i][j] = t[i][0] * r[j][0] + t[i][1] * r[j][1] + t[i][2] * r[j][2];
+}
+
+static float eff_mass(const solve_body *A, const solve_body *B, const float ra[3], const float rb[3], const float n[3])
+{
+    float c[3], w[3], k = A->inv_m;
+    cross3(ra, n, c);
+    mat_vec((float(*)[3])A->inv_i, c, w);
+    cross3(w, ra, c);
+    k += dot3(c, n);
+    if (B) {
+        k += B->inv_m;
+        cross3(rb, n, c);
+        mat_vec((float(*)[3])B->inv_i, c, w);
+        cross3(w, rb, c);
+        k += dot3(c, n);
+    }
+    return k > 1e-12f ? 1.f / k : 0.f;
+}
+
+static void rel_vel(const body *A, const body *B, const float ra[3], const float rb[3], float v[3])
+{
+    float w[3];
+    cross3(A->ang, ra, w);
+    for (int i = 0; i < 3; i++) v[i] = A->vel[i] + w[i];
+    if (B) {
+        cross3(B->ang, rb, w);
+        for (int i = 0; i < 3; i++) v[i] -= B->vel[i] + w[i];
+    }
+}
+
+static void apply(body *A, body *B, const solve_body *SA, const solve_body *SB, const float ra[3], const float rb[3],
+                  const float dir[3], float j)
+{
+    float c[3], w[3];
+    for (int i = 0; i < 3; i++) A->vel[i] += dir[i] * j * SA->inv_m;
+    cross3(ra, dir, c);
+    mat_vec((float(*)[3])SA->inv_i, c, w);
+    for (int i = 0; i < 3; i++) A->ang[i] += w[i] * j;
+    if (!B) return;
+    for (int i = 0; i < 3; i++) B->vel[i] -= dir[i] * j * SB->inv_m;
+    cross3(rb, dir, c);
+    mat_vec((float(*)[3])SB->inv_i, c, w);
+    for (int i = 0; i < 3; i++) B->ang[i] -= w[i] * j;
+}
+
+static void tangents(const float n[3], float t0[3], float t1[3])
+{
+    const float up[3] = { 0, 1, 0 }, side[3] = { 1, 0, 0 };
+    cross3(n, fabsf(n[1]) < 0.9f ? up : side, t0);
+    float l = sqrtf(dot3(t0, t0));
+    for (int i = 0; i < 3; i++) t0[i] /= l;
+    cross3(n, t0, t1);
+}
+
+static void solve(bodies *s, solve_body *sb, float h)
+{
+    bodies_contacts *C = &s->all;
+    for (int k = 0; k < C->count; k++) {
+        bodies_contact *c = &C->v[k];
+        body *A = s->v[c->a], *B = c->b >= 0 ? s->v[c->b] : NULL;
+        for (int i = 0; i < 3; i++) {
+            c->ra[i] = c->p[i] - A->pos[i];
+            c->rb[i] = B ? c->p[i] - B->pos[i] : 0.f;
+        }
+        tangents(c->n, c->t[0], c->t[1]);
+        const solve_body *SA = &sb[c->a], *SB = B ? &sb[c->b] : NULL;
+        c->mass_n = eff_mass(SA, SB, c->ra, c->rb, c->n);
+        c->mass_t[0] = eff_mass(SA, SB, c->ra, c->rb, c->t[0]);
+        c->mass_t[1] = eff_mass(SA, SB, c->ra, c->rb, c->t[1]);
+        float v[3];
+        rel_vel(A, B, c->ra, c->rb, v);
+        float vn = dot3(v, c->n);
+        /* the normal speed the solver aims for: close a gap no faster than
+         * it can be closed this substep, push out of depth past the slop,
+         * bounce off a hard impact */
+        if (c->depth < 0) c->target = c->depth / h;
+        else c->target = c->depth > SLOP ? BETA * (c->depth - SLOP) / h : 0.f;
+        if (vn < -BOUNCE_SPEED && -s->p.restitution * vn > c->target) c->target = -s->p.restitution * vn;
+        c->jn = c->jt[0] = c->jt[1] = 0;
+    }
+    for (int it = 0; it < s->p.iterations; it++)
+        for (int k = 0; k < C->count; k++) {
+            bodies_contact *c = &C->v[k];
+            body *A = s->v[c->a], *B = c->b >= 0 ? s->v[c->b] : NULL;
+            const solve_body *SA = &sb[c->a], *SB = B ? &sb[c->b] : NULL;
+            float v[3];
+            rel_vel(A, B, c->ra, c->rb, v);
+            /* friction first, bounded by the normal impulse so far */
+            for (int t = 0; t < 2; t++) {
+                float j = -dot3(v, c->t[t]) * c->mass_t[t], lim = s->p.friction * c->jn;
+                float old = c->jt[t];
+                c->jt[t] = fminf(fmaxf(old + j, -lim), lim);
+                apply(A, B, SA, SB, c->ra, c->rb, c->t[t], c->jt[t] - old);
+            }
+            rel_vel(A, B, c->ra, c->rb, v);
+            float j = (c->target - dot3(v, c->n)) * c->mass_n, old = c->jn;
+            c->jn = fmaxf(old + j, 0.f);
+            apply(A, B, SA, SB, c->ra, c->rb, c->n, c->jn - old);
+        }
+}
+
+typedef struct find_job {
+    bodies *s;
+    const world *w;
+    const octree *terrain;
+} find_job;
+
+static void find_one(void *arg, int i)
+{
+    find_job *f = arg;
+    bodies_contacts *c = &f->s->per[i];
+    c->count = 0;
+    c->pair_count = 0;
+    c->brute = f->s->brute;
+    if (!f->s->v[i]->asleep) bodies_terrain_contacts(f->s, i, f->w, f->terrain, c);
+}
+
+static bool size_per(bodies *s)
+{
+    if (s->count <= s->per_cap) return true;
+    bodies_contacts *p = realloc(s->per, sizeof *p * (size_t)s->count);
+    if (!p) return false;
+    memset(p + s->per_cap, 0, sizeof *p * (size_t)(s->count - s->per_cap));
+    s->per = p, s->per_cap = s->count;
+    return true;
+}
+
+static void integrate(body *b, float h, float vmax)
+{
+    float sp = sqrtf(dot3(b->vel, b->vel));
+    if (sp > vmax) for (int i = 0; i < 3; i++) b->vel[i] *= vmax / sp;
+    float w = sqrtf(dot3(b->ang, b->ang));
+    if (w * b->radius > vmax) for (int i = 0; i < 3; i++) b->ang[i] *= vmax / (w * b->radius);
+    for (int i = 0; i < 3; i++) b->pos[i] += b->vel[i] * h;
+    /* q += 1/2 (w, 0) q h, then back to unit length */
+    float *q = b->rot, x = q[0], y = q[1], z = q[2], qw = q[3];
+    float ax = b->ang[0] * 0.5f * h, ay = b->ang[1] * 0.5f * h, az = b->ang[2] * 0.5f * h;
+    q[0] += ax * qw + ay * z - az * y;
+    q[1] += ay * qw + az * x - ax * z;
+    q[2] += az * qw + ax * y - ay * x;
+    q[3] -= ax * x + ay * y + az * z;
+    float l = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int i = 0; i < 4; i++) q[i] /= l;
+}
+
+void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *jobs)
+{
+    memset(&s->stats, 0, sizeof s->stats);
+    if (!s->count || !size_per(s)) return;
+    if (s->count > s->solve_cap) { /* kept between steps: a steady scene allocates nothing */
+        solve_body *n = realloc(s->solve, sizeof *n * (size_t)s->count);
+        if (!n) return;
+        s->solve = n, s->solve_cap = s->count;
+    }
+    solve_body *sb = s->solve;
+    float h = s->p.dt / (float)s->p.substeps, vmax = bodies_max_speed(&s->p);
+    float keep = 1.f - DAMPING * h;
+    for (int sub = 0; sub < s->p.substeps; sub++) {
+        for (int i = 0; i < s->count; i++) {
+            body *b = s->v[i];
+            sb[i].inv_m = b->asleep ? 0.f : b->inv_mass;
+            if (b->asleep) memset(sb[i].inv_i, 0, sizeof sb[i].inv_i);
+            else world_inv_inertia(b, sb[i].inv_i);
+            if (b->asleep) continue;
+            b->vel[1] -= s->p.gravity * h;
+            for (int k = 0; k < 3; k++) b->vel[k] *= keep, b->ang[k] *= keep;
+        }
+        /* each body's terrain contacts on the workers, into its own list */
+        find_job f = { s, w, terrain };
+        if (jobs) job_parallel_for(jobs, s->count, find_one, &f);
+        else for (int i = 0; i < s->count; i++) find_one(&f, i);
+        bodies_contacts *C = &s->all;
+        C->count = 0;
+        for (int i = 0; i < s->count; i++) {
+            bodies_contacts *c = &s->per[i];
+            s->stats.pairs += c->pair_count;
+            for (int k = 0; k < c->count; k++) {
+                bodies_contact *d = contact_push(C);
+                if (d) *d = c->v[k];
+            }
+        }
+        C->brute = s->brute;
+        for (int i = 0; i < s->count; i++)
+            for (int j = i + 1; j < s->count; j++) {
+                if (s->v[i]->asleep && s->v[j]->asleep) continue;
+                C->pair_count = 0;
+                pair_contacts(s, i, j, C);
+                s->stats.pairs += C->pair_count;
+            }
+        s->stats.contacts += C->count;
+        solve(s, sb, h);
+        for (int i = 0; i < s->count; i++)
+            if (!s->v[i]->asleep) integrate(s->v[i], h, vmax);
+    }
+    for (int i = 0; i < s->count; i++) {
+        body *b = s->v[i];
+        if (b->asleep) continue;
+        b->age += s->p.dt;
+        float turn = sqrtf(dot3(b->ang, b->ang)) * b->radius;
+        if (sqrtf(dot3(b->vel, b->vel)) < s->p.sleep_speed && turn < s->p.sleep_speed) b->still += s->p.dt;
+        else b->still = 0;
+        if (b->still >= s->p.sleep_time || b->age >= s->p.max_age) {
+            b->asleep = true;
+            memset(b->vel, 0, sizeof b->vel);
+            memset(b->ang, 0, sizeof b->ang);
+        }
+    }
+    s->stats.awake = bodies_awake(s);
+}

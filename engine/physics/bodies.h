@@ -1,0 +1,107 @@
+/* bodies: the voxel bodies of a world and their rigid-body dynamics.
+ * Gravity, a fixed step cut into substeps, contacts found with seed 003's
+ * octrees of bounding spheres (a body's octree posed in the terrain's, or
+ * in another body's, octree_intersect_near), and a sequential-impulse
+ * solver with friction and restitution; a body that stays still falls
+ * asleep (the game then merges it back into the world, body_merge).
+ * Pure CPU. Contacts of each body are found on the workers into their own
+ * lists and solved in body order, so a run is the same bit for bit on
+ * any number of workers. See docs/physics.md. */
+#ifndef STRATA_BODIES_H
+#define STRATA_BODIES_H
+
+#include <stdbool.h>
+
+#include "core/jobs.h"
+#include "physics/body.h"
+#include "physics/octree.h"
+#include "voxel/world.h"
+
+typedef struct bodies_params {
+    float gravity;      /* voxels / s^2, downward */
+    float dt;           /* one step, seconds */
+    int substeps;       /* per step: contacts are found and solved in each */
+    int iterations;     /* solver passes per substep */
+    float friction;     /* Coulomb coefficient */
+    float restitution;  /* bounce, for impacts faster than 2 voxels / s */
+    float sleep_speed;  /* voxels / s (surface speed for turning) below which a body is still */
+    float sleep_time;   /* seconds still before it sleeps */
+    float max_age;      /* seconds: a body still moving then sleeps where it is */
+    float lost_y;       /* a body whose centre falls below this has left the world */
+} bodies_params;
+
+bodies_params bodies_params_default(void);
+/* Whether the parameters make a stable simulation; if not, why in err. */
+bool bodies_params_check(const bodies_params *p, char *err, size_t errlen);
+
+/* The fastest a body may move: under half a voxel a substep, so a voxel
+ * (a sphere of radius 1/2 in the contact test) can never cross a
+ * one-voxel floor between two substeps (no tunnelling). */
+float bodies_max_speed(const bodies_params *p);
+
+/* One contact: body a against body b (b < 0: the terrain), normal n from
+ * b to a, the point, the depth (negative: a gap, a speculative contact). */
+typedef struct bodies_contact {
+    int a, b;
+    float n[3], p[3], depth;
+    /* solver state */
+    float ra[3], rb[3], t[2][3];
+    float mass_n, mass_t[2], target, jn, jt[2];
+} bodies_contact;
+
+typedef struct bodies_contacts {
+    bodies_contact *v;
+    int count, cap;
+    octree_pairs pairs;
+    long pair_count; /* the octree pairs this list came from */
+    bool brute;      /* use the brute-force query (benchmarks) */
+} bodies_contacts;
+
+typedef struct bodies_stats {
+    long pairs;      /* octree pairs found in the last step (all substeps) */
+    long contacts;   /* contacts solved in the last step */
+    int awake;
+} bodies_stats;
+
+typedef struct bodies {
+    body **v;
+    int count, cap;
+    uint32_t next_id;
+    bodies_params p;
+    bodies_stats stats;
+    bodies_contacts *per;   /* per body: its terrain contacts (the workers' lists) */
+    int per_cap;
+    bodies_contacts all;    /* every contact of a substep, in body order */
+    struct bodies_solve *solve; /* per body: the solver's inverse mass and inertia */
+    int solve_cap;
+    bool brute;             /* brute-force contact queries (benchmarks compare) */
+} bodies;
+
+void bodies_init(bodies *s);
+void bodies_free(bodies *s); /* destroys every body */
+/* Takes b over (an id is given). False (b untouched, still the caller's)
+ * when out of memory. */
+bool bodies_add(bodies *s, body *b);
+/* Takes body i out of the set (order kept) and gives it back. */
+body *bodies_take(bodies *s, int i);
+int bodies_awake(const bodies *s);
+long bodies_voxels(const bodies *s);
+
+/* One step (p.dt) of every awake body against the world (terrain: an
+ * occupancy octree of w, octree_from_world; solid materials only block)
+ * and each other. Bodies that sleep stay where they are. */
+void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *jobs);
+
+/* How far to move the box [lo, hi) (the player's) so no body's voxel
+ * (a ball of radius 1/2, as in the contacts) overlaps it: per axis the
+ * largest push each way. `carry` gets the velocity of the body that
+ * pushes the box up most (the box stands on it; zero if none). Returns
+ * whether any body touched the box. */
+bool bodies_push_box(const bodies *s, const float lo[3], const float hi[3], float push[3], float carry[3]);
+
+/* The contacts of body i against the terrain at its pose now, appended to
+ * out (tests and benchmarks: octree against brute force). */
+void bodies_terrain_contacts(const bodies *s, int i, const world *w, const octree *terrain, bodies_contacts *out);
+void bodies_contacts_free(bodies_contacts *c);
+
+#endif

@@ -1,0 +1,396 @@
+/* Voxel bodies: mass properties from the voxels; a cantilever cut at its
+ * root falls, lands and rests with its balls at most 0.1 voxel into the
+ * ground, and merges back with every voxel kept (per material); a body at
+ * the highest speed never passes a one-voxel floor; two bodies stack; the
+ * same scene ends bit for bit the same on 1 and 2 workers; the octree
+ * contacts equal brute force. */
+#include "test_support.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/jobs.h"
+#include "core/rng.h"
+#include "physics/bodies.h"
+#include "physics/detach.h"
+#include "worldgen/biomes.h"
+#include "worldgen/worldgen.h"
+
+static void fill_box(world *w, int x0, int y0, int z0, int x1, int y1, int z1, uint8_t m)
+{
+    for (int y = y0; y < y1; y++)
+        for (int z = z0; z < z1; z++)
+            for (int x = x0; x < x1; x++) world_set(w, x, y, z, m);
+}
+
+static body *box_body(int sx, int sy, int sz, uint8_t m, const float origin[3])
+{
+    int size[3] = { sx, sy, sz };
+    uint8_t *g = malloc((size_t)sx * sy * sz);
+    memset(g, m, (size_t)sx * sy * sz);
+    body_density d;
+    body_density_default(&d);
+    body *b = body_from_grid(g, NULL, size, origin, &d);
+    free(g);
+    return b;
+}
+
+static void test_mass_properties(void **state)
+{
+    (void)state;
+    const float o[3] = { 10, 20, 30 };
+    body *b = box_body(4, 2, 6, MAT_STONE, o);
+    assert_non_null(b);
+    float m = 48 * material_table[MAT_STONE].density;
+    assert_float_equal(b->mass, m, 1e-3);
+    assert_float_equal(b->pos[0], 12, 1e-5);
+    assert_float_equal(b->pos[1], 21, 1e-5);
+    assert_float_equal(b->pos[2], 33, 1e-5);
+    /* a solid box: I_xx = m (ly^2 + lz^2) / 12 */
+    assert_float_equal(1.f / b->inv_inertia[0][0], m * (4 + 36) / 12.f, 1e-2);
+    assert_float_equal(1.f / b->inv_inertia[1][1], m * (16 + 36) / 12.f, 1e-2);
+    assert_float_equal(b->inv_inertia[0][1], 0, 1e-6);
+    /* stone is heavier than wood, wood than leaves */
+    assert_true(material_table[MAT_STONE].density > material_table[MAT_OAK_LOG].density);
+    assert_true(material_table[MAT_OAK_LOG].density > material_table[MAT_OAK_LEAVES].density);
+    body_destroy(b);
+}
+
+/* How far the body's balls sink into solid terrain or the floor. */
+static float penetration(const body *b, const world *w)
+{
+    float r[3][3], worst = 0;
+    body_rotation(b, r);
+    for (int y = 0; y < b->size[1]; y++)
+        for (int z = 0; z < b->size[2]; z++)
+            for (int x = 0; x < b->size[0]; x++) {
+                if (b->mat[body_index(b, x, y, z)] == MAT_AIR) continue;
+                float p[3] = { x + 0.5f, y + 0.5f, z + 0.5f }, q[3];
+                body_to_world(b, r, p, q);
+                if (0.5f - q[1] > worst) worst = 0.5f - q[1];
+                int c[3] = { (int)floorf(q[0]), (int)floorf(q[1]), (int)floorf(q[2]) };
+                for (int dy = -1; dy <= 1; dy++)
+                    for (int dz = -1; dz <= 1; dz++)
+                        for (int dx = -1; dx <= 1; dx++) {
+                            int t[3] = { c[0] + dx, c[1] + dy, c[2] + dz };
+                            if (!material_get(world_get(w, t[0], t[1], t[2]))->solid || t[1] < 0) continue;
+                            float dd = 0;
+                            for (int i = 0; i < 3; i++) {
+                                float cl = fminf(fmaxf(q[i], (float)t[i]), (float)t[i] + 1);
+                                dd += (q[i] - cl) * (q[i] - cl);
+                            }
+                            float pen = 0.5f - sqrtf(dd);
+                            if (pen > worst) worst = pen;
+                        }
+            }
+    return worst;
+}
+
+static void run_until_asleep(bodies *s, world *w, job_pool *jobs, int max_steps)
+{
+    octree *t = octree_from_world(w);
+    for (int k = 0; k < max_steps && bodies_awake(s) > 0; k++) bodies_step(s, w, t, jobs);
+    octree_destroy(t);
+}
+
+static void test_cantilever_falls_rests_merges(void **state)
+{
+    (void)state;
+    job_pool *jobs = job_pool_create(2);
+    world *w = world_create(2, 1, 2);
+    fill_box(w, 0, 0, 0, 64, 3, 64, MAT_STONE);
+    fill_box(w, 10, 3, 10, 12, 14, 12, MAT_OAK_LOG);
+    fill_box(w, 12, 12, 10, 24, 14, 12, MAT_OAK_LOG);
+    fill_box(w, 20, 14, 9, 25, 16, 13, MAT_OAK_LEAVES);
+    fill_box(w, 12, 12, 10, 13, 14, 12, MAT_AIR); /* cut at the root */
+    uint64_t before[MAT_COUNT], after[MAT_COUNT];
+    world_count_materials(w, before);
+    world_set_tint(w, 12, 12, 10, 3); /* the cut painted the face it exposed */
+    detach d = { 0 };
+    int lo[3] = { 12, 12, 10 }, hi[3] = { 13, 14, 12 };
+    assert_int_equal(detach_find(&d, w, lo, hi, 100000), 1);
+    body_density dens;
+    body_density_default(&dens);
+    int clo[3], chi[3];
+    body *b = body_cut_from_world(w, d.vox, d.groups[0].count, &dens, clo, chi);
+    assert_non_null(b);
+    world_set_tint(w, 12, 12, 10, 0); /* the body carries it: the world's own copy goes */
+    assert_int_equal(world_count_tinted(w), 0);
+    assert_int_equal(b->count, (long)d.groups[0].count);
+    bodies s;
+    bodies_init(&s);
+    assert_true(bodies_add(&s, b));
+    float y0 = b->pos[1];
+    run_until_asleep(&s, w, jobs, 60 * 15);
+    assert_true(b->asleep);
+    assert_true(b->age < 15.f); /* it came to rest, not to the age limit */
+    assert_true(b->pos[1] < y0 - 5); /* it fell */
+    float pen = penetration(b, w);
+    assert_true(pen <= 0.1f);
+    long lost = 0;
+    int mlo[3], mhi[3];
+    long placed = body_merge(b, w, NULL, &lost, mlo, mhi);
+    assert_int_equal(placed, b->count);
+    assert_int_equal(lost, 0);
+    world_count_materials(w, after);
+    for (int m = 1; m < MAT_COUNT; m++) assert_int_equal(after[m], before[m]);
+    assert_true(world_count_tinted(w) > 0); /* its painted face kept its colour */
+    /* merged terrain on the ground is grounded: nothing loose */
+    assert_int_equal(detach_find(&d, w, mlo, mhi, 100000), 0);
+    bodies_free(&s);
+    detach_free(&d);
+    world_destroy(w);
+    job_pool_destroy(jobs);
+}
+
+/* A crown falls in each forest biome: a trunk cut through, the crown cut
+ * loose, stepped until it rests, merged; every material is conserved and
+ * the crown ended lower than it stood. */
+static void crown_falls(const char *biome, uint8_t log)
+{
+    biomes_register();
+    job_pool *jobs = job_pool_create(2);
+    world *w = world_create(4, 4, 4);
+    assert_true(worldgen_generate(w, worldgen_find(biome), 3, jobs));
+    int t[3] = { -1, -1, -1 };
+    for (int z = 40; z < w->sz - 40 && t[0] < 0; z++)
+        for (int x = 40; x < w->sx - 40 && t[0] < 0; x++)
+            for (int y = 1; y < w->sy - 3; y++)
+                if (world_get(w, x, y, z) == log && world_get(w, x, y - 1, z) != log && world_get(w, x, y + 2, z) == log) {
+                    t[0] = x, t[1] = y + 1, t[2] = z;
+                    break;
+                }
+    assert_true(t[0] >= 0);
+    world_set(w, t[0], t[1], t[2], MAT_AIR);
+    uint64_t before[MAT_COUNT], after[MAT_COUNT];
+    world_count_materials(w, before);
+    detach d = { 0 };
+    const int hi[3] = { t[0] + 1, t[1] + 1, t[2] + 1 };
+    size_t n = detach_find(&d, w, t, hi, 65536);
+    assert_true(n >= 1);
+    body_density dens;
+    body_density_default(&dens);
+    bodies s;
+    bodies_init(&s);
+    float top = 0;
+    int crown = -1; /* the largest group: the crown */
+    for (size_t g = 0; g < n; g++) {
+        int lo[3], bhi[3];
+        body *b = body_cut_from_world(w, d.vox + 3 * d.groups[g].first, d.groups[g].count, &dens, lo, bhi);
+        assert_non_null(b);
+        if (crown < 0 || b->count > s.v[crown]->count) crown = s.count, top = b->pos[1];
+        assert_true(bodies_add(&s, b));
+    }
+    run_until_asleep(&s, w, jobs, 60 * 25);
+    assert_int_equal(bodies_awake(&s), 0);
+    float low = s.v[crown]->pos[1];
+    for (int i = 0; i < s.count; i++) {
+        long lost = 0;
+        int lo[3], bhi[3];
+        body_merge(s.v[i], w, NULL, &lost, lo, bhi);
+        assert_int_equal(lost, 0);
+    }
+    assert_true(low < top - 0.5f); /* it came down (a one-voxel cut: at least onto its stump) */
+    world_count_materials(w, after);
+    for (int m = 1; m < MAT_COUNT; m++) assert_int_equal(after[m], before[m]);
+    bodies_free(&s);
+    detach_free(&d);
+    world_destroy(w);
+    job_pool_destroy(jobs);
+}
+
+static void test_crown_falls_deciduous(void **state)
+{
+    (void)state;
+    crown_falls("deciduous", MAT_OAK_LOG);
+}
+
+static void test_crown_falls_taiga(void **state)
+{
+    (void)state;
+    crown_falls("taiga", MAT_FIR_LOG);
+}
+
+static void test_fast_body_never_tunnels(void **state)
+{
+    (void)state;
+    world *w = world_create(1, 4, 1);
+    fill_box(w, 0, 40, 0, 32, 41, 32, MAT_STONE); /* a one-voxel floor high above the bedrock */
+    fill_box(w, 0, 41, 0, 32, 64, 1, MAT_STONE);  /* walls, so nothing rolls off */
+    fill_box(w, 0, 41, 31, 32, 64, 32, MAT_STONE);
+    fill_box(w, 0, 41, 0, 1, 64, 32, MAT_STONE);
+    fill_box(w, 31, 41, 0, 32, 64, 32, MAT_STONE);
+    bodies s;
+    bodies_init(&s);
+    body *b = box_body(1, 1, 1, MAT_STONE, (const float[3]){ 14, 120, 14 });
+    b->vel[1] = -1e6f; /* clamped to the highest speed a body can have */
+    body *c = box_body(3, 2, 3, MAT_STONE, (const float[3]){ 5, 110, 5 });
+    c->vel[1] = -1e6f;
+    c->ang[0] = 30.f, c->ang[2] = -20.f;
+    assert_true(bodies_add(&s, b));
+    assert_true(bodies_add(&s, c));
+    octree *t = octree_from_world(w);
+    float slowest = 0;
+    for (int k = 0; k < 60 * 20 && bodies_awake(&s) > 0; k++) {
+        bodies_step(&s, w, t, NULL);
+        if (b->vel[1] < slowest) slowest = b->vel[1];
+        assert_true(b->pos[1] > 40.9f);
+        assert_true(c->pos[1] > 40.9f);
+    }
+    assert_float_equal(slowest, -bodies_max_speed(&s.p), 1e-3);
+    assert_true(penetration(b, w) <= 0.1f);
+    octree_destroy(t);
+    bodies_free(&s);
+    world_destroy(w);
+}
+
+static void test_two_bodies_stack(void **state)
+{
+    (void)state;
+    world *w = world_create(1, 1, 1);
+    fill_box(w, 0, 0, 0, 32, 2, 32, MAT_DIRT);
+    bodies s;
+    bodies_init(&s);
+    body *low = box_body(4, 2, 4, MAT_STONE, (const float[3]){ 10, 4, 10 });
+    body *high = box_body(3, 2, 3, MAT_OAK_LOG, (const float[3]){ 10.5f, 9, 10.5f });
+    assert_true(bodies_add(&s, low));
+    assert_true(bodies_add(&s, high));
+    run_until_asleep(&s, w, NULL, 60 * 15);
+    assert_true(low->asleep && high->asleep);
+    assert_true(low->age < 15.f && high->age < 15.f);
+    /* the low one on the ground, the high one on the low one */
+    assert_float_equal(low->pos[1], 3.f, 0.15f);
+    assert_float_equal(high->pos[1], 5.f, 0.1f);
+    bodies_free(&s);
+    world_destroy(w);
+}
+
+/* A scene of bodies tumbling onto bumpy terrain and each other. */
+static void scene_run(job_pool *jobs, float out[][7], int n)
+{
+    world *w = world_create(2, 1, 2);
+    rng r = rng_make(5);
+    for (int z = 0; z < 64; z++)
+        for (int x = 0; x < 64; x++) fill_box(w, x, 0, z, x + 1, 2 + rng_range(&r, 0, 3), z + 1, MAT_STONE);
+    bodies s;
+    bodies_init(&s);
+    for (int i = 0; i < n; i++) {
+        const float o[3] = { 8.f + 10.f * (float)(i % 4), 12.f + 3.f * (float)i, 8.f + 10.f * (float)(i / 4 % 4) };
+        body *b = box_body(rng_range(&r, 1, 5), rng_range(&r, 1, 4), rng_range(&r, 1, 5), MAT_OAK_LOG, o);
+        b->ang[0] = (float)rng_double(&r) * 4 - 2, b->ang[2] = (float)rng_double(&r) * 4 - 2;
+        assert_true(bodies_add(&s, b));
+    }
+    octree *t = octree_from_world(w);
+    for (int k = 0; k < 240; k++) bodies_step(&s, w, t, jobs);
+    for (int i = 0; i < n; i++) {
+        memcpy(out[i], s.v[i]->pos, 3 * sizeof(float));
+        memcpy(out[i] + 3, s.v[i]->rot, 4 * sizeof(float));
+    }
+    octree_destroy(t);
+    bodies_free(&s);
+    world_destroy(w);
+}
+
+static void test_deterministic_across_workers(void **state)
+{
+    (void)state;
+    enum { N = 12 };
+    float a[N][7], b[N][7], c[N][7];
+    job_pool *one = job_pool_create(1), *two = job_pool_create(2);
+    scene_run(one, a, N);
+    scene_run(two, b, N);
+    scene_run(NULL, c, N);
+    assert_memory_equal(a, b, sizeof a);
+    assert_memory_equal(a, c, sizeof a);
+    job_pool_destroy(one);
+    job_pool_destroy(two);
+}
+
+static void test_contacts_octree_equal_brute(void **state)
+{
+    (void)state;
+    world *w = world_create(1, 1, 1);
+    rng r = rng_make(9);
+    for (int z = 0; z < 32; z++)
+        for (int x = 0; x < 32; x++) fill_box(w, x, 0, z, x + 1, 3 + rng_range(&r, 0, 4), z + 1, MAT_STONE);
+    octree *t = octree_from_world(w);
+    bodies s;
+    bodies_init(&s);
+    bodies_contacts fast = { 0 }, slow = { .brute = true };
+    long total = 0;
+    for (int it = 0; it < 30; it++) {
+        const float o[3] = { (float)rng_range(&r, 2, 26), (float)(4 + rng_double(&r) * 3), (float)rng_range(&r, 2, 26) };
+        body *b = box_body(rng_range(&r, 1, 5), rng_range(&r, 1, 5), rng_range(&r, 1, 5), MAT_STONE, o);
+        float q[4], l = 0;
+        for (int i = 0; i < 4; i++) q[i] = (float)rng_double(&r) * 2 - 1, l += q[i] * q[i];
+        for (int i = 0; i < 4; i++) b->rot[i] = q[i] / sqrtf(l);
+        assert_true(bodies_add(&s, b));
+        fast.count = slow.count = 0;
+        bodies_terrain_contacts(&s, s.count - 1, w, t, &fast);
+        bodies_terrain_contacts(&s, s.count - 1, w, t, &slow);
+        assert_int_equal(fast.pairs.count, slow.pairs.count);
+        assert_int_equal(fast.count, slow.count);
+        total += fast.count;
+    }
+    assert_true(total > 50);
+    bodies_contacts_free(&fast);
+    bodies_contacts_free(&slow);
+    bodies_free(&s);
+    octree_destroy(t);
+    world_destroy(w);
+}
+
+/* The player's box is pushed out of a body, up when it stands on one, and
+ * left alone when nothing touches it. */
+static void test_push_box(void **state)
+{
+    (void)state;
+    bodies s;
+    bodies_init(&s);
+    body *b = box_body(4, 2, 4, MAT_STONE, (const float[3]){ 10, 10, 10 }); /* top face at y = 12 */
+    assert_true(bodies_add(&s, b));
+    float push[3], carry[3];
+    b->vel[1] = -3;
+    const float lo[3] = { 11.2f, 11.8f, 11.2f }, hi[3] = { 11.8f, 13.6f, 11.8f }; /* feet 0.2 into its top */
+    assert_true(bodies_push_box(&s, lo, hi, push, carry));
+    assert_float_equal(push[1], 0.2f, 1e-4);
+    assert_float_equal(push[0], 0, 1e-6);
+    assert_float_equal(carry[1], -3, 1e-6);
+    const float lo2[3] = { 20, 10, 20 }, hi2[3] = { 21, 12, 21 };
+    assert_false(bodies_push_box(&s, lo2, hi2, push, carry));
+    bodies_free(&s);
+}
+
+static void test_params_refused(void **state)
+{
+    (void)state;
+    bodies_params p = bodies_params_default();
+    char err[128];
+    assert_true(bodies_params_check(&p, err, sizeof err));
+    p.gravity = NAN;
+    assert_false(bodies_params_check(&p, err, sizeof err));
+    p = bodies_params_default();
+    p.substeps = 0;
+    assert_false(bodies_params_check(&p, err, sizeof err));
+    p = bodies_params_default();
+    p.gravity = 1e9f;
+    assert_false(bodies_params_check(&p, err, sizeof err));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mass_properties),
+        cmocka_unit_test(test_cantilever_falls_rests_merges),
+        cmocka_unit_test(test_crown_falls_deciduous),
+        cmocka_unit_test(test_crown_falls_taiga),
+        cmocka_unit_test(test_fast_body_never_tunnels),
+        cmocka_unit_test(test_two_bodies_stack),
+        cmocka_unit_test(test_deterministic_across_workers),
+        cmocka_unit_test(test_contacts_octree_equal_brute),
+        cmocka_unit_test(test_push_box),
+        cmocka_unit_test(test_params_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
