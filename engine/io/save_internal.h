@@ -1,0 +1,76 @@
+/* save_internal: what the save module's files share and no caller sees:
+ * the writer thread's queue of operations and the save_file behind the
+ * opaque handle. save.c owns the writer and the writes; save_read.c the
+ * queries that run on the writer while the caller waits. */
+#ifndef STRATA_SAVE_INTERNAL_H
+#define STRATA_SAVE_INTERNAL_H
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "io/save.h"
+#include "io/save_lock.h"
+#include "voxel/chunk_codec.h"
+#include "voxel/world.h"
+
+typedef enum op_kind { OP_OPEN, OP_BEGIN, OP_CHUNK, OP_LIVE, OP_COMMIT, OP_CALL, OP_QUIT } op_kind;
+
+typedef struct op op;
+typedef bool (*op_call_fn)(save_file *f, void *arg, char *err, size_t errlen);
+
+struct op {
+    op_kind kind;
+    op *next;
+    char slot[64];
+    bool replace, make_current;
+    int index;
+    chunk *copy;  /* OP_CHUNK: owned; OP_LIVE: NULL, the chunk is read from w */
+    world *w;
+    save_slot meta;
+    uint64_t ticket;
+    /* OP_OPEN / OP_CALL: run on the writer while the caller waits */
+    op_call_fn call;
+    void *arg;
+    bool done, ok;
+    char *err;
+    size_t errlen;
+};
+
+struct save_file {
+    char path[512];
+    bool readonly;
+    char readonly_why[160]; /* why (the permission, or who holds the lock) */
+    char aside[600];        /* where an unusable file went; "" when none */
+    save_lock lock;         /* held while the file is open for writing */
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t wake, done;
+    op *head, *tail;
+    uint64_t next_ticket, done_ticket, failed_ticket;
+    char failed_err[1024];
+    /* writer thread only */
+    sqlite3 *db;
+    chunk_codec *codec;
+    uint8_t *blob;
+    bool in_txn, txn_failed;
+    char txn_slot[64];
+    char txn_err[1024];
+    char *note;
+    size_t notelen;
+    /* main thread only: indices taken by save_put_unsaved */
+    int *take;
+    int take_cap;
+    /* Chunks queued by reference are read from this world under `guard`,
+     * which world_set takes too; busy is the world the writer is reading. */
+    pthread_mutex_t guard;
+    world *guarded, *busy;
+    chunk live; /* writer only: the chunk read under the guard */
+    uint8_t live_tint[CHUNK_VOLUME];
+};
+
+/* Runs fn on the writer thread and waits for it (reads, open). */
+bool save_run_sync(save_file *f, op_kind kind, op_call_fn fn, void *arg, char *err, size_t errlen);
+
+#endif

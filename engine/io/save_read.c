@@ -1,0 +1,146 @@
+/* save_read: the queries of a world file (its slots, the current one, a
+ * slot's chunks), each run on the writer thread, which alone touches the
+ * SQLite connection, while the caller waits (save_internal.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/save_internal.h"
+
+typedef struct list_arg {
+    save_slot *slots;
+    int count;
+} list_arg;
+
+static char *dup_col(sqlite3_stmt *st, int i)
+{
+    const char *s = (const char *)sqlite3_column_text(st, i);
+    return strdup(s ? s : "");
+}
+
+static bool list_on_writer(save_file *f, void *arg, char *err, size_t errlen)
+{
+    list_arg *la = arg;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(f->db, "SELECT name, inputs, state, saved_at, gen_hash FROM slots ORDER BY name", -1, &st,
+                           NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errmsg(f->db));
+        return false;
+    }
+    int rc, cap = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (la->count == cap) {
+            cap = cap ? cap * 2 : 8;
+            save_slot *n = realloc(la->slots, sizeof *n * (size_t)cap);
+            if (!n) break;
+            la->slots = n;
+        }
+        save_slot *s = &la->slots[la->count++];
+        memset(s, 0, sizeof *s);
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        snprintf(s->name, sizeof s->name, "%s", name ? name : "");
+        s->inputs = dup_col(st, 1);
+        s->state = dup_col(st, 2);
+        s->saved_at = sqlite3_column_double(st, 3);
+        const char *h = (const char *)sqlite3_column_text(st, 4);
+        s->gen_hash = h ? strtoull(h, NULL, 16) : 0;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errstr(rc));
+        return false;
+    }
+    return true;
+}
+
+int save_list_slots(save_file *f, save_slot **out, char *err, size_t errlen)
+{
+    list_arg la = { 0 };
+    if (!save_run_sync(f, OP_CALL, list_on_writer, &la, err, errlen)) {
+        for (int i = 0; i < la.count; i++) save_slot_free(&la.slots[i]);
+        free(la.slots);
+        if (!err[0]) snprintf(err, errlen, "%s is not open", f->path);
+        return -1;
+    }
+    *out = la.slots;
+    return la.count;
+}
+
+typedef struct current_arg {
+    char *name;
+    size_t len;
+} current_arg;
+
+static bool current_on_writer(save_file *f, void *arg, char *err, size_t errlen)
+{
+    current_arg *ca = arg;
+    sqlite3_stmt *st;
+    ca->name[0] = 0;
+    if (sqlite3_prepare_v2(f->db, "SELECT value FROM meta WHERE key='current'", -1, &st, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errmsg(f->db));
+        return false;
+    }
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *v = (const char *)sqlite3_column_text(st, 0);
+        snprintf(ca->name, ca->len, "%s", v ? v : "");
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errstr(rc));
+        return false;
+    }
+    return true;
+}
+
+bool save_current_slot(save_file *f, char *name, size_t len, char *err, size_t errlen)
+{
+    current_arg ca = { name, len };
+    return save_run_sync(f, OP_CALL, current_on_writer, &ca, err, errlen);
+}
+
+typedef struct chunks_arg {
+    const char *slot;
+    save_chunk_fn fn;
+    void *user;
+    int count;
+} chunks_arg;
+
+static bool chunks_on_writer(save_file *f, void *arg, char *err, size_t errlen)
+{
+    chunks_arg *ca = arg;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(f->db, "SELECT idx, data FROM chunks WHERE slot=? ORDER BY idx", -1, &st, NULL) !=
+        SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errmsg(f->db));
+        return false;
+    }
+    sqlite3_bind_text(st, 1, ca->slot, -1, SQLITE_STATIC);
+    int rc;
+    bool ok = true;
+    while (ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        long long idx = sqlite3_column_int64(st, 0);
+        const void *blob = sqlite3_column_blob(st, 1);
+        int n = sqlite3_column_bytes(st, 1);
+        char why[400] = "";
+        if (idx < 0 || idx > 1 << 24 || !ca->fn(ca->user, (int)idx, blob, (size_t)(n > 0 ? n : 0), why, sizeof why)) {
+            snprintf(err, errlen, "%s: slot '%s', chunk %lld: %s", f->path, ca->slot, idx,
+                     why[0] ? why : "index out of range");
+            ok = false;
+        }
+        ca->count++;
+    }
+    if (ok && rc != SQLITE_DONE) {
+        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errstr(rc));
+        ok = false;
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
+int save_read_chunks(save_file *f, const char *slot, save_chunk_fn fn, void *user, char *err, size_t errlen)
+{
+    chunks_arg ca = { slot, fn, user, 0 };
+    if (!save_run_sync(f, OP_CALL, chunks_on_writer, &ca, err, errlen)) return -1;
+    return ca.count;
+}
