@@ -25,15 +25,6 @@ static enhance_input *make_input(int cy, shape_fn shape, void *user)
     return in;
 }
 
-static enhance_ctx *make_ctx(enhance_params p)
-{
-    char err[256];
-    enhance_ctx *e = enhance_create(&p, err, sizeof err);
-    if (!e) print_error("%s\n", err);
-    assert_non_null(e);
-    return e;
-}
-
 static enhance_params subdiv(int levels, int low, int even, int odd, int altitude)
 {
     enhance_params p = enhance_params_default();
@@ -73,7 +64,7 @@ static void test_isolated_voxel(void **state)
 {
     enhance_input *in = make_input(0, isolated, NULL);
     for (int thr = 1; thr <= 4; thr += 3) {
-        enhance_ctx *e = make_ctx(subdiv(1, thr, thr, thr, 0));
+        enhance_ctx *e = test_enhance_ctx(subdiv(1, thr, thr, thr, 0));
         enhance_chunk c = { 0 };
         enhance_chunk_build(e, in, true, &c);
         int on = 0, total = 0;
@@ -116,7 +107,7 @@ static void test_flat_floor_stays_flat(void **state)
     int settings[3][4] = { { 1, 1, 1, 100 }, { 1, 3, 4, 0 }, { 1, 3, 4, 11 } };
     for (int s = 0; s < 3; s++)
         for (int levels = 1; levels <= 3; levels++) {
-            enhance_ctx *e = make_ctx(subdiv(levels, settings[s][0], settings[s][1], settings[s][2], settings[s][3]));
+            enhance_ctx *e = test_enhance_ctx(subdiv(levels, settings[s][0], settings[s][1], settings[s][2], settings[s][3]));
             enhance_chunk c = { 0 };
             enhance_chunk_build(e, in, true, &c);
             int f = 1 << levels;
@@ -140,7 +131,7 @@ static void test_step_becomes_ramp(void **state)
     enhance_input *in = make_input(0, step, NULL);
     for (int levels = 1; levels <= 4; levels++) {
         int f = 1 << levels;
-        enhance_ctx *e = make_ctx(subdiv(levels, 1, 3, 4, 100));
+        enhance_ctx *e = test_enhance_ctx(subdiv(levels, 1, 3, 4, 100));
         enhance_chunk c = { 0 };
         enhance_chunk_build(e, in, true, &c);
         int lo = column_height(&c, in, 8 * f, 5, 32 * f), hi = column_height(&c, in, 24 * f, 5, 32 * f);
@@ -173,7 +164,7 @@ static bool plus_config(int x, int y, int z, void *u)
 static void test_lut_equals_direct(void **state)
 {
     for (int levels = 1; levels <= 3; levels++) {
-        enhance_ctx *e = make_ctx(subdiv(levels, 2, 2, 3, 0));
+        enhance_ctx *e = test_enhance_ctx(subdiv(levels, 2, 2, 3, 0));
         int f = 1 << levels, per = f * f;
         uint16_t *lut = malloc(sizeof *lut * 128 * (size_t)per);
         assert_non_null(lut);
@@ -207,7 +198,7 @@ static bool plus_noise(int x, int y, int z, void *u)
 
 static void test_lut_exact_at_one_level(void **state)
 {
-    enhance_ctx *e = make_ctx(subdiv(1, 2, 3, 4, 0));
+    enhance_ctx *e = test_enhance_ctx(subdiv(1, 2, 3, 4, 0));
     uint16_t lut[128 * 4];
     enhance_lut_build(e, 1, lut);
     for (int cfg = 0; cfg < 128; cfg++) {
@@ -257,7 +248,7 @@ static void test_resample_approaches_box_filter(void **state)
     p.probes = 1024;
     p.spread = 0.5f;
     p.percent = 50;
-    enhance_ctx *e = make_ctx(p);
+    enhance_ctx *e = test_enhance_ctx(p);
     enhance_chunk c = { 0 };
     enhance_chunk_build(e, in, true, &c);
     int checked = 0, wrong = 0, f = p.factor;
@@ -309,7 +300,7 @@ static void test_surface_skipping_loses_nothing(void **state)
     for (uint64_t seed = 1; seed <= 2; seed++) {
         enhance_input *in = make_input(0, random_world, &seed);
         for (int k = 0; k < 4; k++) {
-            enhance_ctx *e = make_ctx(all_params[k]);
+            enhance_ctx *e = test_enhance_ctx(all_params[k]);
             enhance_chunk a = { 0 }, b = { 0 };
             enhance_chunk_build(e, in, true, &a);
             enhance_chunk_build(e, in, false, &b);
@@ -341,7 +332,7 @@ static void test_incremental_equals_scratch(void **state)
     enhance_input *in = malloc(sizeof *in);
     assert_non_null(in);
     for (int k = 0; k < 4; k++) {
-        enhance_ctx *e = make_ctx(all_params[k]);
+        enhance_ctx *e = test_enhance_ctx(all_params[k]);
         enhance_chunk c[4] = { 0 };
         for (int i = 0; i < 4; i++) {
             int cx, cy, cz;
@@ -383,9 +374,9 @@ static void test_determinism_per_seed(void **state)
     enhance_params p = enhance_params_default();
     p.op = ENHANCE_RESAMPLE;
     p.probes = 8;
-    enhance_ctx *a = make_ctx(p), *b = make_ctx(p);
+    enhance_ctx *a = test_enhance_ctx(p), *b = test_enhance_ctx(p);
     p.probe_seed = 2;
-    enhance_ctx *d = make_ctx(p);
+    enhance_ctx *d = test_enhance_ctx(p);
     enhance_chunk ca = { 0 }, cb = { 0 }, cd = { 0 };
     enhance_chunk_build(a, in, true, &ca);
     enhance_chunk_build(b, in, true, &cb);

@@ -11,15 +11,6 @@
 #include "core/rng.h"
 #include "gen/enhance.h"
 
-static enhance_ctx *make_ctx(enhance_params p)
-{
-    char err[256];
-    enhance_ctx *e = enhance_create(&p, err, sizeof err);
-    if (!e) print_error("%s\n", err);
-    assert_non_null(e);
-    return e;
-}
-
 /* Hills with holes and floating bits in six materials (bands of x and z,
  * flora-like leaves above), so every window kind and every material
  * boundary kind occurs. */
@@ -89,7 +80,7 @@ static void test_materials_off_is_the_paper(void **state)
         uint64_t h = 0xcbf29ce484222325ull;
         for (int cy = 0; cy < 2; cy++) {
             fill_mixed(in, 11 + (uint64_t)k, cy);
-            enhance_ctx *e = make_ctx(p);
+            enhance_ctx *e = test_enhance_ctx(p);
             enhance_chunk c = { 0 };
             enhance_chunk_build(e, in, true, &c);
             uint64_t ch = chunk_hash(&c);
@@ -142,7 +133,7 @@ static void test_dirt_stone_boundary(void **state)
         p.thr_low = p.thr_even = p.thr_odd = 1;
         p.materials = on;
         p.mat_even[MAT_DIRT] = p.mat_odd[MAT_DIRT] = p.mat_even[MAT_STONE] = p.mat_odd[MAT_STONE] = 1;
-        enhance_ctx *e = make_ctx(p);
+        enhance_ctx *e = test_enhance_ctx(p);
         enhance_chunk c = { 0 }, cd = { 0 }, cs = { 0 };
         enhance_chunk_build(e, in, true, &c);
         enhance_chunk_build(e, dirt, true, &cd);
@@ -195,7 +186,7 @@ static void test_material_thresholds_are_local(void **state)
         enhance_params q = p;
         q.mat_even[MAT_SAND] = q.mat_odd[MAT_SAND] = 4;
         q.mat_percent[MAT_SAND] = 80;
-        enhance_ctx *a = make_ctx(p), *b = make_ctx(q);
+        enhance_ctx *a = test_enhance_ctx(p), *b = test_enhance_ctx(q);
         enhance_chunk ca = { 0 }, cb = { 0 };
         enhance_chunk_build(a, in, true, &ca);
         enhance_chunk_build(b, in, true, &cb);
@@ -229,10 +220,10 @@ static void test_rule_sets_and_cache(void **state)
     assert_non_null(in);
     fill_mixed(in, 5, 0);
     enhance_params p = enhance_params_default();
-    enhance_ctx *off = make_ctx(p);
+    enhance_ctx *off = test_enhance_ctx(p);
     assert_int_equal(enhance_rule_sets(off), 1);
     p.materials = true;
-    enhance_ctx *e = make_ctx(p);
+    enhance_ctx *e = test_enhance_ctx(p);
     assert_true(enhance_rule_sets(e) > 1 && enhance_rule_sets(e) <= ECLASS_COUNT);
     enhance_chunk c = { 0 };
     enhance_chunk_build(e, in, true, &c);

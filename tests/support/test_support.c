@@ -86,3 +86,12 @@ void test_gl_upload_world(test_gl *g, const world *w)
     free(l);
     free(idx);
 }
+
+enhance_ctx *test_enhance_ctx(enhance_params p)
+{
+    char err[256];
+    enhance_ctx *e = enhance_create(&p, err, sizeof err);
+    if (!e) print_error("%s\n", err);
+    assert_non_null(e);
+    return e;
+}

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "gen/enhance.h"
+
 /* Path of a file in the source tree, e.g. test_path("assets/atlas.png"). */
 const char *test_source_path(const char *rel);
 const char *test_binary_path(const char *rel);
@@ -33,5 +35,9 @@ int test_gl_open(test_gl *g, int width, int height);
 void test_gl_close(test_gl *g);
 /* Meshes every chunk of w, fine and coarse levels, and uploads them. */
 void test_gl_upload_world(test_gl *g, const struct world *w);
+
+/* An enhancement context for p; fails the test (with enhance_create's
+ * reason) when none can be made. */
+enhance_ctx *test_enhance_ctx(enhance_params p);
 
 #endif
