@@ -91,6 +91,112 @@ static void test_bad_sizes_refused(void **state)
     assert_null(world_create(1000, 1000, 1000));
 }
 
+/* Fills the window's voxels with a pattern of their global coordinates. */
+static void fill_pattern(world *w)
+{
+    for (int y = 0; y < w->sy; y += 7)
+        for (int z = world_z0(w); z < world_z0(w) + w->sz; z += 3)
+            for (int x = world_x0(w); x < world_x0(w) + w->sx; x += 5)
+                world_set(w, x, y, z, (uint8_t)(1 + (unsigned)(x * 7 + z * 13 + y) % (MAT_COUNT - 1)));
+}
+
+static void test_window_at_negative_origin(void **state)
+{
+    (void)state;
+    world *w = world_create_at(-3, 5, 4, 2, 3);
+    assert_non_null(w);
+    /* voxels inside [-96, 32) x [160, 256) are stored; beside them is air */
+    assert_true(world_set(w, -96, 3, 160, MAT_STONE));
+    assert_true(world_set(w, 31, 63, 255, MAT_SAND));
+    assert_int_equal(world_get(w, -96, 3, 160), MAT_STONE);
+    assert_int_equal(world_get(w, 31, 63, 255), MAT_SAND);
+    assert_false(world_set(w, -97, 3, 160, MAT_STONE));
+    assert_false(world_set(w, 32, 3, 160, MAT_STONE));
+    assert_false(world_set(w, 0, 3, 159, MAT_STONE));
+    assert_int_equal(world_get(w, -97, 3, 160), MAT_AIR);
+    assert_int_equal(world_get(w, 0, -1, 0), MAT_BEDROCK);
+    /* every chunk has its own index, and the index gives its coordinates back */
+    bool seen[4 * 2 * 3] = { false };
+    for (int y = 0; y < 2; y++)
+        for (int z = 5; z < 8; z++)
+            for (int x = -3; x < 1; x++) {
+                assert_true(world_chunk_valid(w, x, y, z));
+                int i = world_chunk_index(w, x, y, z), bx, by, bz;
+                assert_false(seen[i]);
+                seen[i] = true;
+                world_chunk_coords(w, i, &bx, &by, &bz);
+                assert_int_equal(bx, x), assert_int_equal(by, y), assert_int_equal(bz, z);
+            }
+    assert_false(world_chunk_valid(w, -4, 0, 5));
+    assert_false(world_chunk_valid(w, 1, 0, 5));
+    assert_int_equal(world_surface_y(w, -96, 160), 3);
+    assert_int_equal(world_surface_y(w, -200, 160), -1);
+    world_destroy(w);
+}
+
+static void test_move_keeps_overlap_and_empties_the_rest(void **state)
+{
+    (void)state;
+    world *w = world_create(4, 2, 4);
+    fill_pattern(w);
+    world *ref = world_create(4, 2, 4);
+    fill_pattern(ref);
+    int dirty[64];
+    world_take_dirty(w, dirty, 64);
+    assert_int_equal(w->dirty_count, 0);
+    assert_int_equal(world_count_edited(w), 32);
+    /* move by (+1, -2) columns: 4*4 - 3*2 = 10 columns enter */
+    assert_int_equal(world_move(w, 1, -2), 10);
+    assert_int_equal(w->dirty_count, 20);
+    assert_int_equal(world_count_edited(w), 12);
+    assert_int_equal(w->unsaved_count, 12);
+    for (int z = -64; z < 64; z++)
+        for (int x = 32; x < 160; x++)
+            for (int y = 0; y < 64; y += 7) {
+                bool stays = x < 128 && z >= 0;
+                assert_int_equal(world_get(w, x, y, z), stays ? world_get(ref, x, y, z) : MAT_AIR);
+                assert_int_equal(world_column_state(w, x >> 5, z >> 5), stays ? WORLD_COL_READY : WORLD_COL_EMPTY);
+            }
+    /* the columns the window left are gone from it */
+    assert_int_equal(world_get(w, 0, 0, 0), MAT_AIR);
+    assert_false(world_set(w, 0, 0, 0, MAT_STONE));
+    /* moving back: the stayed columns are still there, the others come back empty */
+    assert_int_equal(world_move(w, 0, 0), 10);
+    assert_int_equal(world_get(w, 40, 14, 3), world_get(ref, 40, 14, 3));
+    assert_int_equal(world_get(w, 5, 14, 3), MAT_AIR);
+    assert_int_equal(world_column_state(w, 0, 0), WORLD_COL_EMPTY);
+    world_destroy(ref);
+    world_destroy(w);
+}
+
+static void test_moved_window_equals_a_new_one(void **state)
+{
+    (void)state;
+    /* A window moved far, then filled, holds and hashes exactly what a
+     * window created there holds, though its slots are rotated. */
+    world *moved = world_create(3, 1, 5);
+    fill_pattern(moved);
+    assert_int_equal(world_move(moved, 1000003, -7777777 / 32), 15);
+    assert_int_equal(moved->ocx, 1000003);
+    fill_pattern(moved);
+    world *fresh = world_create_at(1000003, -7777777 / 32, 3, 1, 5);
+    fill_pattern(fresh);
+    assert_true(world_hash(moved) == world_hash(fresh));
+    for (int i = 0; i < fresh->chunk_count; i++) {
+        int x, y, z;
+        world_chunk_coords(fresh, i, &x, &y, &z);
+        assert_memory_equal(world_chunk(moved, x, y, z)->vox, fresh->chunks[i].vox, CHUNK_VOLUME);
+    }
+    /* a move beyond the coordinate limit is refused and changes nothing */
+    uint64_t h = world_hash(moved);
+    assert_int_equal(world_move(moved, WORLD_COORD_LIMIT / 32, 0), -1);
+    assert_int_equal(world_move(moved, 0, -WORLD_COORD_LIMIT / 32 - 1), -1);
+    assert_true(world_hash(moved) == h);
+    assert_null(world_create_at(WORLD_COORD_LIMIT / 32, 0, 2, 1, 2));
+    world_destroy(fresh);
+    world_destroy(moved);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -99,6 +205,9 @@ int main(void)
         cmocka_unit_test(test_dirty_marks_neighbours_on_border),
         cmocka_unit_test(test_hash_and_counts),
         cmocka_unit_test(test_bad_sizes_refused),
+        cmocka_unit_test(test_window_at_negative_origin),
+        cmocka_unit_test(test_move_keeps_overlap_and_empties_the_rest),
+        cmocka_unit_test(test_moved_window_equals_a_new_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,9 +17,34 @@ bool world_size_check(int cx, int cy, int cz, char *err, size_t errlen)
     return false;
 }
 
+static void guard_lock(world *w)
+{
+    if (w->guard) pthread_mutex_lock(w->guard);
+}
+static void guard_unlock(world *w)
+{
+    if (w->guard) pthread_mutex_unlock(w->guard);
+}
+
+static int wrap(int v, int n)
+{
+    int r = v % n;
+    return r < 0 ? r + n : r;
+}
+
 world *world_create(int cx, int cy, int cz)
 {
+    return world_create_at(0, 0, cx, cy, cz);
+}
+
+world *world_create_at(int ocx, int ocz, int cx, int cy, int cz)
+{
     char err[160];
+    if (ocx < -WORLD_COORD_LIMIT / CHUNK_SIZE || ocz < -WORLD_COORD_LIMIT / CHUNK_SIZE ||
+        ocx > WORLD_COORD_LIMIT / CHUNK_SIZE - cx || ocz > WORLD_COORD_LIMIT / CHUNK_SIZE - cz) {
+        log_error("world origin %d,%d (chunks) is beyond the coordinate limit", ocx, ocz);
+        return NULL;
+    }
     if (!world_size_check(cx, cy, cz, err, sizeof err)) {
         log_error("%s", err);
         return NULL;
@@ -28,11 +53,15 @@ world *world_create(int cx, int cy, int cz)
     if (!w) return NULL;
     w->cx = cx, w->cy = cy, w->cz = cz;
     w->sx = cx * CHUNK_SIZE, w->sy = cy * CHUNK_SIZE, w->sz = cz * CHUNK_SIZE;
+    w->ocx = ocx, w->ocz = ocz;
+    w->slot_x0 = wrap(ocx, cx), w->slot_z0 = wrap(ocz, cz);
     w->chunk_count = cx * cy * cz;
     w->chunks = calloc((size_t)w->chunk_count, sizeof *w->chunks);
     w->dirty = calloc((size_t)w->chunk_count, 1);
     w->edit = calloc((size_t)w->chunk_count, 1);
-    if (!w->chunks || !w->dirty || !w->edit) {
+    w->col_state = malloc((size_t)cx * (size_t)cz);
+    if (w->col_state) memset(w->col_state, WORLD_COL_READY, (size_t)cx * (size_t)cz);
+    if (!w->chunks || !w->dirty || !w->edit || !w->col_state) {
         log_error("out of memory for a %dx%dx%d chunk world", cx, cy, cz);
         world_destroy(w);
         return NULL;
@@ -48,14 +77,68 @@ void world_destroy(world *w)
     free(w->chunks);
     free(w->dirty);
     free(w->edit);
+    free(w->col_state);
     free(w);
 }
 
 void world_chunk_coords(const world *w, int index, int *cx, int *cy, int *cz)
 {
-    *cx = index % w->cx;
-    *cz = (index / w->cx) % w->cz;
+    *cx = w->ocx + wrap(index % w->cx - w->slot_x0, w->cx);
+    *cz = w->ocz + wrap((index / w->cx) % w->cz - w->slot_z0, w->cz);
     *cy = index / (w->cx * w->cz);
+}
+
+int world_column_state(const world *w, int cx, int cz)
+{
+    if (!world_chunk_valid(w, cx, 0, cz)) return WORLD_COL_EMPTY;
+    return w->col_state[world_chunk_index(w, cx, 0, cz)];
+}
+
+void world_set_column_state(world *w, int cx, int cz, int state)
+{
+    if (world_chunk_valid(w, cx, 0, cz)) w->col_state[world_chunk_index(w, cx, 0, cz)] = (uint8_t)state;
+}
+
+/* Empties the chunks of the column in slot index `slot` (y = 0 index). */
+static void empty_column(world *w, int slot)
+{
+    for (int y = 0; y < w->cy; y++) {
+        int i = slot + y * w->cx * w->cz;
+        chunk *c = &w->chunks[i];
+        memset(c->vox, MAT_AIR, CHUNK_VOLUME);
+        free(c->tint);
+        c->tint = NULL;
+        if (w->edit[i] & WORLD_UNSAVED) w->unsaved_count--;
+        w->edit[i] = 0;
+        if (!w->dirty[i]) w->dirty[i] = 1, w->dirty_count++;
+    }
+    w->col_state[slot] = WORLD_COL_EMPTY;
+}
+
+int world_move(world *w, int ocx, int ocz)
+{
+    if (ocx < -WORLD_COORD_LIMIT / CHUNK_SIZE || ocz < -WORLD_COORD_LIMIT / CHUNK_SIZE ||
+        ocx > WORLD_COORD_LIMIT / CHUNK_SIZE - w->cx || ocz > WORLD_COORD_LIMIT / CHUNK_SIZE - w->cz)
+        return -1;
+    if (ocx == w->ocx && ocz == w->ocz) return 0;
+    /* Which columns stay: the old and new windows' overlap. Every slot
+     * whose column is not in the new window is emptied; the slot then
+     * holds the column of the new window that maps to it. */
+    int entered = 0;
+    guard_lock(w);
+    for (int sz = 0; sz < w->cz; sz++)
+        for (int sx = 0; sx < w->cx; sx++) {
+            int slot = sx + sz * w->cx;
+            int x_old = w->ocx + wrap(sx - w->slot_x0, w->cx), z_old = w->ocz + wrap(sz - w->slot_z0, w->cz);
+            bool stays = x_old >= ocx && x_old < ocx + w->cx && z_old >= ocz && z_old < ocz + w->cz;
+            if (stays) continue;
+            empty_column(w, slot);
+            entered++;
+        }
+    w->ocx = ocx, w->ocz = ocz;
+    w->slot_x0 = wrap(ocx, w->cx), w->slot_z0 = wrap(ocz, w->cz);
+    guard_unlock(w);
+    return entered;
 }
 
 uint8_t world_get_tint(const world *w, int x, int y, int z)
@@ -101,14 +184,6 @@ static void mark_edited(world *w, int index)
     w->edit[index] = WORLD_EDITED | WORLD_UNSAVED;
 }
 
-static void guard_lock(world *w)
-{
-    if (w->guard) pthread_mutex_lock(w->guard);
-}
-static void guard_unlock(world *w)
-{
-    if (w->guard) pthread_mutex_unlock(w->guard);
-}
 
 bool world_set(world *w, int x, int y, int z, uint8_t m)
 {
@@ -233,7 +308,12 @@ void world_clear(world *w)
 uint64_t world_hash(const world *w)
 {
     uint64_t h = hash_u64(HASH_SEED, ((uint64_t)w->cx << 40) | ((uint64_t)w->cy << 20) | (uint64_t)w->cz);
-    for (int i = 0; i < w->chunk_count; i++) {
+    /* where the window is matters; the origin window hashes as it always did */
+    if (w->ocx || w->ocz) h = hash_u64(h, ((uint64_t)(uint32_t)w->ocx << 32) | (uint32_t)w->ocz);
+    /* chunk order is coordinate order (y, z, x), not slot order, so two
+     * windows holding the same columns hash alike however they moved */
+    for (int n = 0; n < w->chunk_count; n++) {
+        int i = world_chunk_index(w, w->ocx + n % w->cx, n / (w->cx * w->cz), w->ocz + (n / w->cx) % w->cz);
         h = hash_bytes(h, w->chunks[i].vox, CHUNK_VOLUME);
         /* an all-zero tint array hashes like none at all: tints are data, allocation is not */
         const uint8_t *t = w->chunks[i].tint;
@@ -290,7 +370,7 @@ size_t world_tint_bytes(const world *w)
 
 int world_surface_y(const world *w, int x, int z)
 {
-    if (x < 0 || z < 0 || x >= w->sx || z >= w->sz) return -1;
+    if (!world_in_bounds(w, x, 0, z)) return -1;
     for (int y = w->sy - 1; y >= 0; y--)
         if (material_get(world_get(w, x, y, z))->solid) return y;
     return -1;

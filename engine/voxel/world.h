@@ -1,8 +1,19 @@
-/* world: a finite grid of chunks with voxel get/set across chunk borders
- * and dirty tracking, so only changed chunks are re-meshed.
- * Outside the grid is air, except below y = 0, which reads as bedrock: the
- * world rests on an endless floor, so its underside is never meshed and the
- * player can never fall out. */
+/* world: a window of cx x cy x cz chunks onto the unbounded plane of chunk
+ * columns, with voxel get/set across chunk borders and dirty tracking, so
+ * only changed chunks are re-meshed.
+ *
+ * Coordinates are global: voxel (x, y, z) is the same place whatever the
+ * window holds. The window covers chunk columns [ocx, ocx + cx) x
+ * [ocz, ocz + cz) and layers [0, cy); a finite world is the window at
+ * origin 0 that never moves. world_move shifts the window (streaming):
+ * the columns it leaves are emptied and the ones it enters start empty,
+ * stored in the freed slots, so memory is the window's, never the
+ * distance travelled. Slots are toroidal (column X lives in slot X mod cx),
+ * which is why a move touches only the columns that change.
+ *
+ * Outside the window is air, except below y = 0, which reads as bedrock:
+ * the world rests on an endless floor, so its underside is never meshed
+ * and the player can never fall out. */
 #ifndef STRATA_WORLD_H
 #define STRATA_WORLD_H
 
@@ -16,6 +27,11 @@
 typedef struct world {
     int cx, cy, cz;  /* size in chunks */
     int sx, sy, sz;  /* size in voxels */
+    int ocx, ocz;    /* chunk coordinates of the window's lowest column */
+    int slot_x0, slot_z0; /* ocx mod cx, ocz mod cz: the slot column ocx lives in */
+    /* Per column slot (x fastest): WORLD_COL_READY once generation filled
+     * it; a column the window just entered is 0 until then. */
+    uint8_t *col_state;
     int chunk_count;
     chunk *chunks;   /* index: x fastest, then z, then y (as inside a chunk) */
     uint8_t *dirty;  /* one flag per chunk: its mesh is out of date */
@@ -32,6 +48,7 @@ typedef struct world {
 } world;
 
 enum { WORLD_EDITED = 1, WORLD_UNSAVED = 2 };
+enum { WORLD_COL_EMPTY = 0, WORLD_COL_READY = 1 };
 
 /* Returns NULL (and logs) when the size is not positive or too large. */
 /* 4096 chunks = 128 MiB of voxels: plenty for a sandbox, and a guard
@@ -40,27 +57,48 @@ enum { WORLD_EDITED = 1, WORLD_UNSAVED = 2 };
 /* Whether cx*cy*cz chunks make a world world_create accepts; if not, why
  * (with the limit) in err. The world.size_* cvars veto with it. */
 bool world_size_check(int cx, int cy, int cz, char *err, size_t errlen);
+/* A window at origin 0 whose columns are all ready (the finite world). */
 world *world_create(int cx, int cy, int cz);
+/* A window whose lowest column is (ocx, ocz); ready as world_create's. */
+world *world_create_at(int ocx, int ocz, int cx, int cy, int cz);
 void world_destroy(world *w);
 
+/* Chunk coordinates that keep every voxel coordinate, and x + sx, inside
+ * 32 bits (with room for the reach of tools and light). */
+#define WORLD_COORD_LIMIT (1 << 30)
+
+/* Slot of column coordinate c in a window of n from origin o whose slot is
+ * s0; c must be in the window. No division: c - o < n. */
+static inline int world_slot_(int c, int o, int s0, int n)
+{
+    int s = c - o + s0;
+    return s >= n ? s - n : s;
+}
+/* Index of chunk (cx, cy, cz), global chunk coordinates inside the window. */
 static inline int world_chunk_index(const world *w, int cx, int cy, int cz)
 {
-    return cx + cz * w->cx + cy * w->cx * w->cz;
+    return world_slot_(cx, w->ocx, w->slot_x0, w->cx) + world_slot_(cz, w->ocz, w->slot_z0, w->cz) * w->cx +
+           cy * w->cx * w->cz;
 }
 static inline bool world_chunk_valid(const world *w, int cx, int cy, int cz)
 {
-    return cx >= 0 && cy >= 0 && cz >= 0 && cx < w->cx && cy < w->cy && cz < w->cz;
+    return cy >= 0 && cy < w->cy && (unsigned)(cx - w->ocx) < (unsigned)w->cx &&
+           (unsigned)(cz - w->ocz) < (unsigned)w->cz;
 }
+/* First voxel x and z of the window. */
+static inline int world_x0(const world *w) { return w->ocx * CHUNK_SIZE; }
+static inline int world_z0(const world *w) { return w->ocz * CHUNK_SIZE; }
 static inline chunk *world_chunk(const world *w, int cx, int cy, int cz)
 {
     return world_chunk_valid(w, cx, cy, cz) ? &w->chunks[world_chunk_index(w, cx, cy, cz)] : NULL;
 }
-/* Chunk coordinates of a chunk index. */
+/* Global chunk coordinates of a chunk index. */
 void world_chunk_coords(const world *w, int index, int *cx, int *cy, int *cz);
 
 static inline bool world_in_bounds(const world *w, int x, int y, int z)
 {
-    return x >= 0 && y >= 0 && z >= 0 && x < w->sx && y < w->sy && z < w->sz;
+    return y >= 0 && y < w->sy && (unsigned)(x - world_x0(w)) < (unsigned)w->sx &&
+           (unsigned)(z - world_z0(w)) < (unsigned)w->sz;
 }
 
 static inline uint8_t world_get(const world *w, int x, int y, int z)
@@ -116,6 +154,17 @@ void world_forget_edits(world *w);
 /* Fills everything with air and clears tints (before regeneration). */
 void world_clear(world *w);
 
+/* Moves the window's lowest column to (ocx, ocz). Columns that stay keep
+ * their voxels, flags and slots; columns that leave are emptied (air, no
+ * tints, no edit flags: save them first, world_take_unsaved still reports
+ * them until the move) and the entering ones start WORLD_COL_EMPTY and
+ * dirty. Returns how many columns entered. Refuses (returns -1) an origin
+ * beyond WORLD_COORD_LIMIT. */
+int world_move(world *w, int ocx, int ocz);
+/* State of column (cx, cz), global; WORLD_COL_EMPTY outside the window. */
+int world_column_state(const world *w, int cx, int cz);
+void world_set_column_state(world *w, int cx, int cz, int state);
+
 /* Hash of every voxel and tint, in chunk order: equal worlds hash equal. */
 uint64_t world_hash(const world *w);
 void world_count_materials(const world *w, uint64_t counts[MAT_COUNT]);
@@ -124,7 +173,8 @@ void world_count_materials(const world *w, uint64_t counts[MAT_COUNT]);
 uint64_t world_count_tinted(const world *w);
 /* Bytes held by tint storage (chunks that were ever tinted, 32 KiB each). */
 size_t world_tint_bytes(const world *w);
-/* Highest y whose voxel is solid in column (x, z), or -1 if none. */
+/* Highest y whose voxel is solid in column (x, z), or -1 if none (or
+ * outside the window). */
 int world_surface_y(const world *w, int x, int z);
 
 #endif
