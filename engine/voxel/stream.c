@@ -1,0 +1,424 @@
+#include "voxel/stream.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/log.h"
+
+/* ---- the store: edited chunks of columns outside the window ----
+ * Open addressing on (cx, cy, cz), linear probing, tombstones; it grows
+ * with what the player edited, never with the distance travelled. */
+
+typedef struct stored {
+    int cx, cy, cz;
+    chunk *c;      /* NULL: empty slot */
+    bool tomb;     /* a removed entry: probing goes on past it */
+    uint8_t flags; /* the world's edit flags (WORLD_EDITED | WORLD_UNSAVED) */
+} stored;
+
+typedef struct store {
+    stored *e;
+    int cap, used, live; /* used counts live entries and tombstones */
+} store;
+
+static unsigned store_hash(int cx, int cy, int cz)
+{
+    uint64_t h = (uint64_t)(uint32_t)cx * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)cz * 0xC2B2AE3D27D4EB4Full ^
+                 (uint64_t)(uint32_t)cy * 0x165667B19E3779F9ull;
+    return (unsigned)(h ^ (h >> 29));
+}
+
+static stored *store_find(const store *st, int cx, int cy, int cz)
+{
+    if (!st->cap) return NULL;
+    for (unsigned i = store_hash(cx, cy, cz) & (unsigned)(st->cap - 1);; i = (i + 1) & (unsigned)(st->cap - 1)) {
+        stored *e = &st->e[i];
+        if (!e->c && !e->tomb) return NULL;
+        if (e->c && e->cx == cx && e->cy == cy && e->cz == cz) return e;
+    }
+}
+
+static bool store_grow(store *st)
+{
+    int cap = st->cap ? st->cap * 2 : 64;
+    if (st->live * 2 < st->cap) cap = st->cap; /* only tombstones: rehash in place size */
+    stored *e = calloc((size_t)cap, sizeof *e);
+    if (!e) return false;
+    for (int i = 0; i < st->cap; i++) {
+        if (!st->e[i].c) continue;
+        unsigned k = store_hash(st->e[i].cx, st->e[i].cy, st->e[i].cz) & (unsigned)(cap - 1);
+        while (e[k].c) k = (k + 1) & (unsigned)(cap - 1);
+        e[k] = st->e[i];
+    }
+    free(st->e);
+    st->e = e, st->cap = cap, st->used = st->live;
+    return true;
+}
+
+/* Takes ownership of c (replacing any stored chunk at the same place). */
+static bool store_put(store *st, int cx, int cy, int cz, chunk *c, uint8_t flags)
+{
+    stored *old = store_find(st, cx, cy, cz);
+    if (old) {
+        free(old->c->tint);
+        free(old->c);
+        old->c = c, old->flags = flags;
+        return true;
+    }
+    if ((st->used + 1) * 4 > st->cap * 3 && !store_grow(st)) return false;
+    unsigned i = store_hash(cx, cy, cz) & (unsigned)(st->cap - 1);
+    while (st->e[i].c) i = (i + 1) & (unsigned)(st->cap - 1);
+    if (!st->e[i].tomb) st->used++;
+    st->e[i] = (stored){ cx, cy, cz, c, false, flags };
+    st->live++;
+    return true;
+}
+
+static void store_remove(store *st, stored *e)
+{
+    e->c = NULL, e->tomb = true;
+    st->live--;
+}
+
+static void store_free(store *st)
+{
+    for (int i = 0; i < st->cap; i++)
+        if (st->e[i].c) free(st->e[i].c->tint), free(st->e[i].c);
+    free(st->e);
+    memset(st, 0, sizeof *st);
+}
+
+/* ---- jobs ---- */
+
+enum { JOB_FREE, JOB_RUNNING, JOB_DONE, JOB_FAILED };
+
+typedef struct stream_job {
+    stream *s;
+    int cx, cz;
+    world *col;       /* the job's own one-column window */
+    atomic_int state; /* JOB_*: the worker sets DONE or FAILED last */
+} stream_job;
+
+struct stream {
+    world *w;
+    job_pool *jobs;
+    job_group group;
+    stream_gen_fn gen;
+    void *ctx;
+    int hysteresis;
+    int max_jobs;
+    stream_job *job;
+    store st;
+    stream_stats stats;
+    int *order; /* scratch: empty columns by distance */
+    float *dist;
+};
+
+static void run_job(void *arg)
+{
+    stream_job *j = arg;
+    bool ok = j->s->gen(j->s->ctx, j->col, j->cx, j->cz);
+    atomic_store(&j->state, ok ? JOB_DONE : JOB_FAILED);
+}
+
+int stream_window_columns(int distance, int margin, int hysteresis)
+{
+    if (distance < 0) distance = 0;
+    if (margin < 0) margin = 0;
+    if (hysteresis < 0) hysteresis = 0;
+    /* the centre may sit anywhere in its column: one more each way */
+    int reach = (distance + margin + CHUNK_SIZE - 1) / CHUNK_SIZE + 1 + hysteresis;
+    return 2 * reach + 1;
+}
+
+size_t stream_window_bytes(int columns, int cy)
+{
+    return (size_t)columns * (size_t)columns * ((size_t)cy * (sizeof(chunk) + 2) + 1);
+}
+
+stream *stream_create(world *w, job_pool *jobs, stream_gen_fn gen, void *ctx, int max_in_flight, int hysteresis)
+{
+    stream *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->w = w, s->jobs = jobs, s->gen = gen, s->ctx = ctx;
+    s->hysteresis = hysteresis < 0 ? 0 : hysteresis;
+    s->max_jobs = max_in_flight > 0 ? max_in_flight : 2 * (jobs ? job_pool_threads(jobs) : 1) + 2;
+    s->job = calloc((size_t)s->max_jobs, sizeof *s->job);
+    s->order = malloc(sizeof(int) * (size_t)w->cx * (size_t)w->cz);
+    s->dist = malloc(sizeof(float) * (size_t)w->cx * (size_t)w->cz);
+    if (!s->job || !s->order || !s->dist) {
+        stream_destroy(s);
+        return NULL;
+    }
+    for (int i = 0; i < s->max_jobs; i++) atomic_init(&s->job[i].state, JOB_FREE);
+    /* the stream makes every column: none is ready until it has */
+    world_clear(w);
+    memset(w->col_state, WORLD_COL_EMPTY, (size_t)w->cx * (size_t)w->cz);
+    return s;
+}
+
+void stream_destroy(stream *s)
+{
+    if (!s) return;
+    if (s->jobs) job_group_wait(s->jobs, &s->group);
+    if (s->job)
+        for (int i = 0; i < s->max_jobs; i++) world_destroy(s->job[i].col);
+    free(s->job);
+    store_free(&s->st);
+    free(s->order);
+    free(s->dist);
+    free(s);
+}
+
+world *stream_world(const stream *s) { return s->w; }
+
+bool stream_meshable(const world *w, int cx, int cz)
+{
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (world_column_state(w, cx + dx, cz + dz) != WORLD_COL_READY) return false;
+    return true;
+}
+
+/* The column and its 8 neighbours: their meshes read what just arrived. */
+static void mark_column_dirty(world *w, int cx, int cz)
+{
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++)
+            for (int y = 0; y < w->cy; y++) world_mark_dirty(w, cx + dx, y, cz + dz);
+}
+
+/* Puts a stored edited chunk over the generated one at (cx, cy, cz). */
+static void restore_chunk(stream *s, int cx, int cy, int cz)
+{
+    stored *e = store_find(&s->st, cx, cy, cz);
+    if (!e) return;
+    world *w = s->w;
+    chunk *dst = world_chunk(w, cx, cy, cz);
+    memcpy(dst->vox, e->c->vox, CHUNK_VOLUME);
+    free(dst->tint);
+    dst->tint = e->c->tint; /* ownership moves */
+    e->c->tint = NULL;
+    int i = world_chunk_index(w, cx, cy, cz);
+    if ((e->flags & WORLD_UNSAVED) && !(w->edit[i] & WORLD_UNSAVED)) w->unsaved_count++;
+    w->edit[i] = e->flags;
+    free(e->c);
+    store_remove(&s->st, e);
+}
+
+static void install(stream *s, stream_job *j)
+{
+    world *w = s->w;
+    for (int y = 0; y < w->cy; y++) {
+        chunk *dst = world_chunk(w, j->cx, y, j->cz), *src = world_chunk(j->col, j->cx, y, j->cz);
+        memcpy(dst->vox, src->vox, CHUNK_VOLUME);
+        free(dst->tint);
+        dst->tint = src->tint;
+        src->tint = NULL;
+        restore_chunk(s, j->cx, y, j->cz);
+    }
+    world_set_column_state(w, j->cx, j->cz, WORLD_COL_READY);
+    mark_column_dirty(w, j->cx, j->cz);
+    s->stats.generated++;
+}
+
+static void submit(stream *s, stream_job *j, int cx, int cz)
+{
+    if (!j->col) j->col = world_create_at(cx, cz, 1, s->w->cy, 1);
+    else {
+        world_move(j->col, cx, cz);
+        world_clear(j->col); /* a retry of the same column starts from air too */
+    }
+    if (!j->col) return;
+    j->s = s, j->cx = cx, j->cz = cz;
+    atomic_store(&j->state, JOB_RUNNING);
+    if (s->jobs) job_submit(s->jobs, &s->group, run_job, j);
+    else run_job(j);
+}
+
+static bool in_flight(const stream *s, int cx, int cz)
+{
+    for (int i = 0; i < s->max_jobs; i++)
+        if (atomic_load(&s->job[i].state) != JOB_FREE && s->job[i].cx == cx && s->job[i].cz == cz) return true;
+    return false;
+}
+
+static void collect_finished(stream *s)
+{
+    for (int i = 0; i < s->max_jobs; i++) {
+        stream_job *j = &s->job[i];
+        int st = atomic_load(&j->state);
+        if (st != JOB_DONE && st != JOB_FAILED) continue;
+        bool wanted = world_chunk_valid(s->w, j->cx, 0, j->cz) &&
+                      world_column_state(s->w, j->cx, j->cz) == WORLD_COL_EMPTY;
+        if (st == JOB_FAILED && wanted) {
+            /* never dropped forever: the same column goes again */
+            s->stats.retried++;
+            log_warn("stream: generating column %d,%d failed; retrying", j->cx, j->cz);
+            submit(s, j, j->cx, j->cz);
+            continue;
+        }
+        if (wanted) install(s, j);
+        else s->stats.dropped++;
+        atomic_store(&j->state, JOB_FREE);
+    }
+}
+
+/* Keeps the edited chunks of the columns the window is about to leave. */
+static void store_leaving(stream *s, int ocx, int ocz)
+{
+    world *w = s->w;
+    for (int i = 0; i < w->chunk_count; i++) {
+        if (!(w->edit[i] & WORLD_EDITED)) continue;
+        int cx, cy, cz;
+        world_chunk_coords(w, i, &cx, &cy, &cz);
+        if (cx >= ocx && cx < ocx + w->cx && cz >= ocz && cz < ocz + w->cz) continue;
+        chunk *c = malloc(sizeof *c);
+        if (!c) {
+            log_error("stream: out of memory keeping the edits of chunk %d,%d,%d", cx, cy, cz);
+            continue;
+        }
+        memcpy(c->vox, w->chunks[i].vox, CHUNK_VOLUME);
+        c->tint = w->chunks[i].tint; /* ownership moves: world_move would free it */
+        w->chunks[i].tint = NULL;
+        if (!store_put(&s->st, cx, cy, cz, c, w->edit[i])) {
+            log_error("stream: out of memory keeping the edits of chunk %d,%d,%d", cx, cy, cz);
+            free(c->tint), free(c);
+        }
+    }
+}
+
+static int floor_div(double v)
+{
+    return (int)floor(v / CHUNK_SIZE);
+}
+
+/* The k nearest empty columns not in flight, nearest first, into order[]
+ * (an insertion into a sorted list of k: k is a handful of jobs). */
+static int nearest_empty(stream *s, double x, double z, int k)
+{
+    world *w = s->w;
+    int n = 0;
+    for (int sz = 0; sz < w->cz; sz++)
+        for (int sx = 0; sx < w->cx; sx++) {
+            int cx = w->ocx + sx, cz = w->ocz + sz;
+            if (world_column_state(w, cx, cz) != WORLD_COL_EMPTY || in_flight(s, cx, cz)) continue;
+            double dx = fmax(fmax(cx * (double)CHUNK_SIZE - x, x - (cx + 1) * (double)CHUNK_SIZE), 0);
+            double dz = fmax(fmax(cz * (double)CHUNK_SIZE - z, z - (cz + 1) * (double)CHUNK_SIZE), 0);
+            int id = sx + sz * w->cx;
+            float d = (float)(dx * dx + dz * dz);
+            s->dist[id] = d;
+            int pos;
+            if (n < k) pos = n++;
+            else if (d >= s->dist[s->order[k - 1]]) continue;
+            else pos = k - 1;
+            while (pos > 0 && s->dist[s->order[pos - 1]] > d) {
+                s->order[pos] = s->order[pos - 1];
+                pos--;
+            }
+            s->order[pos] = id;
+        }
+    return n;
+}
+
+bool stream_update(stream *s, double x, double z)
+{
+    world *w = s->w;
+    collect_finished(s);
+    bool ok = true;
+    int ccx = floor_div(x), ccz = floor_div(z);
+    int mid_x = w->ocx + w->cx / 2, mid_z = w->ocz + w->cz / 2;
+    if (abs(ccx - mid_x) > s->hysteresis || abs(ccz - mid_z) > s->hysteresis) {
+        int ocx = ccx - w->cx / 2, ocz = ccz - w->cz / 2;
+        int limit = WORLD_COORD_LIMIT / CHUNK_SIZE;
+        if (ocx < -limit || ocz < -limit || ocx > limit - w->cx || ocz > limit - w->cz) ok = false;
+        else {
+            store_leaving(s, ocx, ocz);
+            world_move(w, ocx, ocz);
+            s->stats.moves++;
+        }
+    }
+    int free_jobs = 0;
+    for (int i = 0; i < s->max_jobs; i++) free_jobs += atomic_load(&s->job[i].state) == JOB_FREE;
+    if (free_jobs > 0) {
+        int n = nearest_empty(s, x, z, free_jobs);
+        for (int i = 0, k = 0; i < n && k < s->max_jobs; k++) {
+            if (atomic_load(&s->job[k].state) != JOB_FREE) continue;
+            int id = s->order[i++];
+            submit(s, &s->job[k], w->ocx + id % w->cx, w->ocz + id / w->cx);
+        }
+    }
+    return ok;
+}
+
+bool stream_ready_within(const stream *s, double x, double z, int radius)
+{
+    const world *w = s->w;
+    int x0 = floor_div(x - radius), x1 = floor_div(x + radius), z0 = floor_div(z - radius), z1 = floor_div(z + radius);
+    for (int cz = z0; cz <= z1; cz++)
+        for (int cx = x0; cx <= x1; cx++) {
+            double dx = fmax(fmax(cx * (double)CHUNK_SIZE - x, x - (cx + 1) * (double)CHUNK_SIZE), 0);
+            double dz = fmax(fmax(cz * (double)CHUNK_SIZE - z, z - (cz + 1) * (double)CHUNK_SIZE), 0);
+            if (dx * dx + dz * dz > (double)radius * radius) continue;
+            if (world_column_state(w, cx, cz) != WORLD_COL_READY) return false;
+        }
+    return true;
+}
+
+void stream_wait(stream *s, double x, double z, int radius)
+{
+    /* never more than the window can hold around its centre */
+    int most = (s->w->cx / 2 - 1 - s->hysteresis) * CHUNK_SIZE;
+    if (radius > most) radius = most;
+    for (;;) {
+        if (!stream_update(s, x, z)) return;
+        if (stream_ready_within(s, x, z, radius)) return;
+        struct timespec t = { 0, 500000 };
+        nanosleep(&t, NULL);
+    }
+}
+
+void stream_each_stored(const stream *s, void (*fn)(void *arg, int cx, int cy, int cz, const chunk *c), void *arg)
+{
+    for (int i = 0; i < s->st.cap; i++)
+        if (s->st.e[i].c) fn(arg, s->st.e[i].cx, s->st.e[i].cy, s->st.e[i].cz, s->st.e[i].c);
+}
+
+bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, const uint8_t *tint)
+{
+    if (cy < 0 || cy >= s->w->cy) return false;
+    chunk *c = malloc(sizeof *c);
+    if (!c) return false;
+    memcpy(c->vox, vox, CHUNK_VOLUME);
+    c->tint = NULL;
+    if (tint) {
+        c->tint = malloc(CHUNK_VOLUME);
+        if (!c->tint) return free(c), false;
+        memcpy(c->tint, tint, CHUNK_VOLUME);
+    }
+    if (!store_put(&s->st, cx, cy, cz, c, WORLD_EDITED)) return free(c->tint), free(c), false;
+    if (world_column_state(s->w, cx, cz) == WORLD_COL_READY) {
+        restore_chunk(s, cx, cy, cz);
+        mark_column_dirty(s->w, cx, cz);
+    }
+    return true;
+}
+
+stream_stats stream_get_stats(const stream *s)
+{
+    stream_stats t = s->stats;
+    const world *w = s->w;
+    t.resident = w->cx * w->cz;
+    t.ready = 0;
+    for (int i = 0; i < w->cx * w->cz; i++) t.ready += w->col_state[i] == WORLD_COL_READY;
+    t.in_flight = 0;
+    for (int i = 0; i < s->max_jobs; i++) t.in_flight += atomic_load(&s->job[i].state) != JOB_FREE;
+    t.stored_chunks = s->st.live;
+    t.stored_bytes = (size_t)s->st.live * sizeof(chunk) + (size_t)s->st.cap * sizeof(stored);
+    for (int i = 0; i < s->st.cap; i++)
+        if (s->st.e[i].c && s->st.e[i].c->tint) t.stored_bytes += CHUNK_VOLUME;
+    return t;
+}

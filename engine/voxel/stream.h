@@ -1,0 +1,89 @@
+/* stream: keeps a world window (voxel/world.h) centred on the player,
+ * generating the columns that enter it on the worker threads and keeping
+ * the edits of the columns it leaves, so the world goes on without end and
+ * memory is bounded by the view distance, never by the distance travelled
+ * (seed 003's closing limitation: the whole terrain had to fit in memory).
+ *
+ * Threads: workers never touch the world. Each generates one column into a
+ * private 1 x cy x 1 window of its own; the main thread copies finished
+ * columns in (stream_update), so nothing reads a column while it is being
+ * written and a column the window left before its job finished is simply
+ * dropped. Generation must be a pure function of the column's coordinates:
+ * then the world is the same whatever order columns arrive in and however
+ * many workers run.
+ *
+ * Meshing: a chunk reads its neighbours (faces, ambient occlusion), so it
+ * may be meshed only once the 8 columns around its own are ready
+ * (stream_meshable); a column that becomes ready marks itself and those
+ * neighbours dirty, so each chunk is meshed once its last neighbour comes,
+ * and never shows faces toward a column that is not there yet. */
+#ifndef STRATA_STREAM_H
+#define STRATA_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/jobs.h"
+#include "voxel/world.h"
+
+/* Writes every voxel of chunk column (cx, cz) of `column`, a window of one
+ * column at (cx, cz). Runs on a worker, concurrently for different columns;
+ * returns false if it failed (the column is then retried). */
+typedef bool (*stream_gen_fn)(void *ctx, world *column, int cx, int cz);
+
+typedef struct stream stream;
+
+typedef struct stream_stats {
+    int resident;      /* columns in the window */
+    int ready;         /* of those, generated */
+    int in_flight;     /* generation jobs running or queued */
+    long long generated; /* columns installed since creation */
+    long long retried;   /* generation failures retried */
+    long long dropped;   /* jobs whose column left the window before it finished */
+    int moves;         /* window moves since creation */
+    int stored_chunks; /* edited chunks kept for columns outside the window */
+    size_t stored_bytes;
+} stream_stats;
+
+/* Window side, in columns, that keeps every column within `distance` voxels
+ * (plus `margin`) of the centre resident, however the centre sits inside its
+ * column, plus `hysteresis` columns each way before the window moves. */
+int stream_window_columns(int distance, int margin, int hysteresis);
+/* Bytes a window of that side and `cy` layers holds (voxels, flags). */
+size_t stream_window_bytes(int columns, int cy);
+
+/* Streams into `w` (whose size is the window: make it stream_window_columns
+ * wide), emptying it first: every column is the stream's to make. gen/ctx make columns; `max_in_flight` jobs at most at a time (0:
+ * two per worker). `hysteresis` columns: how far the centre may drift
+ * before the window follows. */
+stream *stream_create(world *w, job_pool *jobs, stream_gen_fn gen, void *ctx, int max_in_flight, int hysteresis);
+/* Waits for the jobs in flight, then frees (the world stays the caller's). */
+void stream_destroy(stream *s);
+
+/* One frame, main thread: installs finished columns, moves the window when
+ * the centre (voxel x, z) drifted past the hysteresis (storing the edited
+ * chunks of the columns it leaves), and queues the nearest empty columns.
+ * Returns false when the centre is beyond the coordinate limit (nothing
+ * moves; the caller clamps). */
+bool stream_update(stream *s, double x, double z);
+/* Runs stream_update until every column within `radius` voxels of (x, z)
+ * is ready (or the window cannot hold that radius). */
+void stream_wait(stream *s, double x, double z, int radius);
+/* Whether every column within `radius` voxels of (x, z) is ready. */
+bool stream_ready_within(const stream *s, double x, double z, int radius);
+/* Chunk column (cx, cz) and its 8 neighbours are ready. */
+bool stream_meshable(const world *w, int cx, int cz);
+
+/* The edited chunks of columns outside the window, one by one (for saves;
+ * the resident ones are in the world): fn gets each with its coordinates
+ * (its tint may be NULL). */
+void stream_each_stored(const stream *s, void (*fn)(void *arg, int cx, int cy, int cz, const chunk *c), void *arg);
+/* Puts an edited chunk into the store (a save being loaded): it replaces
+ * the generated chunk when its column is next installed, or now if that
+ * column is resident and ready. */
+bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, const uint8_t *tint);
+
+stream_stats stream_get_stats(const stream *s);
+world *stream_world(const stream *s);
+
+#endif

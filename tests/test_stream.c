@@ -1,0 +1,228 @@
+/* Streaming (voxel/stream.h) with a synthetic generator: the window follows
+ * the centre, columns arrive in any order with the same voxels, edits
+ * survive flying away and back, failures retry, memory stays the window's. */
+#include "test_support.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+#include "core/hash.h"
+#include "voxel/stream.h"
+
+/* Ground of varying height with stone pillars that cross column borders:
+ * a pure function of the voxel's coordinates. */
+static uint8_t synth(int x, int y, int z)
+{
+    int h = 10 + (int)(hash_u64((uint64_t)(uint32_t)(x >> 3), (uint64_t)(uint32_t)(z >> 3)) % 12);
+    if (y < h) return y < h - 3 ? MAT_STONE : MAT_DIRT;
+    bool pillar = ((x + 3) & 63) < 5 && ((z + 3) & 63) < 5 && y < 50;
+    return pillar ? MAT_SAND : MAT_AIR;
+}
+
+static atomic_int g_calls;
+static atomic_int g_fail_every; /* > 0: every nth call fails */
+
+static bool synth_column(void *ctx, world *col, int cx, int cz)
+{
+    (void)ctx;
+    int n = atomic_fetch_add(&g_calls, 1) + 1;
+    int every = atomic_load(&g_fail_every);
+    if (every > 0 && n % every == 0) return false;
+    for (int y = 0; y < col->sy; y++)
+        for (int z = cz * 32; z < cz * 32 + 32; z++)
+            for (int x = cx * 32; x < cx * 32 + 32; x++) world_set(col, x, y, z, synth(x, y, z));
+    return true;
+}
+
+static world *window_for(int distance, int hysteresis)
+{
+    int n = stream_window_columns(distance, 32, hysteresis);
+    return world_create(n, 2, n);
+}
+
+/* Every voxel of every ready column equals the generator's. */
+static void assert_ready_columns_match(const world *w)
+{
+    for (int cz = w->ocz; cz < w->ocz + w->cz; cz++)
+        for (int cx = w->ocx; cx < w->ocx + w->cx; cx++) {
+            if (world_column_state(w, cx, cz) != WORLD_COL_READY) continue;
+            for (int y = 0; y < w->sy; y += 3)
+                for (int z = cz * 32; z < cz * 32 + 32; z += 5)
+                    for (int x = cx * 32; x < cx * 32 + 32; x += 3) assert_int_equal(world_get(w, x, y, z), synth(x, y, z));
+        }
+}
+
+static void test_window_follows_and_fills(void **state)
+{
+    (void)state;
+    job_pool *jobs = job_pool_create(2);
+    world *w = window_for(64, 1);
+    assert_int_equal(w->cx, 2 * (3 + 1 + 1) + 1);
+    stream *s = stream_create(w, jobs, synth_column, NULL, 0, 1);
+    /* a streamed window starts with every column empty */
+    assert_false(stream_ready_within(s, 16, 16, 64));
+    stream_wait(s, 16, 16, 64);
+    assert_true(stream_ready_within(s, 16, 16, 64));
+    assert_int_equal(w->ocx, -5);
+    assert_ready_columns_match(w);
+    /* the centre column and its ring are meshable, the window's edge is not */
+    assert_true(stream_meshable(w, 0, 0));
+    assert_false(stream_meshable(w, w->ocx, 0));
+    /* drifting within the hysteresis does not move the window */
+    int moves = stream_get_stats(s).moves;
+    stream_update(s, 16 + 32, 16);
+    assert_int_equal(stream_get_stats(s).moves, moves);
+    stream_update(s, 16 + 64, 16);
+    assert_int_equal(stream_get_stats(s).moves, moves + 1);
+    stream_wait(s, 16 + 64, 16, 64);
+    assert_ready_columns_match(w);
+    stream_destroy(s);
+    world_destroy(w);
+    job_pool_destroy(jobs);
+}
+
+/* The voxels within `radius` of (x, z), hashed in coordinate order. */
+static uint64_t hash_around(const world *w, int x0, int z0, int radius)
+{
+    uint64_t h = HASH_SEED;
+    for (int z = z0 - radius; z < z0 + radius; z++)
+        for (int x = x0 - radius; x < x0 + radius; x++)
+            for (int y = 0; y < w->sy; y++) h = hash_u64(h, world_get(w, x, y, z));
+    return h;
+}
+
+static void test_order_and_workers_do_not_matter(void **state)
+{
+    (void)state;
+    /* two flights to the same place, on 1 and 2 workers, by different
+     * paths: the same voxels where both are ready */
+    uint64_t h[2];
+    for (int t = 0; t < 2; t++) {
+        job_pool *jobs = job_pool_create(t + 1);
+        world *w = window_for(64, 1);
+        stream *s = stream_create(w, jobs, synth_column, NULL, t ? 3 : 1, 1);
+        if (t == 0)
+            for (int x = 0; x <= 600; x += 40) stream_update(s, x, -x);
+        else
+            for (int z = 0; z <= 600; z += 70) stream_update(s, -z * 0.5, z);
+        stream_wait(s, 300, 300, 80);
+        assert_ready_columns_match(w);
+        h[t] = hash_around(w, 300, 300, 64);
+        stream_destroy(s);
+        world_destroy(w);
+        job_pool_destroy(jobs);
+    }
+    assert_true(h[0] == h[1]);
+}
+
+static void test_edits_survive_flying_away_and_back(void **state)
+{
+    (void)state;
+    job_pool *jobs = job_pool_create(2);
+    world *w = window_for(64, 1);
+    stream *s = stream_create(w, jobs, synth_column, NULL, 0, 1);
+    stream_wait(s, 0, 0, 64);
+    /* a cut and a fill at the origin, and a tint */
+    for (int x = -4; x < 4; x++)
+        for (int y = 5; y < 15; y++) world_set(w, x, y, 2, MAT_AIR), world_set(w, x, y + 20, 3, MAT_STONE);
+    world_set_tint(w, 0, 6, 2, 3);
+    int edited = world_count_edited(w);
+    assert_true(edited > 0);
+    int taken[64]; /* as if saved: they stay edited, no longer unsaved */
+    assert_int_equal(world_take_unsaved(w, taken, 64), edited);
+    assert_int_equal(w->unsaved_count, 0);
+    world_set(w, 3, 4, 2, MAT_AIR); /* one chunk unsaved again */
+    size_t bytes0 = stream_window_bytes(w->cx, w->cy);
+    /* fly 5 km east, then back */
+    for (int x = 0; x <= 5000; x += 50) stream_update(s, x, 0);
+    stream_wait(s, 5000, 0, 64);
+    stream_stats st = stream_get_stats(s);
+    assert_int_equal(st.stored_chunks, edited);
+    assert_true(st.stored_bytes < 8 * (sizeof(chunk) + CHUNK_VOLUME) + 4096);
+    assert_int_equal(world_get(w, 0, 30, 3), MAT_AIR); /* the fill is outside the window now */
+    assert_int_equal(world_count_edited(w), 0);
+    for (int x = 5000; x >= 0; x -= 50) stream_update(s, x, 0);
+    stream_wait(s, 0, 0, 64);
+    for (int x = -4; x < 4; x++)
+        for (int y = 5; y < 15; y++) {
+            assert_int_equal(world_get(w, x, y, 2), MAT_AIR);
+            assert_int_equal(world_get(w, 3, 4, 2), MAT_AIR);
+            assert_int_equal(world_get(w, x, y + 20, 3), MAT_STONE);
+        }
+    assert_int_equal(world_get_tint(w, 0, 6, 2), 3);
+    assert_int_equal(stream_get_stats(s).stored_chunks, 0);
+    assert_int_equal(world_count_edited(w), edited);
+    assert_int_equal(w->unsaved_count, 1);
+    /* the world never grew: the window is the memory */
+    assert_true(stream_window_bytes(w->cx, w->cy) == bytes0);
+    stream_destroy(s);
+    world_destroy(w);
+    job_pool_destroy(jobs);
+}
+
+static void test_failures_retry_never_drop(void **state)
+{
+    (void)state;
+    job_pool *jobs = job_pool_create(2);
+    world *w = window_for(32, 0);
+    atomic_store(&g_fail_every, 3);
+    stream *s = stream_create(w, jobs, synth_column, NULL, 0, 0);
+    stream_wait(s, 100, 100, 48);
+    atomic_store(&g_fail_every, 0);
+    assert_true(stream_ready_within(s, 100, 100, 48));
+    assert_true(stream_get_stats(s).retried > 0);
+    assert_ready_columns_match(w);
+    stream_destroy(s);
+    world_destroy(w);
+    job_pool_destroy(jobs);
+}
+
+static void test_installed_column_marks_its_ring_dirty(void **state)
+{
+    (void)state;
+    world *w = window_for(32, 0);
+    stream *s = stream_create(w, NULL, synth_column, NULL, 1, 0); /* no pool: jobs run inline */
+    int scratch[4096];
+    world_take_dirty(w, scratch, 4096);
+    stream_update(s, 16, 16); /* queues (and here runs) the nearest column: (0, 0) */
+    world_take_dirty(w, scratch, 4096);
+    stream_update(s, 16, 16); /* installs it */
+    assert_int_equal(world_column_state(w, 0, 0), WORLD_COL_READY);
+    int n = world_take_dirty(w, scratch, 4096);
+    assert_int_equal(n, 9 * w->cy);
+    for (int i = 0; i < n; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, scratch[i], &cx, &cy, &cz);
+        assert_true(cx >= -1 && cx <= 1 && cz >= -1 && cz <= 1);
+    }
+    stream_destroy(s);
+    world_destroy(w);
+}
+
+static void test_centre_beyond_the_limit_refused(void **state)
+{
+    (void)state;
+    world *w = window_for(32, 0);
+    stream *s = stream_create(w, NULL, synth_column, NULL, 1, 0);
+    int ocx = w->ocx;
+    assert_false(stream_update(s, 3e9, 0));
+    assert_false(stream_update(s, 0, -(double)WORLD_COORD_LIMIT - 10));
+    assert_int_equal(w->ocx, ocx);
+    assert_true(stream_update(s, 1e7, 1e7));
+    assert_int_equal(w->ocx, (int)(1e7 / 32) - w->cx / 2);
+    stream_destroy(s);
+    world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_window_follows_and_fills),
+        cmocka_unit_test(test_order_and_workers_do_not_matter),
+        cmocka_unit_test(test_edits_survive_flying_away_and_back),
+        cmocka_unit_test(test_failures_retry_never_drop),
+        cmocka_unit_test(test_installed_column_marks_its_ring_dirty),
+        cmocka_unit_test(test_centre_beyond_the_limit_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
