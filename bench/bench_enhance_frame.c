@@ -43,8 +43,9 @@ static void enh_frame_teardown(void *s)
 static void draw(enh_frame *f, render_stats *st)
 {
     render_frame_begin(&f->rs);
-    int n = render_visible_set(&f->cam, f->rs.view_distance, f->w->cx, f->w->cy, f->w->cz, NULL, f->visible);
-    render_view v = { &f->cam, &f->rs, f->visible, n, f->w->cx, f->w->cy, f->w->cz };
+    const world_grid grid = world_grid_of(f->w);
+    int n = render_visible_set(&f->cam, f->rs.view_distance, &grid, NULL, f->visible);
+    render_view v = { &f->cam, &f->rs, f->visible, n, grid };
     enhance_view_mode.draw(f->mode, &v, st);
     glFinish(); /* the frame is done when the rasterizer is */
 }

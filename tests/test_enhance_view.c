@@ -127,8 +127,9 @@ static void test_far_chunks_are_evicted(void **state)
         }
         camera_update(&cam);
         render_frame_begin(&rs);
-        int n = render_visible_set(&cam, rs.view_distance, f->w->cx, f->w->cy, f->w->cz, NULL, vis);
-        render_view v = { &cam, &rs, vis, n, f->w->cx, f->w->cy, f->w->cz };
+        const world_grid grid = world_grid_of(f->w);
+        int n = render_visible_set(&cam, rs.view_distance, &grid, NULL, vis);
+        render_view v = { &cam, &rs, vis, n, grid };
         render_stats st;
         enhance_view_mode.draw(m, &v, &st);
     }

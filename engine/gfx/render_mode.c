@@ -60,13 +60,14 @@ static int cmp_dist_asc(const void *a, const void *b)
     return da != db ? (da > db) - (da < db) : (ia > ib) - (ia < ib);
 }
 
-int render_visible_set(const camera *cam, float view_distance, int cx, int cy, int cz, const unsigned char *has,
+int render_visible_set(const camera *cam, float view_distance, const world_grid *g, const unsigned char *has,
                        render_item *out)
 {
-    int n = cx * cy * cz, count = 0;
+    int n = g->cx * g->cy * g->cz, count = 0;
     for (int i = 0; i < n; i++) {
         if (has && !has[i]) continue;
-        int x = i % cx, z = (i / cx) % cz, y = i / (cx * cz);
+        int x, y, z;
+        world_grid_coords(g, i, &x, &y, &z);
         vec3 c;
         float radius = render_chunk_sphere(x, y, z, c);
         float d = glm_vec3_distance(c, (float *)cam->pos);

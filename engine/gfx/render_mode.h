@@ -57,7 +57,7 @@ typedef struct render_view {
     const render_settings *s;
     const render_item *visible;
     int visible_count;
-    int cx, cy, cz;  /* the chunk grid */
+    world_grid grid; /* the world's chunk slots: index -> chunk coordinates */
     /* Occlusion culling (NULL: none): before drawing a visible chunk's
      * opaque geometry a mode asks occlusion_keep with the box that bounds
      * what it would draw, and skips the chunk on false. */
@@ -101,11 +101,11 @@ const render_mode *render_mode_next(const render_mode *m);
 
 /* Bounding sphere of a chunk (centre and radius), the one culling rule. */
 float render_chunk_sphere(int cx, int cy, int cz, float centre[3]);
-/* Fills out[0..) with the chunks of a cx*cy*cz grid inside the frustum and
- * within view_distance of the eye measured horizontally (as the fog is),
- * nearest first (3D distance); returns how many. out
- * holds cx*cy*cz items. `has` (NULL: all) skips chunks with has[i] == 0. */
-int render_visible_set(const camera *cam, float view_distance, int cx, int cy, int cz, const unsigned char *has,
+/* Fills out[0..) with the chunks of grid g inside the frustum and within
+ * view_distance of the eye measured horizontally (as the fog is), nearest
+ * first (3D distance); returns how many. out holds cx*cy*cz items. `has`
+ * (NULL: all) skips chunks with has[i] == 0. */
+int render_visible_set(const camera *cam, float view_distance, const world_grid *g, const unsigned char *has,
                        render_item *out);
 /* Bit f set for each face direction f (voxel/material.h face ids) whose
  * faces inside chunk (x, y, z) can face the eye: the others are exactly

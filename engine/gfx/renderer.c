@@ -44,6 +44,7 @@ struct renderer {
     int ibo_quads;
     GLuint atlas;
     int cx, cy, cz;
+    world_grid grid; /* which chunk each slot holds (the world's window) */
     gpu_chunk *chunks;
     unsigned char *has;   /* per chunk: any geometry (the visible set skips the rest) */
     render_item *order;   /* scratch: the visible set */
@@ -129,6 +130,7 @@ void renderer_reset(renderer *r, int cx, int cy, int cz)
 {
     free_chunks(r);
     r->cx = cx, r->cy = cy, r->cz = cz;
+    r->grid = world_grid_origin(cx, cy, cz);
     int n = cx * cy * cz;
     r->chunks = calloc((size_t)n, sizeof *r->chunks);
     r->order = malloc(sizeof *r->order * (size_t)n);
@@ -186,10 +188,8 @@ static void sort_parts(const mesh_buffer *b, mesh_vertex *dst, int part[PARTS + 
 
 bool renderer_upload_lod(renderer *r, int cx, int cy, int cz, int level, const chunk_mesh *m)
 {
-    if (cx < 0 || cy < 0 || cz < 0 || cx >= r->cx || cy >= r->cy || cz >= r->cz || level < 0 ||
-        level >= RENDERER_LODS)
-        return false;
-    int i = cx + cz * r->cx + cy * r->cx * r->cz;
+    if (!world_grid_valid(&r->grid, cx, cy, cz) || level < 0 || level >= RENDERER_LODS) return false;
+    int i = world_grid_index(&r->grid, cx, cy, cz);
     gpu_mesh *g = &r->chunks[i].lod[level];
     int total = 0, maxq = 0;
     for (int p = 0; p < PASS_COUNT; p++) {
@@ -249,8 +249,14 @@ bool renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m)
     return ok;
 }
 
+void renderer_set_grid(renderer *r, world_grid g)
+{
+    if (g.cx == r->cx && g.cy == r->cy && g.cz == r->cz) r->grid = g;
+}
+
 void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
 {
+    renderer_set_grid(r, v->grid);
     const render_settings *s = v->s;
     const camera *cam = v->cam;
     memset(stats, 0, sizeof *stats);
@@ -295,7 +301,8 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
         int level = r->opt.lod_distance > 0 && v->visible[k].dist > r->opt.lod_distance ? 1 : 0;
         const gpu_mesh *g = &r->chunks[i].lod[level];
         if (!g->vbo) g = &r->chunks[i].lod[0], level = 0; /* no coarse level (yet): fine */
-        int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
+        int x, y, z;
+        world_grid_coords(&v->grid, i, &x, &y, &z);
         const float o[3] = { (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE) };
         bool keep[CELLS]; /* the cells to draw */
         if (!occlusion_keep_parts(v->occ, v->visible[k].dist, o, g->lo, g->hi, CELLS, keep)) {
@@ -341,7 +348,8 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
         if (i < 0 || i >= n || !r->has[i]) continue;
         const gpu_mesh *g = &r->chunks[i].lod[0];
         if (!g->count[PASS_TRANSLUCENT]) continue;
-        int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
+        int x, y, z;
+        world_grid_coords(&v->grid, i, &x, &y, &z);
         glUniform3f(r->u.origin, (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE));
         glVertexArrayVertexBuffer(r->vao, 0, g->vbo, 0, sizeof(mesh_vertex));
         glDrawElementsBaseVertex(GL_TRIANGLES, g->count[PASS_TRANSLUCENT] / 4 * 6, GL_UNSIGNED_INT, NULL,
@@ -358,8 +366,8 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
 void renderer_draw(renderer *r, const camera *cam, const render_settings *s, render_stats *stats)
 {
     render_frame_begin(s);
-    int n = render_visible_set(cam, s->view_distance, r->cx, r->cy, r->cz, r->has, r->order);
-    render_view v = { cam, s, r->order, n, r->cx, r->cy, r->cz };
+    int n = render_visible_set(cam, s->view_distance, &r->grid, r->has, r->order);
+    render_view v = { cam, s, r->order, n, r->grid };
     renderer_draw_view(r, &v, stats);
 }
 
@@ -394,6 +402,7 @@ static void blocks_build(void *self, const world *w, job_pool *jobs, const int *
 static void blocks_upload(void *self, const world *w, const int *idx, int n)
 {
     renderer *r = self;
+    renderer_set_grid(r, world_grid_of(w)); /* the window may have moved */
     for (int i = 0; i < n && i < r->mesh_count; i++) {
         int cx, cy, cz;
         world_chunk_coords(w, idx[i], &cx, &cy, &cz);

@@ -43,6 +43,10 @@ void renderer_destroy(renderer *r);
 void renderer_set_atlas(renderer *r, unsigned texture);
 /* Drops every chunk buffer and sizes the table for a new world. */
 void renderer_reset(renderer *r, int cx, int cy, int cz);
+/* Which chunk each slot holds (the world's window, world_grid_of): set
+ * before uploading chunks by their coordinates after the window moved.
+ * A grid of another size than the reset's is ignored. */
+void renderer_set_grid(renderer *r, world_grid g);
 /* Uploads (replaces) one chunk's mesh. Empty meshes free the buffer. A
  * buffer GL cannot allocate is reported, the chunk left empty; returns
  * false then. */

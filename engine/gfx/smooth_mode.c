@@ -186,6 +186,7 @@ static void smooth_build(void *self, const world *w, job_pool *jobs, const int *
     smooth_mode *m = self;
     m->mesh_count = 0;
     float sharpness = cvar_float("render.smooth_sharpness", SMOOTH_SHARPNESS_DEFAULT);
+    smooth_renderer_set_grid(m->r, world_grid_of(w)); /* the window may have moved */
     if (choose_path(m, w, idx, n, sharpness) == 2) {
         smooth_input *in = malloc(sizeof *in * GPU_BATCH);
         if (in) {
@@ -220,6 +221,7 @@ static void smooth_build(void *self, const world *w, job_pool *jobs, const int *
 static void smooth_upload(void *self, const world *w, const int *idx, int n)
 {
     smooth_mode *m = self;
+    smooth_renderer_set_grid(m->r, world_grid_of(w));
     for (int i = 0; i < n && i < m->mesh_count; i++) {
         int cx, cy, cz;
         world_chunk_coords(w, idx[i], &cx, &cy, &cz);

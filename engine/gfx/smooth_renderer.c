@@ -45,6 +45,7 @@ struct smooth_renderer {
     smooth_prog cpu, gpu;
     GLuint vao, gpu_vao, atlas;
     int cx, cy, cz;
+    world_grid grid; /* which chunk each slot holds (the world's window) */
     smooth_chunk *chunks;
     render_item *visible; /* scratch for smooth_renderer_draw */
     unsigned char *has;
@@ -153,6 +154,7 @@ void smooth_renderer_reset(smooth_renderer *r, int cx, int cy, int cz)
 {
     free_chunks(r);
     r->cx = cx, r->cy = cy, r->cz = cz;
+    r->grid = world_grid_origin(cx, cy, cz);
     r->chunks = calloc((size_t)cx * cy * cz, sizeof *r->chunks);
     r->visible = malloc(sizeof *r->visible * (size_t)(cx * cy * cz > 0 ? cx * cy * cz : 1));
     r->has = calloc((size_t)(cx * cy * cz > 0 ? cx * cy * cz : 1), 1);
@@ -195,9 +197,9 @@ static bool sort_cells(smooth_renderer *r, const smooth_mesh *m, smooth_level *l
 
 void smooth_renderer_upload_level(smooth_renderer *r, int cx, int cy, int cz, int level, const smooth_mesh *m)
 {
-    if (!r->chunks || cx < 0 || cy < 0 || cz < 0 || cx >= r->cx || cy >= r->cy || cz >= r->cz) return;
+    if (!r->chunks || !world_grid_valid(&r->grid, cx, cy, cz)) return;
     if (level < 0 || level >= SMOOTH_LODS) return;
-    smooth_chunk *g = &r->chunks[cx + cz * r->cx + cy * r->cx * r->cz];
+    smooth_chunk *g = &r->chunks[world_grid_index(&r->grid, cx, cy, cz)];
     if (g->gpu) clear_chunk(g); /* a CPU mesh replaces the compute passes' */
     smooth_level *l = &g->lvl[level];
     bool sorted = m->triangles > 0 && sort_cells(r, m, l);
@@ -221,15 +223,20 @@ void smooth_renderer_upload_level(smooth_renderer *r, int cx, int cy, int cz, in
 
 void smooth_renderer_set_lod_distance(smooth_renderer *r, float far) { r->lod_distance = far; }
 
+void smooth_renderer_set_grid(smooth_renderer *r, world_grid g)
+{
+    if (g.cx == r->cx && g.cy == r->cy && g.cz == r->cz) r->grid = g; /* a grid of another size is another world */
+}
+
 bool smooth_renderer_gpu_ready(const smooth_renderer *r) { return r->gpu_vao != 0; }
 
 void smooth_renderer_upload_gpu(smooth_renderer *r, int cx, int cy, int cz, surfnets_gpu_mesh *m)
 {
-    if (!r->chunks || !r->gpu_vao || cx < 0 || cy < 0 || cz < 0 || cx >= r->cx || cy >= r->cy || cz >= r->cz) {
+    if (!r->chunks || !r->gpu_vao || !world_grid_valid(&r->grid, cx, cy, cz)) {
         surfnets_gpu_mesh_free(m);
         return;
     }
-    smooth_chunk *g = &r->chunks[cx + cz * r->cx + cy * r->cx * r->cz];
+    smooth_chunk *g = &r->chunks[world_grid_index(&r->grid, cx, cy, cz)];
     clear_chunk(g);
     if (!m->counters) return; /* nothing was meshed */
     g->gm = *m;
@@ -257,7 +264,7 @@ static int level_at(const smooth_renderer *r, const camera *cam, int x, int y, i
     render_chunk_sphere(x, y, z, c);
     float d[3] = { c[0] - cam->pos[0], c[1] - cam->pos[1], c[2] - cam->pos[2] };
     int want = mesh_smooth_lod_for(sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), r->lod_distance);
-    const smooth_chunk *g = &r->chunks[x + z * r->cx + y * r->cx * r->cz];
+    const smooth_chunk *g = &r->chunks[world_grid_index(&r->grid, x, y, z)];
     return !g->gpu && g->lvl[want].built ? want : 0;
 }
 
@@ -267,7 +274,7 @@ static bool neighbour_finer(const smooth_renderer *r, const render_view *v, int 
 {
     static const int off[6][3] = { { -1, 0, 0 }, { 1, 0, 0 }, { 0, -1, 0 }, { 0, 1, 0 }, { 0, 0, -1 }, { 0, 0, 1 } };
     int nx = x + off[f][0], ny = y + off[f][1], nz = z + off[f][2];
-    if (nx < 0 || ny < 0 || nz < 0 || nx >= r->cx || ny >= r->cy || nz >= r->cz) return false;
+    if (!world_grid_valid(&r->grid, nx, ny, nz)) return false;
     return level_at(r, v->cam, nx, ny, nz) < level;
 }
 
@@ -313,6 +320,7 @@ static void draw_level(const smooth_renderer *r, const render_view *v, const smo
 void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_stats *stats)
 {
     const render_settings *s = v->s;
+    smooth_renderer_set_grid(r, v->grid);
     int n = r->cx * r->cy * r->cz;
     for (int i = 0; r->chunks && i < n; i++) {
         if (!has_geometry(&r->chunks[i])) continue;
@@ -344,7 +352,8 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
             if (i < 0 || i >= n || !r->chunks) continue;
             smooth_chunk *g = &r->chunks[i];
             if (!has_geometry(g) || g->gpu != (pass == 1)) continue;
-            int x = i % r->cx, z = (i / r->cx) % r->cz, y = i / (r->cx * r->cz);
+            int x, y, z;
+            world_grid_coords(&v->grid, i, &x, &y, &z);
             /* the level for its distance; one not built yet draws as level 0 */
             int level = level_at(r, v->cam, x, y, z);
             const smooth_level *l = &g->lvl[level];
@@ -389,7 +398,7 @@ void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_se
     render_frame_begin(s);
     int n = r->cx * r->cy * r->cz;
     for (int i = 0; r->chunks && i < n; i++) r->has[i] = has_geometry(&r->chunks[i]);
-    int count = r->chunks ? render_visible_set(cam, s->view_distance, r->cx, r->cy, r->cz, r->has, r->visible) : 0;
-    render_view v = { cam, s, r->visible, count, r->cx, r->cy, r->cz };
+    int count = r->chunks ? render_visible_set(cam, s->view_distance, &r->grid, r->has, r->visible) : 0;
+    render_view v = { cam, s, r->visible, count, r->grid };
     smooth_renderer_draw_view(r, &v, stats);
 }

@@ -27,6 +27,9 @@ void smooth_renderer_upload_level(smooth_renderer *r, int cx, int cy, int cz, in
 /* Chunks are drawn at mesh_smooth_lod_for(distance, far) (default
  * SMOOTH_LOD_DISTANCE_DEFAULT; 0: level 0 always). */
 void smooth_renderer_set_lod_distance(smooth_renderer *r, float far);
+/* Which chunk each slot holds (the world's window, world_grid_of): set
+ * before uploading chunks by their coordinates after the window moved. */
+void smooth_renderer_set_grid(smooth_renderer *r, world_grid g);
 /* A whole frame: clear, the shared visible set, draw (tests, benchmarks). */
 void smooth_renderer_draw(smooth_renderer *r, const camera *cam, const render_settings *s, render_stats *stats);
 /* Draws the chunks of a visible set (the frame is begun by the caller);

@@ -81,11 +81,17 @@ void world_destroy(world *w)
     free(w);
 }
 
+void world_grid_coords(const world_grid *g, int index, int *cx, int *cy, int *cz)
+{
+    *cx = g->ocx + wrap(index % g->cx - g->slot_x0, g->cx);
+    *cz = g->ocz + wrap((index / g->cx) % g->cz - g->slot_z0, g->cz);
+    *cy = index / (g->cx * g->cz);
+}
+
 void world_chunk_coords(const world *w, int index, int *cx, int *cy, int *cz)
 {
-    *cx = w->ocx + wrap(index % w->cx - w->slot_x0, w->cx);
-    *cz = w->ocz + wrap((index / w->cx) % w->cz - w->slot_z0, w->cz);
-    *cy = index / (w->cx * w->cz);
+    const world_grid g = world_grid_of(w);
+    world_grid_coords(&g, index, cx, cy, cz);
 }
 
 int world_column_state(const world *w, int cx, int cz)

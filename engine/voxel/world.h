@@ -74,7 +74,38 @@ static inline int world_slot_(int c, int o, int s0, int n)
     int s = c - o + s0;
     return s >= n ? s - n : s;
 }
+
+/* The window's chunk geometry alone: which slot holds which chunk. A
+ * renderer keeps a copy, so its per-chunk tables follow the world's slots
+ * (a column that stays keeps its index and its meshes when the window
+ * moves). */
+typedef struct world_grid {
+    int cx, cy, cz, ocx, ocz, slot_x0, slot_z0;
+} world_grid;
+
+static inline world_grid world_grid_of(const world *w)
+{
+    return (world_grid){ w->cx, w->cy, w->cz, w->ocx, w->ocz, w->slot_x0, w->slot_z0 };
+}
+/* A window at origin 0 (the finite world, and renderers before a world). */
+static inline world_grid world_grid_origin(int cx, int cy, int cz)
+{
+    return (world_grid){ cx, cy, cz, 0, 0, 0, 0 };
+}
+static inline bool world_grid_valid(const world_grid *g, int cx, int cy, int cz)
+{
+    return cy >= 0 && cy < g->cy && (unsigned)(cx - g->ocx) < (unsigned)g->cx &&
+           (unsigned)(cz - g->ocz) < (unsigned)g->cz;
+}
 /* Index of chunk (cx, cy, cz), global chunk coordinates inside the window. */
+static inline int world_grid_index(const world_grid *g, int cx, int cy, int cz)
+{
+    return world_slot_(cx, g->ocx, g->slot_x0, g->cx) + world_slot_(cz, g->ocz, g->slot_z0, g->cz) * g->cx +
+           cy * g->cx * g->cz;
+}
+/* Global chunk coordinates of a chunk index. */
+void world_grid_coords(const world_grid *g, int index, int *cx, int *cy, int *cz);
+
 static inline int world_chunk_index(const world *w, int cx, int cy, int cz)
 {
     return world_slot_(cx, w->ocx, w->slot_x0, w->cx) + world_slot_(cz, w->ocz, w->slot_z0, w->cz) * w->cx +

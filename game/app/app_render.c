@@ -156,8 +156,7 @@ static void render_on_edit(void *self, app *a, const world_edit *e)
     for (int y = lo[1]; y <= hi[1]; y++)
         for (int z = lo[2]; z <= hi[2]; z++)
             for (int x = lo[0]; x <= hi[0]; x++)
-                if (x >= 0 && y >= 0 && z >= 0 && x < a->w->cx && y < a->w->cy && z < a->w->cz)
-                    world_mark_dirty(a->w, x, y, z);
+                world_mark_dirty(a->w, x, y, z); /* chunks outside the window are ignored */
 }
 
 void app_render_mesh_dirty(app *a)
@@ -177,11 +176,12 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
     if (!r || !r->inst || !a->w) return false;
     app_render_mesh_dirty(a);
     render_frame_begin(s);
-    int n = render_visible_set(cam, s->view_distance, a->w->cx, a->w->cy, a->w->cz, NULL, r->visible);
+    const world_grid grid = world_grid_of(a->w);
+    int n = render_visible_set(cam, s->view_distance, &grid, NULL, r->visible);
     bool cull = cvar_int("render.occlusion", 1) && !s->wireframe; /* lines hide nothing */
     occlusion_begin(r->occ, cam, s->width, s->height, cvar_float("render.occlusion_near", 48.f),
                     cull ? cvar_int("render.occlusion_rings", 3) : 0);
-    render_view v = { cam, s, r->visible, n, a->w->cx, a->w->cy, a->w->cz, r->occ };
+    render_view v = { cam, s, r->visible, n, grid, r->occ };
     r->mode->draw(r->inst, &v, &a->stats);
     /* a mode that misuses GL says so (scripts and tests grep for it) */
     GLenum e = glGetError();

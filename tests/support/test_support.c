@@ -74,6 +74,7 @@ void test_gl_upload_world(test_gl *g, const world *w)
     for (int i = 0; i < n; i++) idx[i] = i;
     mesh_world_chunks_lod(w, g->jobs, idx, n, true, m, l);
     renderer_reset(g->rend, w->cx, w->cy, w->cz);
+    renderer_set_grid(g->rend, world_grid_of(w));
     for (int i = 0; i < n; i++) {
         int cx, cy, cz;
         world_chunk_coords(w, i, &cx, &cy, &cz);
