@@ -19,6 +19,10 @@ typedef struct app app;
 typedef struct world_edit {
     int lo[3], hi[3];
     const struct component *source; /* NULL: not a component (a command, a load) */
+    /* Not the player's doing: a streamed column arrived from generation
+     * (the box is the column). Re-mesh and relight as for any edit; never
+     * treat it as a change to save or as a cut that can loosen bodies. */
+    bool generated;
 } world_edit;
 
 /* What a component's draw hook gets: the frame as the world was drawn,
