@@ -208,6 +208,81 @@ static void test_world_tree_matches_dense(void **state)
     world_destroy(w);
 }
 
+static bool count_visit(void *user, int x, int y, int z)
+{
+    long *n = user;
+    n[0]++, n[1] += x, n[2] += y, n[3] += z;
+    return true;
+}
+
+/* A tree of a moved window answers in world coordinates exactly what the
+ * same voxels at the origin answer, shifted: get, set, rays, cells, boxes,
+ * spheres and the tool's pairs. */
+static void test_moved_window_tree_answers_in_world_coordinates(void **state)
+{
+    (void)state;
+    const int dx = -3 * 32, dz = 5 * 32;
+    world *at0 = world_create(2, 1, 3), *moved = world_create_at(-3, 5, 2, 1, 3);
+    rng r = rng_make(9);
+    for (int k = 0; k < 6000; k++) {
+        int x = rng_range(&r, 0, 63), y = rng_range(&r, 0, 31), z = rng_range(&r, 0, 95);
+        world_set(at0, x, y, z, MAT_STONE);
+        world_set(moved, x + dx, y, z + dz, MAT_STONE);
+    }
+    octree *a = octree_from_world(at0), *b = octree_from_world(moved);
+    int org[3];
+    octree_origin(b, org);
+    assert_int_equal(org[0], dx), assert_int_equal(org[1], 0), assert_int_equal(org[2], dz);
+    assert_int_equal(octree_count(a), octree_count(b));
+    for (int k = 0; k < 2000; k++) {
+        int x = rng_range(&r, -2, 65), y = rng_range(&r, -2, 33), z = rng_range(&r, -2, 97);
+        assert_int_equal(octree_get(a, x, y, z), octree_get(b, x + dx, y, z + dz));
+    }
+    for (int k = 0; k < 200; k++) {
+        float o[3] = { (float)rng_double(&r) * 64, 40, (float)rng_double(&r) * 96 };
+        float d[3] = { (float)rng_double(&r) - 0.5f, -1, (float)rng_double(&r) - 0.5f };
+        float om[3] = { o[0] + dx, o[1], o[2] + dz };
+        int ha[3], hb[3];
+        float ta, tb;
+        bool hit_a = octree_raycast(a, o, d, 100, ha, NULL, &ta), hit_b = octree_raycast(b, om, d, 100, hb, NULL, &tb);
+        assert_int_equal(hit_a, hit_b);
+        if (hit_a) assert_int_equal(ha[0] + dx, hb[0]), assert_int_equal(ha[1], hb[1]), assert_int_equal(ha[2] + dz, hb[2]);
+        int lo[3] = { rng_range(&r, 0, 60), rng_range(&r, 0, 28), rng_range(&r, 0, 90) };
+        int hi[3] = { lo[0] + 2, lo[1] + 1, lo[2] + 3 };
+        int lm[3] = { lo[0] + dx, lo[1], lo[2] + dz }, hm[3] = { hi[0] + dx, hi[1], hi[2] + dz };
+        assert_int_equal(octree_cells_occupied(a, lo, hi), octree_cells_occupied(b, lm, hm));
+        float fl[3] = { (float)lo[0] + 0.3f, (float)lo[1], (float)lo[2] }, fh[3] = { (float)hi[0], (float)hi[1], (float)hi[2] + 0.5f };
+        float fml[3] = { fl[0] + dx, fl[1], fl[2] + dz }, fmh[3] = { fh[0] + dx, fh[1], fh[2] + dz };
+        assert_int_equal(octree_box_occupied(a, fl, fh), octree_box_occupied(b, fml, fmh));
+        long na[4] = { 0 }, nb[4] = { 0 };
+        octree_query_sphere(a, o, 9, count_visit, na);
+        octree_query_sphere(b, om, 9, count_visit, nb);
+        assert_int_equal(na[0], nb[0]);
+        assert_int_equal(na[1] + na[0] * dx, nb[1]);
+        assert_int_equal(na[3] + na[0] * dz, nb[3]);
+    }
+    /* a rotated tool's pairs: the same, terrain voxels shifted */
+    uint8_t *tv = random_dense(&r, 9, 7, 8, 0.5);
+    octree *tool = octree_from_dense(tv, 9, 7, 8);
+    octree_pose pose;
+    random_rotation(&r, pose.rot);
+    pose.pos[0] = 30.5f, pose.pos[1] = 16, pose.pos[2] = 47.25f;
+    octree_pairs pa = { 0 }, pb = { 0 };
+    octree_intersect(a, tool, &pose, &pa);
+    pose.pos[0] += dx, pose.pos[2] += dz;
+    octree_intersect(b, tool, &pose, &pb);
+    assert_true(pa.count > 0);
+    for (size_t k = 0; k < pa.count; k++) pa.v[k].t[0] += dx, pa.v[k].t[2] += dz;
+    assert_pairs_equal(&pa, &pb);
+    /* edits in world coordinates land where they say */
+    assert_true(octree_set(b, dx + 1, 31, dz + 2, !octree_get(b, dx + 1, 31, dz + 2)));
+    assert_false(octree_set(b, 1, 31, 2, true)); /* outside the moved window */
+    octree_pairs_free(&pa), octree_pairs_free(&pb);
+    octree_destroy(tool), free(tv);
+    octree_destroy(a), octree_destroy(b);
+    world_destroy(at0), world_destroy(moved);
+}
+
 /* Reference ray: nearest entry over every occupied voxel. */
 static bool brute_ray(const uint8_t *v, const int s[3], const float o[3], const float d[3], float maxd, int hit[3],
                       float *dist)
@@ -374,6 +449,7 @@ static void test_cells_occupied_matches_scan(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_moved_window_tree_answers_in_world_coordinates),
         cmocka_unit_test(test_pairs_equal_brute_force),
         cmocka_unit_test(test_aligned_tool_pairs_are_its_own_voxels),
         cmocka_unit_test(test_incremental_equals_rebuilt),

@@ -12,6 +12,7 @@
 
 struct octree {
     int size[3];
+    int org[3];                 /* world coordinates of cell (0, 0, 0) */
     int levels;                 /* root level L >= 1 */
     int dim[OCTREE_MAX_LEVELS][3];
     uint8_t *lev[OCTREE_MAX_LEVELS]; /* lev[k] for k in 1..L: child masks */
@@ -95,6 +96,7 @@ octree *octree_from_world(const world *w)
 {
     octree *o = octree_create(w->sx, w->sy, w->sz);
     if (!o) return NULL;
+    o->org[0] = world_x0(w), o->org[2] = world_z0(w);
     for (int ci = 0; ci < w->chunk_count; ci++) {
         const chunk *c = &w->chunks[ci];
         if (c->vox[0] == MAT_AIR && chunk_is_uniform(c)) continue;
@@ -104,13 +106,15 @@ octree *octree_from_world(const world *w)
         for (int y = 0; y < CHUNK_SIZE; y++)
             for (int z = 0; z < CHUNK_SIZE; z++)
                 for (int x = 0; x < CHUNK_SIZE; x++)
-                    if (*v++ != MAT_AIR) set_bit1(o, cx * CHUNK_SIZE + x, cy * CHUNK_SIZE + y, cz * CHUNK_SIZE + z);
+                    if (*v++ != MAT_AIR)
+                        set_bit1(o, cx * CHUNK_SIZE + x - o->org[0], cy * CHUNK_SIZE + y, cz * CHUNK_SIZE + z - o->org[2]);
     }
     rebuild_upper(o);
     return o;
 }
 
 void octree_size(const octree *o, int size[3]) { memcpy(size, o->size, sizeof o->size); }
+void octree_origin(const octree *o, int org[3]) { memcpy(org, o->org, sizeof o->org); }
 int octree_root_level(const octree *o) { return o->levels; }
 long octree_count(const octree *o) { return o->count; }
 
@@ -119,14 +123,17 @@ static inline bool in_range(const octree *o, int x, int y, int z)
     return x >= 0 && y >= 0 && z >= 0 && x < o->size[0] && y < o->size[1] && z < o->size[2];
 }
 
+/* The public calls take world coordinates; the tree's cells start at org. */
 bool octree_get(const octree *o, int x, int y, int z)
 {
+    x -= o->org[0], y -= o->org[1], z -= o->org[2];
     if (!in_range(o, x, y, z)) return false;
     return (o->lev[1][cell_index(o, 1, x >> 1, y >> 1, z >> 1)] >> octant(x, y, z)) & 1;
 }
 
 bool octree_set(octree *o, int x, int y, int z, bool occupied)
 {
+    x -= o->org[0], y -= o->org[1], z -= o->org[2];
     if (!in_range(o, x, y, z)) return false;
     int k = 1;
     uint8_t *b = &o->lev[1][cell_index(o, 1, x >> 1, y >> 1, z >> 1)];
@@ -152,8 +159,8 @@ void octree_sync_world(octree *o, const world *w, const int lo[3], const int hi[
 {
     int a[3], b[3];
     for (int i = 0; i < 3; i++) {
-        a[i] = lo[i] < 0 ? 0 : lo[i];
-        b[i] = hi[i] > o->size[i] ? o->size[i] : hi[i];
+        a[i] = lo[i] < o->org[i] ? o->org[i] : lo[i];
+        b[i] = hi[i] > o->org[i] + o->size[i] ? o->org[i] + o->size[i] : hi[i];
     }
     for (int y = a[1]; y < b[1]; y++)
         for (int z = a[2]; z < b[2]; z++)
@@ -162,7 +169,7 @@ void octree_sync_world(octree *o, const world *w, const int lo[3], const int hi[
 
 bool octree_equal(const octree *a, const octree *b)
 {
-    if (memcmp(a->size, b->size, sizeof a->size) != 0 || a->count != b->count || a->levels != b->levels) return false;
+    if (memcmp(a->size, b->size, sizeof a->size) != 0 || memcmp(a->org, b->org, sizeof a->org) != 0 || a->count != b->count || a->levels != b->levels) return false;
     for (int k = 1; k <= a->levels; k++) {
         size_t n = (size_t)a->dim[k][0] * a->dim[k][1] * a->dim[k][2];
         if (memcmp(a->lev[k], b->lev[k], n) != 0) return false;
@@ -352,15 +359,32 @@ static size_t intersect(const octree *terrain, const octree *tool, const octree_
     return out->count;
 }
 
+typedef size_t (*intersect_fn)(const octree *, const octree *, const octree_pose *, float, octree_pairs *);
+
+/* The pose moved into the terrain's cells, and the terrain voxels found
+ * moved back to world coordinates. */
+static size_t intersect_world(intersect_fn fn, const octree *terrain, const octree *tool, const octree_pose *pose,
+                              float reach, octree_pairs *out)
+{
+    const int *org = terrain->org;
+    if (!org[0] && !org[1] && !org[2]) return fn(terrain, tool, pose, reach, out);
+    octree_pose p = *pose;
+    for (int i = 0; i < 3; i++) p.pos[i] -= (float)org[i];
+    size_t n = fn(terrain, tool, &p, reach, out);
+    for (size_t k = 0; k < out->count; k++)
+        for (int i = 0; i < 3; i++) out->v[k].t[i] += org[i];
+    return n;
+}
+
 size_t octree_intersect(const octree *terrain, const octree *tool, const octree_pose *pose, octree_pairs *out)
 {
-    return intersect(terrain, tool, pose, -1.f, out);
+    return intersect_world(intersect, terrain, tool, pose, -1.f, out);
 }
 
 size_t octree_intersect_near(const octree *terrain, const octree *tool, const octree_pose *pose, float reach,
                              octree_pairs *out)
 {
-    return intersect(terrain, tool, pose, reach > 0 && isfinite(reach) ? reach : 0.f, out);
+    return intersect_world(intersect, terrain, tool, pose, reach > 0 && isfinite(reach) ? reach : 0.f, out);
 }
 
 /* Occupied voxels of a tree, in index order. */
@@ -411,13 +435,13 @@ static size_t intersect_brute(const octree *terrain, const octree *tool, const o
 
 size_t octree_intersect_brute(const octree *terrain, const octree *tool, const octree_pose *pose, octree_pairs *out)
 {
-    return intersect_brute(terrain, tool, pose, -1.f, out);
+    return intersect_world(intersect_brute, terrain, tool, pose, -1.f, out);
 }
 
 size_t octree_intersect_near_brute(const octree *terrain, const octree *tool, const octree_pose *pose, float reach,
                                    octree_pairs *out)
 {
-    return intersect_brute(terrain, tool, pose, reach > 0 && isfinite(reach) ? reach : 0.f, out);
+    return intersect_world(intersect_brute, terrain, tool, pose, reach > 0 && isfinite(reach) ? reach : 0.f, out);
 }
 
 /* ---- ray ---- */
@@ -499,7 +523,7 @@ bool octree_raycast(const octree *o, const float origin[3], const float dir[3], 
         if (!isfinite(origin[i])) return false;
     ray_ctx r = { .o = o, .max_t = max_dist };
     for (int i = 0; i < 3; i++) {
-        r.org[i] = origin[i];
+        r.org[i] = origin[i] - (float)o->org[i];
         r.dir[i] = dir[i] / len;
         r.inv[i] = r.dir[i] != 0.f ? 1.f / r.dir[i] : 0.f;
     }
@@ -508,7 +532,8 @@ bool octree_raycast(const octree *o, const float origin[3], const float dir[3], 
     if (!ray_box(&r, lo, root, &t0, &t1, &ax)) return false;
     const int zero[3] = { 0, 0, 0 };
     if (!ray_node(&r, o->levels, zero)) return false;
-    if (hit) memcpy(hit, r.hit, sizeof r.hit);
+    if (hit)
+        for (int i = 0; i < 3; i++) hit[i] = r.hit[i] + o->org[i];
     if (normal) memcpy(normal, r.normal, sizeof r.normal);
     if (dist) *dist = r.t;
     return true;
@@ -551,7 +576,7 @@ static bool region_node(const region_ctx *q, int k, const int c[3])
         if (!region_meets(q, lo, size)) continue;
         if (k - 1 > 0) {
             if (!region_node(q, k - 1, ch)) return false;
-        } else if (!q->fn(q->user, ch[0], ch[1], ch[2])) {
+        } else if (!q->fn(q->user, ch[0] + o->org[0], ch[1] + o->org[1], ch[2] + o->org[2])) {
             return false;
         }
     }
@@ -563,7 +588,7 @@ bool octree_query_box(const octree *o, const float lo[3], const float hi[3], oct
     region_ctx q = { .o = o, .fn = fn, .user = user };
     for (int i = 0; i < 3; i++) {
         if (!(lo[i] < hi[i])) return true;
-        q.lo[i] = lo[i], q.hi[i] = hi[i];
+        q.lo[i] = lo[i] - (float)o->org[i], q.hi[i] = hi[i] - (float)o->org[i];
     }
     const int zero[3] = { 0, 0, 0 };
     return region_node(&q, o->levels, zero);
@@ -574,10 +599,10 @@ bool octree_query_sphere(const octree *o, const float centre[3], float radius, o
     if (!(radius >= 0.f)) return true;
     region_ctx q = { .o = o, .fn = fn, .user = user, .sphere = true, .r2 = radius * radius };
     for (int i = 0; i < 3; i++) {
-        q.c[i] = centre[i];
+        q.c[i] = centre[i] - (float)o->org[i];
         /* closed ball: widen the half-open bounds by a hair so a touching cube counts */
-        q.lo[i] = nextafterf(centre[i] - radius, -INFINITY);
-        q.hi[i] = nextafterf(centre[i] + radius, INFINITY);
+        q.lo[i] = nextafterf(q.c[i] - radius, -INFINITY);
+        q.hi[i] = nextafterf(q.c[i] + radius, INFINITY);
     }
     const int zero[3] = { 0, 0, 0 };
     return region_node(&q, o->levels, zero);
@@ -603,8 +628,9 @@ bool octree_cells_occupied(const octree *o, const int lo_in[3], const int hi_in[
 {
     int lo[3], hi[3], k = 1;
     for (int a = 0; a < 3; a++) {
-        lo[a] = lo_in[a] < 0 ? 0 : lo_in[a];
-        hi[a] = hi_in[a] > o->size[a] - 1 ? o->size[a] - 1 : hi_in[a];
+        int l = lo_in[a] - o->org[a], h = hi_in[a] - o->org[a];
+        lo[a] = l < 0 ? 0 : l;
+        hi[a] = h > o->size[a] - 1 ? o->size[a] - 1 : h;
         if (hi[a] < lo[a]) return false;
     }
     /* Start at the lowest level whose nodes are at least as wide as the
@@ -626,10 +652,10 @@ bool octree_box_occupied(const octree *o, const float lo[3], const float hi[3])
     for (int a = 0; a < 3; a++) {
         if (!(lo[a] < hi[a])) return false; /* empty, or NaN */
         /* half-open: a box ending exactly on a face does not touch the cell beyond */
-        float l = floorf(lo[a]), h = ceilf(hi[a]) - 1.f;
+        float l = floorf(lo[a]) - (float)o->org[a], h = ceilf(hi[a]) - 1.f - (float)o->org[a];
         if (h < 0.f || l > (float)(o->size[a] - 1)) return false;
-        clo[a] = l < 0.f ? 0 : (int)l;
-        chi[a] = h > (float)(o->size[a] - 1) ? o->size[a] - 1 : (int)h;
+        clo[a] = (l < 0.f ? 0 : (int)l) + o->org[a];
+        chi[a] = (h > (float)(o->size[a] - 1) ? o->size[a] - 1 : (int)h) + o->org[a];
     }
     return octree_cells_occupied(o, clo, chi);
 }

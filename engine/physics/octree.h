@@ -33,8 +33,13 @@ octree *octree_create(int sx, int sy, int sz);
 /* From a dense grid laid out like a chunk (x fastest, then z, then y); a
  * voxel is occupied when its byte is non-zero. */
 octree *octree_from_dense(const uint8_t *vox, int sx, int sy, int sz);
-/* Over the whole world, same coordinates: occupied = not air. */
+/* Over the world's window, in the world's (global) coordinates: occupied =
+ * not air. The tree's cells start at the window's first voxel (its
+ * origin), and every call below takes and gives world coordinates. */
 octree *octree_from_world(const world *w);
+/* Where the tree's first cell is in world coordinates (0 0 0 unless made
+ * by octree_from_world for a window away from the origin). */
+void octree_origin(const octree *o, int org[3]);
 void octree_destroy(octree *o);
 
 void octree_size(const octree *o, int size[3]);

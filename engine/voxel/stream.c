@@ -114,6 +114,8 @@ struct stream {
     store st;
     stream_stats stats;
     int *order; /* scratch: empty columns by distance */
+    int *arrived; /* installed columns not yet taken: x, z pairs */
+    int arrived_count, arrived_cap;
     float *dist;
 };
 
@@ -170,6 +172,7 @@ void stream_destroy(stream *s)
     store_free(&s->st);
     free(s->order);
     free(s->dist);
+    free(s->arrived);
     free(s);
 }
 
@@ -223,6 +226,14 @@ static void install(stream *s, stream_job *j)
     world_set_column_state(w, j->cx, j->cz, WORLD_COL_READY);
     mark_column_dirty(w, j->cx, j->cz);
     s->stats.generated++;
+    if (s->arrived_count == s->arrived_cap) {
+        int cap = s->arrived_cap ? 2 * s->arrived_cap : 64;
+        int *a = realloc(s->arrived, sizeof(int) * 2 * (size_t)cap);
+        if (!a) return; /* the arrival is not announced; the column is there */
+        s->arrived = a, s->arrived_cap = cap;
+    }
+    s->arrived[2 * s->arrived_count] = j->cx, s->arrived[2 * s->arrived_count + 1] = j->cz;
+    s->arrived_count++;
 }
 
 static void submit(stream *s, stream_job *j, int cx, int cz)
@@ -405,6 +416,15 @@ bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, c
         mark_column_dirty(s->w, cx, cz);
     }
     return true;
+}
+
+int stream_take_arrived(stream *s, int *cx, int *cz, int max)
+{
+    int n = s->arrived_count < max ? s->arrived_count : max;
+    for (int i = 0; i < n; i++) cx[i] = s->arrived[2 * i], cz[i] = s->arrived[2 * i + 1];
+    memmove(s->arrived, s->arrived + 2 * n, sizeof(int) * 2 * (size_t)(s->arrived_count - n));
+    s->arrived_count -= n;
+    return n;
 }
 
 stream_stats stream_get_stats(const stream *s)

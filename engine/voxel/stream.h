@@ -83,6 +83,10 @@ void stream_each_stored(const stream *s, void (*fn)(void *arg, int cx, int cy, i
  * column is resident and ready. */
 bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, const uint8_t *tint);
 
+/* Moves up to `max` columns installed since the last call into cx/cz
+ * (oldest first) and returns how many: the app announces each arrival. */
+int stream_take_arrived(stream *s, int *cx, int *cz, int max);
+
 stream_stats stream_get_stats(const stream *s);
 world *stream_world(const stream *s);
 

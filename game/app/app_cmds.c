@@ -13,6 +13,7 @@
 #include "app_render.h"
 #include "app_world.h"
 #include "app_save.h"
+#include "app_stream.h"
 #include "core/log.h"
 #include "gfx/screenshot.h"
 #include "platform/platform.h"
@@ -83,9 +84,16 @@ static int c_tp(void *u, int argc, char **argv)
     /* inside the world's columns, and not absurdly high: what stays finite
      * and in int range for everything that reads the position */
     const char *axis = "XYZ";
-    const float hi[3] = { (float)a->w->sx, (float)a->w->sy + APP_TP_ABOVE, (float)a->w->sz };
+    float lo[3] = { (float)world_x0(a->w), 0.f, (float)world_z0(a->w) };
+    float hi[3] = { lo[0] + (float)a->w->sx, (float)a->w->sy + APP_TP_ABOVE, lo[2] + (float)a->w->sz };
+    if (app_stream(a)) {
+        /* the world goes on: only the 32-bit coordinates end (with room
+         * for the window around the player); the window follows */
+        const float limit = (float)(WORLD_COORD_LIMIT - 64 * CHUNK_SIZE);
+        lo[0] = lo[2] = -limit, hi[0] = hi[2] = limit;
+    }
     for (int i = 0; i < 3; i++) {
-        float c = p[i] < 0.f ? 0.f : p[i] > hi[i] ? hi[i] : p[i];
+        float c = p[i] < lo[i] ? lo[i] : p[i] > hi[i] ? hi[i] : p[i];
         if (c != p[i]) log_warn("tp: %c %g is outside the world: clamped to %g", axis[i], (double)p[i], (double)c);
         p[i] = c;
     }
@@ -192,6 +200,7 @@ static int c_stats(void *u, int argc, char **argv)
     if (rss >= 0) log_out("rss_kib=%ld", rss); /* scripts watch memory over many frames */
     log_out("facing=%.1f %.1f", a->pl.yaw, a->pl.pitch);
     app_bodies_print_stats(a);
+    app_stream_print_stats(a);
     for (int m = 0; m < MAT_COUNT; m++) log_out("material.%s=%llu", material_table[m].name, (unsigned long long)counts[m]);
     return 0;
 }

@@ -11,13 +11,15 @@
 #include "app_render.h"
 #include "app_save.h"
 #include "app_smooth.h"
+#include "app_stream.h"
 #include "app_tool.h"
 #include "app_voxelize.h"
 
 void app_add_components(app *a)
 {
     static const component *const list[] = {
-        &app_save_component,   /* first: a saved world's edits are in before anyone meshes or lights it */
+        &app_stream_component, /* first: a streamed world's spawn ground is there before anyone looks */
+        &app_save_component,   /* a saved world's edits are in before anyone meshes or lights it */
         &app_render_component, /* a new world is meshed before others look at it */
         &app_plain_component, /* draws before the tool's ghost, which blends over it */
         &app_tool_component,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_stream.h"
 #include "core/log.h"
 #include "gfx/crosshair.h"
 #include "gfx/renderer.h"
@@ -159,12 +160,29 @@ static void render_on_edit(void *self, app *a, const world_edit *e)
                 world_mark_dirty(a->w, x, y, z); /* chunks outside the window are ignored */
 }
 
+/* A streamed chunk is meshed once the 8 columns around its own are there
+ * (stream.h): before, it would show faces toward terrain that has not come
+ * yet, and its last neighbour's arrival marks it again. A column not there
+ * itself is meshed (as nothing): its slot may hold an old column's mesh.
+ * (A finite world's edge columns have no neighbours beyond: not for it.) */
+static int keep_meshable(const world *w, int *idx, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, idx[i], &cx, &cy, &cz);
+        if (world_column_state(w, cx, cz) != WORLD_COL_READY || stream_meshable(w, cx, cz)) idx[k++] = idx[i];
+    }
+    return k;
+}
+
 void app_render_mesh_dirty(app *a)
 {
     render_comp *r = state(a);
     if (!a->w || a->w->dirty_count == 0 || !r || !r->inst || r->cap < a->w->chunk_count) return;
     if (r->cx != a->w->cx || r->cy != a->w->cy || r->cz != a->w->cz) return; /* not reset for this world yet */
     int n = world_take_dirty(a->w, r->dirty, a->w->chunk_count);
+    if (app_stream(a)) n = keep_meshable(a->w, r->dirty, n);
     r->mode->build(r->inst, a->w, a->jobs, r->dirty, n);
     r->mode->upload(r->inst, a->w, r->dirty, n);
 }

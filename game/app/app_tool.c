@@ -63,7 +63,7 @@ static void tool_edited(void *user, const int lo[3], const int hi[3])
 const octree *app_occupancy(const app *a)
 {
     const tool_comp *t = state(a);
-    return t && t->ready && a->w && t->tool.terrain_of == a->w ? tool_terrain(&t->tool) : NULL;
+    return t && t->ready && a->w ? tool_terrain_of(&t->tool, a->w) : NULL;
 }
 
 tool *app_tool(const app *a)

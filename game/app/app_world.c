@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "app_stream.h"
 #include "core/log.h"
 #include "worldgen/terrain.h"
 
@@ -36,6 +37,12 @@ bool app_regenerate(app *a)
         world_destroy(worldgen_finish(a->gen_task));
         a->gen_task = NULL;
     }
+    if (app_streaming(a)) { /* the window starts empty: the stream fills it as the player nears */
+        world *sw;
+        if (!app_stream_begin(a, &sw)) return false;
+        install_world(a, sw);
+        return true;
+    }
     world *w = world_create(a->cv.size_x->i, a->cv.size_y->i, a->cv.size_z->i);
     if (!w) return false;
     if (!worldgen_generate(w, app_kind(a), a->cv.seed->i, a->jobs)) {
@@ -48,6 +55,7 @@ bool app_regenerate(app *a)
 
 bool app_regenerate_async(app *a)
 {
+    if (app_streaming(a)) return app_regenerate(a); /* streaming is asynchronous by itself */
     a->regen_pending = false;
     if (a->gen_task) world_destroy(worldgen_finish(a->gen_task));
     char err[256];

@@ -74,8 +74,37 @@ static bool player_in_muskeg(const player *p, const world *w)
  * short), so the player cannot walk or fly off the world into the endless
  * bedrock plain below it. A box already outside (a teleport) is not pulled
  * back; it can walk in, and then stays. */
+/* Every column the box [x0, x1] x [z0, z1] touches is generated. */
+static bool player_columns_ready(const world *w, float x0, float x1, float z0, float z1)
+{
+    int c0 = (int)floorf(x0) >> CHUNK_BITS, c1 = (int)floorf(x1) >> CHUNK_BITS;
+    int d0 = (int)floorf(z0) >> CHUNK_BITS, d1 = (int)floorf(z1) >> CHUNK_BITS;
+    for (int cz = d0; cz <= d1; cz++)
+        for (int cx = c0; cx <= c1; cx++)
+            if (world_column_state(w, cx, cz) != WORLD_COL_READY) return false;
+    return true;
+}
+
+/* hold_unready: a column that is not generated yet is a wall, and a box
+ * over one (a teleport) neither falls nor moves until it comes. */
+static void player_hold(const player *p, const world *w, float delta[3], bool blocked[3])
+{
+    const float hw = 0.5f * PLAYER_WIDTH, x = p->pos[0], z = p->pos[2];
+    if (!player_columns_ready(w, x - hw, x + hw, z - hw, z + hw)) {
+        for (int a = 0; a < 3; a++) delta[a] = 0.0f, blocked[a] = true;
+        return;
+    }
+    if (!player_columns_ready(w, x - hw + delta[0], x + hw + delta[0], z - hw, z + hw)) delta[0] = 0, blocked[0] = true;
+    if (!player_columns_ready(w, x - hw + delta[0], x + hw + delta[0], z - hw + delta[2], z + hw + delta[2]))
+        delta[2] = 0, blocked[2] = true;
+}
+
 static void player_border(const player *p, const world *w, float delta[3], bool blocked[3])
 {
+    if (p->hold_unready) {
+        player_hold(p, w, delta, blocked);
+        return;
+    }
     const float hw = 0.5f * PLAYER_WIDTH;
     for (int a = 0; a <= 2; a += 2) {
         const float size = (float)(a == 0 ? w->sx : w->sz), lo = p->pos[a] - hw, hi = p->pos[a] + hw;

@@ -49,6 +49,11 @@ typedef struct player {
      * ramp going down, so a ramp of fragment stairs is a walkable slope;
      * a whole voxel is still a step to jump. NULL walks on voxels. */
     const collide_grid *ground;
+    /* A streamed world (voxel/stream.h): columns not generated yet are a
+     * wall the player cannot enter, and a player over one (after a
+     * teleport) hangs there until it comes, rather than falling into
+     * terrain that is not there yet. A finite world's edge is its own wall. */
+    bool hold_unready;
 } player;
 
 typedef struct player_input {
@@ -62,7 +67,8 @@ typedef struct player_input {
 
 /* Advances the player by dt seconds (clamped to PLAYER_MAX_DT), in
  * substeps of at most PLAYER_MAX_SUBSTEP. The world's x/z edge is a wall
- * at every height: a player inside the world stays inside. */
+ * at every height: a player inside the world stays inside (with
+ * hold_unready: every column not yet generated is such a wall). */
 void player_update(player *p, const world *w, const player_input *in, float dt);
 
 /* Adds to yaw (wrapped into [0, 360)) and pitch (clamped to +-89 so the view

@@ -131,17 +131,29 @@ bool tool_bind_world(tool *t, const world *w)
     return t->terrain != NULL;
 }
 
+/* The tree covers the window it was built for: a streamed world's window
+ * that moved needs a new one. */
+static bool bound_to(const tool *t, const world *w)
+{
+    if (!t->terrain || t->terrain_of != w) return false;
+    int org[3];
+    octree_origin(t->terrain, org);
+    return org[0] == world_x0(w) && org[2] == world_z0(w);
+}
+
 static bool ensure_bound(tool *t, const world *w)
 {
-    return w && (t->terrain_of == w || tool_bind_world(t, w));
+    return w && (bound_to(t, w) || tool_bind_world(t, w));
 }
 
 void tool_world_edited(tool *t, const world *w, const int lo[3], const int hi[3])
 {
-    if (t->terrain && t->terrain_of == w) octree_sync_world(t->terrain, w, lo, hi);
+    if (bound_to(t, w)) octree_sync_world(t->terrain, w, lo, hi);
 }
 
 const octree *tool_terrain(const tool *t) { return t->terrain; }
+
+const octree *tool_terrain_of(const tool *t, const world *w) { return bound_to(t, w) ? t->terrain : NULL; }
 
 bool tool_place(tool *t, const tool_view *v, octree_pose *out)
 {

@@ -109,6 +109,9 @@ bool tool_bind_world(tool *t, const world *w);
 void tool_world_edited(tool *t, const world *w, const int lo[3], const int hi[3]);
 /* The terrain octree (NULL before tool_bind_world): ray picks and
  * octree_box_occupied for player collision. */
+/* The terrain tree if it covers w's window as it is now, else NULL (the
+ * window moved since it was built: the next pick or cut rebuilds it). */
+const octree *tool_terrain_of(const tool *t, const world *w);
 const octree *tool_terrain(const tool *t);
 
 /* Where the tool is for this view: along the view ray at the first terrain

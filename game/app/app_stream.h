@@ -1,0 +1,37 @@
+/* app_stream: the unbounded world (issue 20). With `world.stream 1` the
+ * world is a window (voxel/world.h) of view.distance plus a margin around
+ * the player, which voxel/stream.h keeps filled: columns are generated on
+ * the workers as the player nears them (worldgen_stream_column, a pure
+ * function of the column's coordinates), each arrival is announced as an
+ * edit of its column's box with world_edit.generated set (re-meshed and
+ * relit like any edit), and the edits of columns the window leaves are
+ * kept and put back when it returns.
+ * Commands: `stream` (the state as key=value lines), `stream wait [R]`
+ * (until every column within R voxels of the player is ready).
+ * Cvars: world.stream, stream.margin, stream.hysteresis, stream.memory_mb. */
+#ifndef STRATA_APP_STREAM_H
+#define STRATA_APP_STREAM_H
+
+#include "app_internal.h"
+#include "voxel/stream.h"
+
+extern const component app_stream_component;
+
+/* The stream filling the current world, or NULL (a finite world). */
+stream *app_stream(app *a);
+/* Whether new worlds stream (world.stream). */
+bool app_streaming(const app *a);
+/* The window for the current settings: columns a side, or 0 with a message
+ * in err when it would pass stream.memory_mb. */
+int app_stream_window(const app *a, char *err, size_t errlen);
+/* The veto on view.distance while streaming: a window over the budget is
+ * refused with its estimate. user: the app. */
+bool app_stream_validate_distance(const cvar *proposed, char *err, size_t errlen, void *user);
+/* A new streamed world: the empty window for the current settings and the
+ * generator the next on_new_world starts streaming with. False (logged)
+ * when the settings cannot stream. */
+bool app_stream_begin(app *a, world **out);
+/* stream_* lines for `stats` and `stream` (nothing for a finite world). */
+void app_stream_print_stats(app *a);
+
+#endif
