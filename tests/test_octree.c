@@ -274,6 +274,19 @@ static void test_moved_window_tree_answers_in_world_coordinates(void **state)
     assert_true(pa.count > 0);
     for (size_t k = 0; k < pa.count; k++) pa.v[k].t[0] += dx, pa.v[k].t[2] += dz;
     assert_pairs_equal(&pa, &pb);
+    /* a box of the window: the same answers inside it, nothing outside */
+    const int blo[3] = { dx + 32, 0, dz + 32 }, bhi[3] = { dx + 64, 32, dz + 96 };
+    octree *box = octree_from_world_box(moved, blo, bhi);
+    assert_non_null(box);
+    for (int y = 0; y < 32; y++)
+        for (int z = dz; z < dz + 96; z++)
+            for (int x = dx; x < dx + 64; x++) {
+                bool in = x >= blo[0] && x < bhi[0] && z >= blo[2] && z < bhi[2];
+                assert_int_equal(octree_get(box, x, y, z), in && world_get(moved, x, y, z) != MAT_AIR);
+            }
+    const int unaligned[3] = { dx + 5, 0, dz };
+    assert_null(octree_from_world_box(moved, unaligned, bhi));
+    octree_destroy(box);
     /* edits in world coordinates land where they say */
     assert_true(octree_set(b, dx + 1, 31, dz + 2, !octree_get(b, dx + 1, 31, dz + 2)));
     assert_false(octree_set(b, 1, 31, 2, true)); /* outside the moved window */

@@ -92,25 +92,60 @@ octree *octree_from_dense(const uint8_t *vox, int sx, int sy, int sz)
     return o;
 }
 
-octree *octree_from_world(const world *w)
+/* Chunk c at (cx, cy, cz) into the tree, whose origin is chunk aligned:
+ * a uniform solid chunk fills its 16^3 level-1 bytes at once, a mixed one
+ * packs each 2x2x2 group into its byte (8 voxels a store, not one). */
+static void fill_chunk(octree *o, const chunk *c, int cx, int cy, int cz)
 {
-    octree *o = octree_create(w->sx, w->sy, w->sz);
-    if (!o) return NULL;
-    o->org[0] = world_x0(w), o->org[2] = world_z0(w);
-    for (int ci = 0; ci < w->chunk_count; ci++) {
-        const chunk *c = &w->chunks[ci];
-        if (c->vox[0] == MAT_AIR && chunk_is_uniform(c)) continue;
-        int cx, cy, cz;
-        world_chunk_coords(w, ci, &cx, &cy, &cz);
-        const uint8_t *v = c->vox;
-        for (int y = 0; y < CHUNK_SIZE; y++)
-            for (int z = 0; z < CHUNK_SIZE; z++)
-                for (int x = 0; x < CHUNK_SIZE; x++)
-                    if (*v++ != MAT_AIR)
-                        set_bit1(o, cx * CHUNK_SIZE + x - o->org[0], cy * CHUNK_SIZE + y, cz * CHUNK_SIZE + z - o->org[2]);
+    const int x0 = cx * CHUNK_SIZE - o->org[0], y0 = cy * CHUNK_SIZE - o->org[1], z0 = cz * CHUNK_SIZE - o->org[2];
+    const int half = CHUNK_SIZE / 2;
+    if (chunk_is_uniform(c)) {
+        if (c->vox[0] == MAT_AIR) return;
+        for (int y = 0; y < half; y++)
+            for (int z = 0; z < half; z++)
+                memset(&o->lev[1][cell_index(o, 1, x0 / 2, y0 / 2 + y, z0 / 2 + z)], 0xff, (size_t)half);
+        o->count += CHUNK_VOLUME;
+        return;
     }
+    for (int y = 0; y < CHUNK_SIZE; y += 2)
+        for (int z = 0; z < CHUNK_SIZE; z += 2) {
+            const uint8_t *r00 = &c->vox[CHUNK_INDEX(0, y, z)], *r01 = &c->vox[CHUNK_INDEX(0, y, z + 1)];
+            const uint8_t *r10 = &c->vox[CHUNK_INDEX(0, y + 1, z)], *r11 = &c->vox[CHUNK_INDEX(0, y + 1, z + 1)];
+            uint8_t *out = &o->lev[1][cell_index(o, 1, x0 / 2, (y0 + y) / 2, (z0 + z) / 2)];
+            for (int x = 0; x < CHUNK_SIZE; x += 2) {
+                /* bit dx | dy << 1 | dz << 2, as octant() */
+                unsigned m = (unsigned)(r00[x] != MAT_AIR) | (unsigned)(r00[x + 1] != MAT_AIR) << 1 |
+                             (unsigned)(r10[x] != MAT_AIR) << 2 | (unsigned)(r10[x + 1] != MAT_AIR) << 3 |
+                             (unsigned)(r01[x] != MAT_AIR) << 4 | (unsigned)(r01[x + 1] != MAT_AIR) << 5 |
+                             (unsigned)(r11[x] != MAT_AIR) << 6 | (unsigned)(r11[x + 1] != MAT_AIR) << 7;
+                out[x / 2] = (uint8_t)m;
+                o->count += __builtin_popcount(m);
+            }
+        }
+}
+
+octree *octree_from_world_box(const world *w, const int lo_in[3], const int hi_in[3])
+{
+    int lo[3] = { lo_in[0], 0, lo_in[2] }, hi[3] = { hi_in[0], w->sy, hi_in[2] };
+    if (lo[0] < world_x0(w)) lo[0] = world_x0(w);
+    if (lo[2] < world_z0(w)) lo[2] = world_z0(w);
+    if (hi[0] > world_x0(w) + w->sx) hi[0] = world_x0(w) + w->sx;
+    if (hi[2] > world_z0(w) + w->sz) hi[2] = world_z0(w) + w->sz;
+    if (hi[0] <= lo[0] || hi[2] <= lo[2] || (lo[0] & CHUNK_MASK) || (lo[2] & CHUNK_MASK)) return NULL;
+    octree *o = octree_create(hi[0] - lo[0], hi[1], hi[2] - lo[2]);
+    if (!o) return NULL;
+    o->org[0] = lo[0], o->org[2] = lo[2];
+    for (int cz = lo[2] >> CHUNK_BITS; cz < (hi[2] + CHUNK_MASK) >> CHUNK_BITS; cz++)
+        for (int cx = lo[0] >> CHUNK_BITS; cx < (hi[0] + CHUNK_MASK) >> CHUNK_BITS; cx++)
+            for (int cy = 0; cy < w->cy; cy++) fill_chunk(o, world_chunk(w, cx, cy, cz), cx, cy, cz);
     rebuild_upper(o);
     return o;
+}
+
+octree *octree_from_world(const world *w)
+{
+    const int lo[3] = { world_x0(w), 0, world_z0(w) }, hi[3] = { world_x0(w) + w->sx, w->sy, world_z0(w) + w->sz };
+    return octree_from_world_box(w, lo, hi);
 }
 
 void octree_size(const octree *o, int size[3]) { memcpy(size, o->size, sizeof o->size); }

@@ -37,6 +37,11 @@ octree *octree_from_dense(const uint8_t *vox, int sx, int sy, int sz);
  * not air. The tree's cells start at the window's first voxel (its
  * origin), and every call below takes and gives world coordinates. */
 octree *octree_from_world(const world *w);
+/* Over the part of the world's window in [lo, hi) (lo[0], lo[2] multiples
+ * of CHUNK_SIZE; y is always the window's whole height): a tree around the
+ * player in a streamed world, rebuilt as the player moves, costs its box,
+ * not the window. NULL when the box holds no column of the window. */
+octree *octree_from_world_box(const world *w, const int lo[3], const int hi[3]);
 /* Where the tree's first cell is in world coordinates (0 0 0 unless made
  * by octree_from_world for a window away from the origin). */
 void octree_origin(const octree *o, int org[3]);

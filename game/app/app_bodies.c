@@ -223,6 +223,7 @@ static void bodies_on_edit(void *self, app *a, const world_edit *e)
 {
     bodies_comp *b = self;
     if (e->source == &app_bodies_component) return; /* our own cuts and merges are searched as they happen */
+    if (e->generated) return; /* a streamed column's arrival: terrain as generated, nothing was cut */
     if (b->cv.enable->b) add_pending(b, e->lo, e->hi);
 }
 

@@ -4,6 +4,8 @@
  * frame, announces each edit's box (app_world_edited) and draws the ghost. */
 #include "app_tool.h"
 
+#include "app_stream.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,10 +112,23 @@ static void tool_draw(void *self, app *a, const frame_draw *f)
     ghost_draw_style(t->ghost, f->cam, &t->pose, rgba, f->s->framebuffer, f->s->width, f->s->height, GHOST_WIRE);
 }
 
+/* Voxels around the eye the tool's tree covers in a streamed world. */
+#define APP_TOOL_STREAM_RADIUS 128
+
 static void tool_new_world(void *self, app *a, world *w)
 {
     tool_comp *t = self;
-    if (t->ready && !tool_bind_world(&t->tool, w)) log_warn("no memory for the tool's octree: cuts are off");
+    if (!t->ready) return;
+    if (app_stream(a)) {
+        /* a window of hundreds of columns that moves: a tree of the
+         * columns around the eye instead, rebuilt as the player travels */
+        float r = 2.f * t->tool.reach;
+        t->tool.terrain_radius = r > APP_TOOL_STREAM_RADIUS ? (int)ceilf(r) : APP_TOOL_STREAM_RADIUS;
+        tool_release_world(&t->tool); /* bound on the first pick, around the eye */
+        return;
+    }
+    t->tool.terrain_radius = 0;
+    if (!tool_bind_world(&t->tool, w)) log_warn("no memory for the tool's octree: cuts are off");
 }
 
 /* Others' edits (grammars, loads): the octree re-reads the box. The tool's

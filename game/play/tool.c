@@ -123,27 +123,61 @@ bool tool_set_shape_voxels(tool *t, shape *s, const char *label, char *err, size
     return true;
 }
 
-bool tool_bind_world(tool *t, const world *w)
+/* The box of columns within terrain_radius of (x, z), chunk aligned. */
+static void box_around(const tool *t, float x, float z, int lo[3], int hi[3])
+{
+    const int r = t->terrain_radius;
+    lo[0] = ((int)floorf(x) - r) & ~CHUNK_MASK, lo[1] = 0, lo[2] = ((int)floorf(z) - r) & ~CHUNK_MASK;
+    hi[0] = (((int)floorf(x) + r) | CHUNK_MASK) + 1, hi[1] = 0, hi[2] = (((int)floorf(z) + r) | CHUNK_MASK) + 1;
+}
+
+static bool bind_at(tool *t, const world *w, const float at[3])
 {
     octree_destroy(t->terrain);
-    t->terrain = w ? octree_from_world(w) : NULL;
+    t->terrain = NULL;
+    if (w && t->terrain_radius > 0 && at) {
+        box_around(t, at[0], at[2], t->box_lo, t->box_hi);
+        t->terrain = octree_from_world_box(w, t->box_lo, t->box_hi);
+    } else if (w) {
+        t->terrain = octree_from_world(w);
+    }
     t->terrain_of = t->terrain ? w : NULL;
     return t->terrain != NULL;
 }
 
+bool tool_bind_world(tool *t, const world *w) { return bind_at(t, w, NULL); }
+
+void tool_release_world(tool *t)
+{
+    octree_destroy(t->terrain);
+    t->terrain = NULL;
+    t->terrain_of = NULL;
+}
+
 /* The tree covers the window it was built for: a streamed world's window
- * that moved needs a new one. */
+ * that moved needs a new one. With a radius, the tree follows the eye
+ * instead (the window always holds more than the radius around it). */
 static bool bound_to(const tool *t, const world *w)
 {
     if (!t->terrain || t->terrain_of != w) return false;
+    if (t->terrain_radius > 0) return true;
     int org[3];
     octree_origin(t->terrain, org);
     return org[0] == world_x0(w) && org[2] == world_z0(w);
 }
 
-static bool ensure_bound(tool *t, const world *w)
+static bool ensure_bound_at(tool *t, const world *w, const float at[3])
 {
-    return w && (bound_to(t, w) || tool_bind_world(t, w));
+    if (!w) return false;
+    if (bound_to(t, w)) {
+        if (t->terrain_radius <= 0 || !at) return true;
+        /* still half a radius inside the box's sides */
+        const float m = 0.5f * (float)t->terrain_radius;
+        if (at[0] - m >= (float)t->box_lo[0] && at[0] + m <= (float)t->box_hi[0] && at[2] - m >= (float)t->box_lo[2] &&
+            at[2] + m <= (float)t->box_hi[2])
+            return true;
+    }
+    return bind_at(t, w, at);
 }
 
 void tool_world_edited(tool *t, const world *w, const int lo[3], const int hi[3])
@@ -161,7 +195,7 @@ bool tool_place(tool *t, const tool_view *v, octree_pose *out)
     float yaw = v->yaw * d2r, pitch = v->pitch * d2r;
     float fwd[3] = { sinf(yaw) * cosf(pitch), sinf(pitch), -cosf(yaw) * cosf(pitch) };
     float d = t->reach, hit_d;
-    bool hit = ensure_bound(t, v->w) && octree_raycast(t->terrain, v->eye, fwd, t->reach, NULL, NULL, &hit_d);
+    bool hit = ensure_bound_at(t, v->w, v->eye) && octree_raycast(t->terrain, v->eye, fwd, t->reach, NULL, NULL, &hit_d);
     if (hit) d = hit_d;
     /* The tool turns with the camera, so the eye lies on its local z axis:
      * beyond half the grid's depth it is outside the tool. Half a depth
@@ -178,7 +212,7 @@ bool tool_place(tool *t, const tool_view *v, octree_pose *out)
 int tool_cut(tool *t, world *w, const octree_pose *pose)
 {
     t->last_removed = t->last_tinted = 0;
-    if (!ensure_bound(t, w)) return 0;
+    if (!ensure_bound_at(t, w, pose->pos)) return 0;
     octree_intersect(t->terrain, t->tree, pose, &t->pairs);
     if (t->pairs.count * 4 > t->removed_cap) {
         size_t cap = t->pairs.count * 4;
@@ -232,7 +266,7 @@ int tool_cut(tool *t, world *w, const octree_pose *pose)
 int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const tool_box *keep_out)
 {
     t->last_filled = 0;
-    if (!ensure_bound(t, w) || mat == MAT_AIR || mat >= MAT_COUNT) return 0;
+    if (!ensure_bound_at(t, w, pose->pos) || mat == MAT_AIR || mat >= MAT_COUNT) return 0;
     const shape *s = &t->shape;
     float pivot[3] = { s->sx * 0.5f, s->sy * 0.5f, s->sz * 0.5f };
     /* the tool's world bounds: its bounding sphere */

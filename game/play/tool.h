@@ -75,6 +75,12 @@ typedef struct tool {
     /* the terrain octree, exact for the world it was built from */
     octree *terrain;
     const world *terrain_of;
+    /* 0: the tree covers the world's whole window. > 0 (a streamed world):
+     * only the columns within this many voxels of the eye, rebuilt when
+     * the eye comes within half of it of the box's side, so the cost is the
+     * box's and not the window's. */
+    int terrain_radius;
+    int box_lo[3], box_hi[3];
     octree_pairs pairs;
     int *removed;     /* scratch: x y z m per removed voxel */
     size_t removed_cap;
@@ -111,6 +117,8 @@ void tool_world_edited(tool *t, const world *w, const int lo[3], const int hi[3]
  * octree_box_occupied for player collision. */
 /* The terrain tree if it covers w's window as it is now, else NULL (the
  * window moved since it was built: the next pick or cut rebuilds it). */
+/* Lets go of the terrain tree; the next pick, cut or fill builds one. */
+void tool_release_world(tool *t);
 const octree *tool_terrain_of(const tool *t, const world *w);
 const octree *tool_terrain(const tool *t);
 

@@ -1,0 +1,233 @@
+/* stream.*: the unbounded world (issue 20), through the real app headless
+ * at 1280x720 with view.distance 256.
+ * stream.fly.<biome>: a scripted flight at 100 voxels a second (a straight
+ *   line, then a wide circle), 60 simulated frames a second for
+ *   STRATA_BENCH_FLY_SECONDS (default 60). One run is the whole flight; its
+ *   notes are the frame times (p50, p95, max), the standing frame of the
+ *   same biome in the same run and the ratios to it, holes (frames in which
+ *   a chunk column inside 0.75 x view.distance and inside the frustum could
+ *   not be drawn: not generated, or a neighbour missing), columns generated
+ *   a second, and the process's RSS at the start and the end.
+ * stream.generate.<biome>: columns a second through the whole pipeline on
+ *   the two workers, from an empty window to every column within 256
+ *   voxels ready; `needed` is what the flight above asks for (the columns
+ *   a window of that width meets per second at 100 voxels a second). */
+#include <glad/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/app_frame.h"
+#include "app/app_internal.h"
+#include "app/app_stream.h"
+#include "bench.h"
+#include "core/timer.h"
+#include "platform/platform.h"
+#include "ui/cmd.h"
+
+#define FLY_SPEED 100.0 /* voxels a second */
+#define FLY_HEIGHT 110.f
+#define VIEW_DISTANCE 256
+
+typedef struct stream_bench {
+    app *a;
+    const char *biome;
+} stream_bench;
+
+static long rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, res = 0;
+    if (!f) return -1;
+    int n = fscanf(f, "%ld %ld", &pages, &res);
+    fclose(f);
+    return n == 2 ? res * (sysconf(_SC_PAGESIZE) / 1024) : -1;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static void *setup(const char *biome)
+{
+    app_desc d = { .headless = true, .width = 1280, .height = 720 };
+    stream_bench *b = calloc(1, sizeof *b);
+    b->a = app_create(&d);
+    if (!b->a) {
+        bench_skip("no app (GL context or assets missing)");
+        free(b);
+        return NULL;
+    }
+    char script[256];
+    snprintf(script, sizeof script,
+             "set world.stream 1; set player.fly 1; set view.distance %d; biome %s", VIEW_DISTANCE,
+             biome);
+    if (cmd_exec(script) != 0 || !app_stream(b->a)) {
+        bench_skip("could not make a streamed world");
+        app_destroy(b->a);
+        free(b);
+        return NULL;
+    }
+    b->biome = biome;
+    return b;
+}
+
+static void teardown(void *s)
+{
+    stream_bench *b = s;
+    if (!b) return;
+    app_destroy(b->a);
+    free(b);
+}
+
+/* Where the flight is at time t: east along z = 0.5 for the first half,
+ * then a wide circle (radius 800) that leaves the line tangentially. */
+static void flight_at(double t, double total, float pos[3], float *yaw)
+{
+    double half = total * 0.5, r = 800.0;
+    if (t <= half) {
+        pos[0] = (float)(0.5 + FLY_SPEED * t), pos[2] = 0.5f;
+        *yaw = 90.f;
+    } else {
+        double x0 = 0.5 + FLY_SPEED * half, ang = FLY_SPEED * (t - half) / r; /* radians along the circle */
+        /* centre to the right of the heading (+z side): turning clockwise seen from above */
+        pos[0] = (float)(x0 + r * sin(ang)), pos[2] = (float)(0.5 + r - r * cos(ang));
+        *yaw = (float)(90.0 + ang * (180.0 / 3.14159265358979323846));
+    }
+    pos[1] = FLY_HEIGHT;
+}
+
+/* Columns inside 0.75 x view.distance and the frustum that cannot be drawn. */
+static int holes(app *a)
+{
+    const world *w = a->w;
+    const float reach = 0.75f * a->cv.distance->f;
+    int x0 = (int)floorf((a->cam.pos[0] - reach) / CHUNK_SIZE), x1 = (int)floorf((a->cam.pos[0] + reach) / CHUNK_SIZE);
+    int z0 = (int)floorf((a->cam.pos[2] - reach) / CHUNK_SIZE), z1 = (int)floorf((a->cam.pos[2] + reach) / CHUNK_SIZE);
+    int n = 0;
+    for (int cz = z0; cz <= z1; cz++)
+        for (int cx = x0; cx <= x1; cx++) {
+            float lo[3] = { (float)(cx * CHUNK_SIZE), 0.f, (float)(cz * CHUNK_SIZE) };
+            float hi[3] = { lo[0] + CHUNK_SIZE, (float)w->sy, lo[2] + CHUNK_SIZE };
+            float dx = fmaxf(fmaxf(lo[0] - a->cam.pos[0], a->cam.pos[0] - hi[0]), 0.f);
+            float dz = fmaxf(fmaxf(lo[2] - a->cam.pos[2], a->cam.pos[2] - hi[2]), 0.f);
+            if (dx * dx + dz * dz > reach * reach || !camera_box_visible(&a->cam, lo, hi)) continue;
+            n += !stream_meshable(w, cx, cz);
+        }
+    return n;
+}
+
+static float frame(app *a, double now)
+{
+    const player_input none = { 0 };
+    uint64_t t0 = timer_ns();
+    app_step(a, &none, 1.f / 60.f, now);
+    double ts = timer_ms_since(t0);
+    app_render(a);
+    glFinish();
+    float ms = (float)timer_ms_since(t0);
+    if (getenv("STRATA_BENCH_TRACE") && ms > 150) fprintf(stderr, "slow frame %.1f ms: step %.1f\n", ms, ts);
+    return ms;
+}
+
+static void fly_run(void *s)
+{
+    stream_bench *b = s;
+    app *a = b->a;
+    const char *env = getenv("STRATA_BENCH_FLY_SECONDS");
+    double total = env ? atof(env) : 60.0;
+    if (!(total >= 1.0 && total <= 3600.0)) total = 60.0;
+    int frames = (int)(total * 60.0);
+
+    /* standing: at the start, everything in view there, the same view */
+    float pos[3], yaw;
+    flight_at(0, total, pos, &yaw);
+    memcpy(a->pl.pos, pos, sizeof pos);
+    a->pl.yaw = yaw, a->pl.pitch = -12.f;
+    cmd_exec("stream wait 100000"); /* the whole window: the standing frame is the steady state */
+    for (int i = 0; i < 10; i++) frame(a, a->script_time += 1.0 / 60.0); /* meshed, warm */
+    float stand[30];
+    for (int i = 0; i < 30; i++) stand[i] = frame(a, a->script_time += 1.0 / 60.0);
+    qsort(stand, 30, sizeof *stand, cmp_float);
+    float standing = stand[15];
+
+    long rss0 = rss_kib();
+    long long gen0 = stream_get_stats(app_stream(a)).generated;
+    float *ms = malloc(sizeof(float) * (size_t)frames);
+    int hole_frames = 0, hole_max = 0;
+    uint64_t t0 = timer_ns();
+    for (int i = 0; i < frames; i++) {
+        flight_at((i + 1) / 60.0, total, pos, &yaw);
+        memcpy(a->pl.pos, pos, sizeof pos);
+        memset(a->pl.vel, 0, sizeof a->pl.vel);
+        a->pl.yaw = yaw, a->pl.pitch = -12.f;
+        ms[i] = frame(a, a->script_time += 1.0 / 60.0);
+        int h = holes(a);
+        hole_frames += h > 0;
+        if (h > hole_max) hole_max = h;
+    }
+    double wall_s = timer_ms_since(t0) / 1000.0;
+    long long generated = stream_get_stats(app_stream(a)).generated - gen0;
+    long rss1 = rss_kib();
+    qsort(ms, (size_t)frames, sizeof *ms, cmp_float);
+    float p50 = ms[frames / 2], p95 = ms[(int)(frames * 0.95)], mx = ms[frames - 1];
+    free(ms);
+    bench_note("frames", frames);
+    bench_note("standing_ms", standing);
+    bench_note("frame_p50_ms", p50);
+    bench_note("frame_p95_ms", p95);
+    bench_note("frame_max_ms", mx);
+    bench_note("p95_ratio", p95 / standing);
+    bench_note("max_ratio", mx / standing);
+    bench_note("holes", hole_frames);
+    bench_note("hole_columns_max", hole_max);
+    bench_note("columns_generated", (double)generated);
+    bench_note("columns_per_s_wall", (double)generated / wall_s);
+    bench_note("columns_per_s_sim", (double)generated / total);
+    bench_note("rss_start_kib", (double)rss0);
+    bench_note("rss_end_kib", (double)rss1);
+}
+
+static void generate_run(void *s)
+{
+    stream_bench *b = s;
+    app *a = b->a;
+    /* a fresh window far from anything generated so far: every column new */
+    static int far = 0;
+    far += 100000;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "tp %d %g 0.5; frames 1", far, (double)FLY_HEIGHT);
+    cmd_exec(cmd);
+    long long g0 = stream_get_stats(app_stream(a)).generated;
+    uint64_t t0 = timer_ns();
+    stream_wait(app_stream(a), a->pl.pos[0], a->pl.pos[2], VIEW_DISTANCE);
+    double s_wall = timer_ms_since(t0) / 1000.0;
+    long long n = stream_get_stats(app_stream(a)).generated - g0;
+    const world *w = a->w;
+    bench_note("columns", (double)n);
+    bench_note("columns_per_s", (double)n / s_wall);
+    /* the flight meets a new row of the window's width every column of travel */
+    bench_note("needed_per_s", FLY_SPEED / CHUNK_SIZE * (double)w->cx);
+    bench_note("ratio_to_needed", (double)n / s_wall / (FLY_SPEED / CHUNK_SIZE * (double)w->cx));
+}
+
+static void *s_fly_hills(void) { return setup("hills"); }
+static void *s_fly_desert(void) { return setup("desert"); }
+static void *s_fly_taiga(void) { return setup("taiga"); }
+static void *s_fly_deciduous(void) { return setup("deciduous"); }
+
+static const bench_case stream_cases[] = {
+    { "stream.fly.hills", s_fly_hills, fly_run, teardown, 1 },
+    { "stream.fly.desert", s_fly_desert, fly_run, teardown, 1 },
+    { "stream.fly.taiga", s_fly_taiga, fly_run, teardown, 1 },
+    { "stream.fly.deciduous", s_fly_deciduous, fly_run, teardown, 1 },
+    { "stream.generate.hills", s_fly_hills, generate_run, teardown, 3 },
+    { "stream.generate.desert", s_fly_desert, generate_run, teardown, 3 },
+    { "stream.generate.taiga", s_fly_taiga, generate_run, teardown, 3 },
+    { "stream.generate.deciduous", s_fly_deciduous, generate_run, teardown, 3 },
+};
+BENCH_REGISTER(stream_cases)
