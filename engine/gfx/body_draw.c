@@ -24,8 +24,17 @@ typedef struct body_mesh {
     bool seen; /* drawn this frame: the others belong to bodies gone */
 } body_mesh;
 
+/* A body to draw this frame and how near its sphere comes to the eye. */
+typedef struct body_order {
+    float dist;
+    const body *b;
+    int m; /* index in d->m (mesh_of may move the array) */
+} body_order;
+
 struct body_draw {
     GLuint prog, vao, ibo;
+    body_order *order; /* the bodies body_draw_opaque drew, nearest first */
+    int order_cap, shown;
     int ibo_quads;
     body_mesh *m;
     int count, cap;
@@ -75,6 +84,7 @@ void body_draw_destroy(body_draw *d)
     if (!d) return;
     for (int i = 0; i < d->count; i++) drop(&d->m[i]);
     free(d->m);
+    free(d->order);
     mesh_free(&d->cm);
     free(d->in);
     if (d->prog) glDeleteProgram(d->prog);
@@ -194,57 +204,89 @@ static long draw_pass(body_draw *d, const body_mesh *m, int pass)
     return tris;
 }
 
-long body_draw_all(body_draw *d, body *const *v, int n, const camera *cam, const render_settings *s)
+static int cmp_order(const void *pa, const void *pb)
 {
+    const body_order *a = pa, *b = pb;
+    if (a->dist != b->dist) return a->dist < b->dist ? -1 : 1;
+    return a->b->id < b->b->id ? -1 : a->b->id > b->b->id; /* ties by id: the picture never depends on qsort */
+}
+
+/* The program and the state every body draw shares. */
+static void begin(body_draw *d, const camera *cam, const render_settings *s)
+{
+    glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
+    glUseProgram(d->prog);
+    glUniformMatrix4fv(d->u.viewproj, 1, GL_FALSE, (const float *)cam->viewproj);
+    glUniform3fv(d->u.camera, 1, cam->pos);
+    float sun[3] = { s->sun[0], s->sun[1], s->sun[2] }, l = sqrtf(sun[0] * sun[0] + sun[1] * sun[1] + sun[2] * sun[2]);
+    for (int i = 0; i < 3 && l > 0; i++) sun[i] /= l;
+    glUniform3fv(d->u.sun, 1, sun);
+    glUniform3fv(d->u.fog_color, 1, s->sky);
+    glUniform1f(d->u.fog_start, s->view_distance * RENDER_FOG_START);
+    glUniform1f(d->u.fog_end, s->view_distance);
+    glUniform3fv(d->u.tints, 8, &s->tints[0][0]);
+    glUniform1i(d->u.coarse, 0);
+    glUniform1i(d->u.atlas, 0);
+    glBindTextureUnit(0, s->atlas);
+    light_shading_apply(d->prog, &s->light, 1);
+    glUniform2f(glGetUniformLocation(d->prog, "u_light_floor"), BODY_DRAW_LIGHT_FLOOR_SUN, BODY_DRAW_LIGHT_FLOOR_SKY);
+    glBindVertexArray(d->vao);
+    glVertexArrayElementBuffer(d->vao, d->ibo);
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_CULL_FACE);
+}
+
+static void end(void)
+{
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+    glEnable(GL_CULL_FACE);
+    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+}
+
+/* One pass of the bodies in d->order (the translucent one farthest first). */
+static long draw_ordered(body_draw *d, int pass)
+{
+    long tris = 0;
+    glUniform1i(d->u.pass, pass);
+    for (int k = 0; k < d->shown; k++) {
+        const body_order *o = &d->order[pass == PASS_TRANSLUCENT ? d->shown - 1 - k : k];
+        float model[16];
+        model_matrix(o->b, model);
+        glUniformMatrix4fv(d->u.model, 1, GL_FALSE, model);
+        glVertexArrayVertexBuffer(d->vao, 0, d->m[o->m].vbo, 0, sizeof(mesh_vertex));
+        tris += draw_pass(d, &d->m[o->m], pass);
+    }
+    return tris;
+}
+
+long body_draw_opaque(body_draw *d, body *const *v, int n, const camera *cam, const render_settings *s)
+{
+    if (n > d->order_cap) {
+        body_order *o = realloc(d->order, sizeof *o * (size_t)n);
+        if (!o) n = 0; /* nothing drawn this frame; the bodies still fall */
+        else d->order = o, d->order_cap = n;
+    }
     for (int i = 0; i < d->count; i++) d->m[i].seen = false;
     long tris = 0;
-    if (n > 0) {
-        glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
-        glUseProgram(d->prog);
-        glUniformMatrix4fv(d->u.viewproj, 1, GL_FALSE, (const float *)cam->viewproj);
-        glUniform3fv(d->u.camera, 1, cam->pos);
-        float sun[3] = { s->sun[0], s->sun[1], s->sun[2] }, l = sqrtf(sun[0] * sun[0] + sun[1] * sun[1] + sun[2] * sun[2]);
-        for (int i = 0; i < 3 && l > 0; i++) sun[i] /= l;
-        glUniform3fv(d->u.sun, 1, sun);
-        glUniform3fv(d->u.fog_color, 1, s->sky);
-        glUniform1f(d->u.fog_start, s->view_distance * RENDER_FOG_START);
-        glUniform1f(d->u.fog_end, s->view_distance);
-        glUniform3fv(d->u.tints, 8, &s->tints[0][0]);
-        glUniform1i(d->u.coarse, 0);
-        glUniform1i(d->u.atlas, 0);
-        glBindTextureUnit(0, s->atlas);
-        light_shading_apply(d->prog, &s->light, 1);
-        glUniform2f(glGetUniformLocation(d->prog, "u_light_floor"), BODY_DRAW_LIGHT_FLOOR_SUN, BODY_DRAW_LIGHT_FLOOR_SKY);
-        glBindVertexArray(d->vao);
-        glVertexArrayElementBuffer(d->vao, d->ibo);
-        glEnable(GL_DEPTH_TEST);
-        glEnable(GL_CULL_FACE);
-        for (int pass = PASS_OPAQUE; pass <= PASS_TRANSLUCENT; pass += 2) {
-            if (pass == PASS_TRANSLUCENT) {
-                glEnable(GL_BLEND);
-                glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-                glDepthMask(GL_FALSE);
-                glDisable(GL_CULL_FACE);
-            }
-            glUniform1i(d->u.pass, pass);
-            for (int i = 0; i < n; i++) {
-                body_mesh *m = mesh_of(d, v[i]);
-                if (!m) continue;
-                m->seen = true;
-                /* the body's bounding sphere (its centre of mass is its centre) */
-                vec3 c = { v[i]->pos[0], v[i]->pos[1], v[i]->pos[2] };
-                if (!camera_sphere_visible(cam, c, v[i]->radius)) continue;
-                float model[16];
-                model_matrix(v[i], model);
-                glUniformMatrix4fv(d->u.model, 1, GL_FALSE, model);
-                glVertexArrayVertexBuffer(d->vao, 0, m->vbo, 0, sizeof(mesh_vertex));
-                tris += draw_pass(d, m, pass);
-            }
-        }
-        glDepthMask(GL_TRUE);
-        glDisable(GL_BLEND);
-        glEnable(GL_CULL_FACE);
-        glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    /* the bodies in the frustum, nearest first: early depth rejects what a
+     * near crown hides of the ones behind it */
+    d->shown = 0;
+    for (int i = 0; i < n; i++) {
+        body_mesh *m = mesh_of(d, v[i]);
+        if (!m) continue;
+        m->seen = true;
+        /* the body's bounding sphere (its centre of mass is its centre) */
+        vec3 c = { v[i]->pos[0], v[i]->pos[1], v[i]->pos[2] };
+        if (!camera_sphere_visible(cam, c, v[i]->radius)) continue;
+        float dist = glm_vec3_distance(c, (float *)cam->pos) - v[i]->radius;
+        d->order[d->shown++] = (body_order){ dist, v[i], (int)(m - d->m) };
+    }
+    qsort(d->order, (size_t)d->shown, sizeof *d->order, cmp_order);
+    if (d->shown > 0) {
+        begin(d, cam, s);
+        tris = draw_ordered(d, PASS_OPAQUE);
+        end();
     }
     /* the meshes of bodies gone (merged, removed) */
     int k = 0;
@@ -253,5 +295,23 @@ long body_draw_all(body_draw *d, body *const *v, int n, const camera *cam, const
         else drop(&d->m[i]);
     }
     d->count = k;
+    return tris;
+}
+
+long body_draw_translucent(body_draw *d, const camera *cam, const render_settings *s)
+{
+    bool any = false;
+    for (int k = 0; k < d->shown && !any; k++) {
+        const body_mesh *m = &d->m[d->order[k].m];
+        for (int t = 0; t < m->tile_count && !any; t++) any = m->tiles[t].count[PASS_TRANSLUCENT] > 0;
+    }
+    if (!any) return 0;
+    begin(d, cam, s);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    glDisable(GL_CULL_FACE);
+    long tris = draw_ordered(d, PASS_TRANSLUCENT);
+    end();
     return tris;
 }

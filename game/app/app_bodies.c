@@ -35,6 +35,7 @@ typedef struct bodies_comp {
     int pending_count;
     double acc; /* simulated time not yet stepped */
     body_draw *draw;
+    long first_tris; /* drawn before the world (render modes reset the stats) */
     long capped, too_big; /* loose groups left as terrain (logged) */
     struct {
         cvar *enable, *gravity, *max_bodies, *max_body_voxels, *substeps, *detach_limit;
@@ -244,10 +245,17 @@ static void bodies_new_world(void *self, app *a, world *w)
     drop_all(self); /* a generated or loaded world starts at rest */
 }
 
+static void bodies_draw_first(void *self, app *a, const frame_draw *f)
+{
+    bodies_comp *b = self;
+    b->first_tris = b->draw ? body_draw_opaque(b->draw, b->set.v, b->set.count, f->cam, f->s) : 0;
+}
+
 static void bodies_draw(void *self, app *a, const frame_draw *f)
 {
     bodies_comp *b = self;
-    if (b->draw) a->stats.triangles += body_draw_all(b->draw, b->set.v, b->set.count, f->cam, f->s);
+    if (b->draw) a->stats.triangles += b->first_tris + body_draw_translucent(b->draw, f->cam, f->s);
+    b->first_tris = 0;
 }
 
 static int c_bodies(void *u, int argc, char **argv)
@@ -345,6 +353,7 @@ const component app_bodies_component = {
     .on_new_world = bodies_new_world,
     .on_edit = bodies_on_edit,
     .on_frame = bodies_frame,
+    .draw_first = bodies_draw_first,
     .draw = bodies_draw,
     .shutdown = bodies_shutdown,
     .on_world_leaving = bodies_world_leaving,
