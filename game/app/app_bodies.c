@@ -7,13 +7,16 @@
 
 #include "app_internal.h"
 #include "app_tool.h"
+#include "app_render.h"
 #include "app_world.h"
 #include "core/log.h"
 #include "gfx/body_draw.h"
+#include "mesh/mesh_smooth.h"
 #include "physics/collide.h"
 #include "physics/bodies.h"
 #include "physics/detach.h"
 #include "ui/cmd.h"
+#include "ui/cvar.h"
 
 /* Edited boxes waiting for the detach search: a frame of cuts is a few
  * boxes; past this many they are joined into the last. */
@@ -248,7 +251,12 @@ static void bodies_new_world(void *self, app *a, world *w)
 static void bodies_draw_first(void *self, app *a, const frame_draw *f)
 {
     bodies_comp *b = self;
-    b->first_tris = b->draw ? body_draw_opaque(b->draw, b->set.v, b->set.count, f->cam, f->s) : 0;
+    /* the smooth mode draws bodies as their own nets, the others as blocks */
+    const render_mode *mode = NULL;
+    app_render_instance(a, &mode);
+    body_draw_style st = { mode && strcmp(mode->name, "smooth") == 0,
+                           cvar_float("render.smooth_sharpness", SMOOTH_SHARPNESS_DEFAULT) };
+    b->first_tris = b->draw ? body_draw_opaque(b->draw, b->set.v, b->set.count, f->cam, f->s, st) : 0;
 }
 
 static void bodies_draw(void *self, app *a, const frame_draw *f)
