@@ -427,8 +427,8 @@ long body_draw_opaque(body_draw *d, body *const *v, int n, const camera *cam, co
         float dist = glm_vec3_distance(c, (float *)cam->pos) - v[i]->radius;
         d->order[d->shown++] = (body_order){ dist, v[i], (int)(m - d->m) };
     }
+    if (!d->shown) return 0; /* (d->order may be NULL: no body yet) */
     qsort(d->order, (size_t)d->shown, sizeof *d->order, cmp_order);
-    if (!d->shown) return 0;
     if (style.nets) return draw_nets(d, cam, s);
     begin(d, cam, s);
     long tris = draw_ordered(d, PASS_OPAQUE);
