@@ -17,6 +17,10 @@ uniform vec3 u_sun;
 uniform vec3 u_fog_color;
 uniform float u_fog_start;
 uniform float u_fog_end;
+// A falling body's nets (gfx/body_draw): world -> the body's grid, so its
+// textures turn with it instead of sliding over it as it tumbles
+uniform bool u_on_body;
+uniform mat4 u_grid;
 
 // Snowflake light, as chunk.frag (the volume is read in the vertex shader)
 uniform bool u_light_on;
@@ -35,9 +39,14 @@ vec3 tile(float layer, vec2 uv)
 void main()
 {
     vec3 n = normalize(v_normal);
+    vec3 tp = v_world, tn = n; // where and which way the texture is projected
+    if (u_on_body) {
+        tp = (u_grid * vec4(v_world, 1.0)).xyz;
+        tn = mat3(u_grid) * n;
+    }
     // sharp weights: most fragments are near one axis and fetch once (the
     // paper's dominant-axis weighting; a software rasterizer pays per fetch)
-    vec3 w = abs(n);
+    vec3 w = abs(tn);
     w *= w;
     w *= w;
     w *= w;
@@ -45,9 +54,9 @@ void main()
     w /= (w.x + w.y + w.z);
     uvec4 t = u_tiles[min(v_mat, 31u)];
     vec3 albedo = vec3(0.0);
-    if (w.x > 0.0) albedo += w.x * tile(float(t.z), vec2(v_world.z, -v_world.y));
-    if (w.y > 0.0) albedo += w.y * tile(float(n.y >= 0.0 ? t.x : t.y), v_world.xz);
-    if (w.z > 0.0) albedo += w.z * tile(float(t.z), vec2(v_world.x, -v_world.y));
+    if (w.x > 0.0) albedo += w.x * tile(float(t.z), vec2(tp.z, -tp.y));
+    if (w.y > 0.0) albedo += w.y * tile(float(tn.y >= 0.0 ? t.x : t.y), tp.xz);
+    if (w.z > 0.0) albedo += w.z * tile(float(t.z), vec2(tp.x, -tp.y));
     if (v_tint.w > 0.01) {
         float lum = dot(albedo, vec3(0.299, 0.587, 0.114));
         albedo = mix(albedo, v_tint.rgb / v_tint.w * (0.45 + 0.9 * lum), v_tint.w);

@@ -7,6 +7,12 @@ layout(location = 2) in uvec2 a_mat; // material, tint
 
 uniform mat4 u_viewproj;
 uniform vec3 u_origin;
+// grid -> world: identity for terrain (smooth_renderer sets it); a falling
+// body's pose when gfx/body_draw draws its nets
+uniform mat4 u_model;
+// least sun and sky light (0 for terrain): a body in mid-air reads cells
+// of open air that hold no light (gfx/body_draw.h)
+uniform vec2 u_light_floor;
 uniform vec3 u_camera;
 // Snowflake light, read here per vertex and interpolated: a net crosses
 // voxels at any angle, and a per-fragment nearest read would paint the
@@ -56,9 +62,9 @@ vec3 light_trilinear(vec3 p, bool lit_only)
 
 void main()
 {
-    vec3 wp = u_origin + a_pos;
+    vec3 wp = (u_model * vec4(u_origin + a_pos, 1.0)).xyz;
     v_world = wp;
-    v_normal = a_nrm.xyz;
+    v_normal = mat3(u_model) * a_nrm.xyz;
     v_mat = a_mat.x;
     v_tint = a_mat.y > 0u ? vec4(u_tints[min(a_mat.y, 7u)], 1.0) : vec4(0.0);
     v_dist = distance(wp, u_camera);
@@ -72,5 +78,6 @@ void main()
         if (a.z < 1e-3) a = light_trilinear(wp + n * u_coarse_reach, true);
         v_light = a.z > 0.0 ? a.xy / a.z : vec2(0.0);
     }
+    v_light = max(v_light, u_light_floor);
     gl_Position = u_viewproj * vec4(wp, 1.0);
 }

@@ -410,6 +410,91 @@ static void test_levels_exact_and_shared(void **state)
     world_destroy(w);
 }
 
+/* A falling body's grid (x fastest, then z, then y, as physics/body.h):
+ * a log along x across two 32-voxel tiles, a ball of leaves on it, a lone
+ * voxel, a tinted cell of air over the log, air all round. */
+static uint8_t *body_grid(const int size[3], uint8_t **tint)
+{
+    size_t n = (size_t)size[0] * size[1] * size[2];
+    uint8_t *mat = calloc(n, 1);
+    *tint = calloc(n, 1);
+    for (int y = 1; y < size[1] - 1; y++)
+        for (int z = 1; z < size[2] - 1; z++)
+            for (int x = 1; x < size[0] - 1; x++) {
+                size_t i = (size_t)x + (size_t)size[0] * ((size_t)z + (size_t)size[2] * (size_t)y);
+                float dx = (float)x - 30.f, dy = (float)y - 8.f, dz = (float)z - 6.f;
+                if (y >= 3 && y <= 4 && z >= 5 && z <= 6 && x >= 2) mat[i] = MAT_OAK_LOG;
+                else if (dx * dx + dy * dy + dz * dz < 20.f) mat[i] = MAT_OAK_LEAVES;
+                if (x == 20 && y == 5 && z == 6) (*tint)[i] = 2; /* air over the log: the cut face looks into it */
+            }
+    mat[(size_t)5 + (size_t)size[0] * ((size_t)9 + (size_t)size[2] * 10)] = MAT_STONE; /* alone in the air */
+    return mat;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    for (int k = 0; k < 3; k++)
+        if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
+    return 0;
+}
+
+/* A body's nets (what body_draw draws in the smooth mode) close: with the
+ * tiles' copies of a seam vertex welded by position, every directed edge
+ * has exactly one reverse (no hole, no boundary, one winding), whatever
+ * the tile seams; the log, the leaves, the lone voxel and the cut tint
+ * all show. */
+static void test_body_grid_closed(void **state)
+{
+    (void)state;
+    const int size[3] = { 44, 14, 12 }; /* two tiles along x */
+    uint8_t *tint, *mat = body_grid(size, &tint);
+    smooth_input *in = malloc(sizeof *in);
+    smooth_mesh tile = { 0 }, m = { 0 };
+    assert_true(mesh_smooth_grid(mat, tint, size, SMOOTH_SHARPNESS_DEFAULT, in, &tile, &m));
+    assert_true(m.triangles > 500);
+    int mats[MAT_COUNT] = { 0 }, tinted = 0;
+    for (int i = 0; i < m.vertices; i++) {
+        for (int k = 0; k < 3; k++) assert_true(m.v[i].pos[k] > 0.f && m.v[i].pos[k] < (float)size[k]);
+        assert_true(m.v[i].mat < MAT_COUNT);
+        mats[m.v[i].mat]++;
+        tinted += m.v[i].tint == 2;
+    }
+    assert_true(mats[MAT_OAK_LOG] > 0 && mats[MAT_OAK_LEAVES] > 0 && mats[MAT_STONE] > 0);
+    assert_int_equal(mats[MAT_AIR], 0);
+    assert_true(tinted > 0);
+    /* weld: a vertex's id is the first vertex at its position (1/64 voxel) */
+    int64_t(*key)[4] = malloc(sizeof *key * (size_t)m.vertices);
+    for (int i = 0; i < m.vertices; i++) {
+        for (int k = 0; k < 3; k++) key[i][k] = (int64_t)lrintf(m.v[i].pos[k] * 64.f);
+        key[i][3] = i;
+    }
+    qsort(key, (size_t)m.vertices, sizeof *key, cmp_key);
+    uint32_t *id = malloc(sizeof *id * (size_t)m.vertices);
+    int welded = 0;
+    for (int i = 0, first = 0; i < m.vertices; i++) {
+        if (i && cmp_key(key[i], key[i - 1]) != 0) first = i;
+        else if (i) welded++;
+        id[key[i][3]] = (uint32_t)first;
+    }
+    assert_true(welded > 0); /* the seam between the tiles was crossed */
+    size_t ne = 3 * (size_t)m.triangles;
+    uint64_t *e = malloc(ne * sizeof *e);
+    for (int t = 0; t < m.triangles; t++)
+        for (int q = 0; q < 3; q++)
+            e[3 * t + q] = (uint64_t)id[m.idx[3 * t + q]] << 32 | id[m.idx[3 * t + (q + 1) % 3]];
+    qsort(e, ne, sizeof *e, sn_cmp_u64);
+    for (size_t i = 0; i < ne; i++) {
+        assert_true((uint32_t)e[i] != (uint32_t)(e[i] >> 32)); /* no triangle collapsed onto a welded pair */
+        if (i + 1 < ne) assert_true(e[i] != e[i + 1]);
+        uint64_t rev = e[i] << 32 | e[i] >> 32;
+        assert_non_null(bsearch(&rev, e, ne, sizeof *e, sn_cmp_u64));
+    }
+    free(e), free(id), free(key);
+    mesh_smooth_free(&tile), mesh_smooth_free(&m);
+    free(in), free(mat), free(tint);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -420,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_levels_exact_and_shared),
         cmocka_unit_test(test_lod_thin_feature),
         cmocka_unit_test(test_lod_skirts),
+        cmocka_unit_test(test_body_grid_closed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,23 +54,49 @@ struct smooth_renderer {
     int sorted_cap;
 };
 
-static bool load_prog(smooth_prog *p, const char *vert, char *err, size_t errlen)
+/* A program drawing nets with smooth.frag: per material its top, bottom
+ * and side tiles for the three projections; u_model the identity. */
+static GLuint program(const char *vert, char *err, size_t errlen)
 {
-    p->prog = shader_load(vert, "smooth.frag", err, errlen);
-    if (!p->prog) return false;
-#define U(name) glGetUniformLocation(p->prog, "u_" #name)
-    p->viewproj = U(viewproj), p->origin = U(origin), p->camera = U(camera), p->atlas = U(atlas);
-    p->tiles = U(tiles), p->sun = U(sun), p->fog_color = U(fog_color), p->fog_start = U(fog_start);
-    p->fog_end = U(fog_end), p->tints = U(tints), p->coarse_reach = U(coarse_reach);
-#undef U
-    /* per material: top, bottom and side tiles for the three projections */
+    GLuint prog = shader_load(vert, "smooth.frag", err, errlen);
+    if (!prog) return 0;
     GLuint tiles[32 * 4] = { 0 };
     for (int m = 0; m < MAT_COUNT && m < 32; m++) {
         tiles[4 * m] = material_table[m].tile[FACE_TOP];
         tiles[4 * m + 1] = material_table[m].tile[FACE_BOTTOM];
         tiles[4 * m + 2] = material_table[m].tile[FACE_BACK];
     }
-    glProgramUniform4uiv(p->prog, p->tiles, 32, tiles);
+    glProgramUniform4uiv(prog, glGetUniformLocation(prog, "u_tiles"), 32, tiles);
+    static const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+    glProgramUniformMatrix4fv(prog, glGetUniformLocation(prog, "u_model"), 1, GL_FALSE, identity); /* terrain */
+    return prog;
+}
+
+unsigned smooth_program_load(char *err, size_t errlen) { return program("smooth.vert", err, errlen); }
+
+unsigned smooth_vertex_array(void)
+{
+    GLuint vao;
+    glCreateVertexArrays(1, &vao);
+    for (int i = 0; i < 3; i++) {
+        glEnableVertexArrayAttrib(vao, (GLuint)i);
+        glVertexArrayAttribBinding(vao, (GLuint)i, 0);
+    }
+    glVertexArrayAttribFormat(vao, 0, 3, GL_FLOAT, GL_FALSE, offsetof(smooth_vertex, pos));
+    glVertexArrayAttribFormat(vao, 1, 4, GL_BYTE, GL_TRUE, offsetof(smooth_vertex, nrm));
+    glVertexArrayAttribIFormat(vao, 2, 2, GL_UNSIGNED_BYTE, offsetof(smooth_vertex, mat));
+    return vao;
+}
+
+static bool load_prog(smooth_prog *p, const char *vert, char *err, size_t errlen)
+{
+    p->prog = program(vert, err, errlen);
+    if (!p->prog) return false;
+#define U(name) glGetUniformLocation(p->prog, "u_" #name)
+    p->viewproj = U(viewproj), p->origin = U(origin), p->camera = U(camera), p->atlas = U(atlas);
+    p->tiles = U(tiles), p->sun = U(sun), p->fog_color = U(fog_color), p->fog_start = U(fog_start);
+    p->fog_end = U(fog_end), p->tints = U(tints), p->coarse_reach = U(coarse_reach);
+#undef U
     return true;
 }
 
@@ -83,14 +109,7 @@ smooth_renderer *smooth_renderer_create(char *err, size_t errlen)
         return NULL;
     }
     r->lod_distance = SMOOTH_LOD_DISTANCE_DEFAULT;
-    glCreateVertexArrays(1, &r->vao);
-    for (int i = 0; i < 3; i++) {
-        glEnableVertexArrayAttrib(r->vao, (GLuint)i);
-        glVertexArrayAttribBinding(r->vao, (GLuint)i, 0);
-    }
-    glVertexArrayAttribFormat(r->vao, 0, 3, GL_FLOAT, GL_FALSE, offsetof(smooth_vertex, pos));
-    glVertexArrayAttribFormat(r->vao, 1, 4, GL_BYTE, GL_TRUE, offsetof(smooth_vertex, nrm));
-    glVertexArrayAttribIFormat(r->vao, 2, 2, GL_UNSIGNED_BYTE, offsetof(smooth_vertex, mat));
+    r->vao = smooth_vertex_array();
     /* the compute passes' buffers: positions and normals, a vec4 each */
     char gerr[1024];
     if (surfnets_gpu_supported() && load_prog(&r->gpu, "smooth_gpu.vert", gerr, sizeof gerr)) {

@@ -44,6 +44,13 @@ bool smooth_renderer_gpu_ready(const smooth_renderer *r);
  * chunks are not in the triangle counts (those stay on the GPU). */
 struct surfnets_gpu_mesh;
 void smooth_renderer_upload_gpu(smooth_renderer *r, int cx, int cy, int cz, struct surfnets_gpu_mesh *m);
+/* The program the CPU-meshed nets draw with (smooth.vert + smooth.frag,
+ * material tiles set, u_model the identity), for others drawing
+ * smooth_vertex meshes the same way (gfx/body_draw: a body's nets). 0 with
+ * err set on failure. */
+unsigned smooth_program_load(char *err, size_t errlen);
+/* A vertex array for smooth_vertex buffers (binding 0) as that program reads them. */
+unsigned smooth_vertex_array(void);
 /* Bytes of vertex and index data held on the GPU. */
 size_t smooth_renderer_bytes(const smooth_renderer *r);
 

@@ -13,11 +13,34 @@ static inline uint8_t occupied(uint8_t m) { return material_get(m)->pass != PASS
 static const uint16_t k_tent[2 * BLUR_R + 1] = { 1, 2, 3, 2, 1 };
 #define BLUR_TOTAL (9 * 9 * 9)
 
+/* Where the voxels come from: the world, or (w NULL) a dense grid of
+ * `size` cells with air outside (mesh_smooth_gather_grid). */
+typedef struct voxel_src {
+    const world *w;
+    const uint8_t *mat, *tint;
+    int size[3];
+} voxel_src;
+
+static inline uint8_t src_get(const voxel_src *v, int x, int y, int z, uint8_t *tint)
+{
+    if (v->w) {
+        *tint = world_in_bounds(v->w, x, y, z) ? world_get_tint(v->w, x, y, z) : 0;
+        return world_get(v->w, x, y, z);
+    }
+    if (x < 0 || y < 0 || z < 0 || x >= v->size[0] || y >= v->size[1] || z >= v->size[2]) {
+        *tint = 0;
+        return MAT_AIR;
+    }
+    size_t i = (size_t)x + (size_t)v->size[0] * ((size_t)z + (size_t)v->size[2] * (size_t)y);
+    *tint = v->tint ? v->tint[i] : 0;
+    return v->mat[i];
+}
+
 /* smooth_density_box, and when `raw` is not NULL the filtered occupancy
  * alone there (0.5 - filled fraction of the 5^3 tent: no own-voxel term,
  * no sign lock), what the coarse levels sample. */
-static void density_box(const world *w, int x0, int y0, int z0, int nx, int ny, int nz, float sharpness, float *d,
-                        uint8_t *mat, uint8_t *tint, float *raw)
+static void density_box(const voxel_src *src, int x0, int y0, int z0, int nx, int ny, int nz, float sharpness,
+                        float *d, uint8_t *mat, uint8_t *tint, float *raw)
 {
     /* occupancy with a BLUR_R apron, then a separable tent blur in integers
      * (exact, so every box that holds a sample computes the same bits) */
@@ -36,14 +59,13 @@ static void density_box(const world *w, int x0, int y0, int z0, int nx, int ny, 
     for (int z = 0; z < oz; z++)
         for (int y = 0; y < oy; y++)
             for (int x = 0; x < ox; x++) {
-                int wx = x0 + x - R, wy = y0 + y - R, wz = z0 + z - R;
-                uint8_t m = world_get(w, wx, wy, wz);
+                uint8_t t, m = src_get(src, x0 + x - R, y0 + y - R, z0 + z - R, &t);
                 a[OI(x, y, z)] = occupied(m);
                 if (x >= R && y >= R && z >= R && x < nx + R && y < ny + R && z < nz + R) {
                     size_t s = SI(x - R, y - R, z - R);
                     own[s] = occupied(m);
                     mat[s] = m;
-                    tint[s] = world_in_bounds(w, wx, wy, wz) ? world_get_tint(w, wx, wy, wz) : 0;
+                    tint[s] = t;
                 }
             }
     memset(b, 0, on * sizeof *b);
@@ -87,7 +109,8 @@ static void density_box(const world *w, int x0, int y0, int z0, int nx, int ny, 
 void smooth_density_box(const world *w, int x0, int y0, int z0, int nx, int ny, int nz, float sharpness, float *d,
                         uint8_t *mat, uint8_t *tint)
 {
-    density_box(w, x0, y0, z0, nx, ny, nz, sharpness, d, mat, tint, NULL);
+    const voxel_src src = { .w = w };
+    density_box(&src, x0, y0, z0, nx, ny, nz, sharpness, d, mat, tint, NULL);
 }
 
 void mesh_smooth_mark_edit(world *w, const int lo[3], const int hi[3])
@@ -111,6 +134,53 @@ void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness,
                        sharpness, in->d, in->mat, in->tint);
     in->own_lo[0] = cx > 0, in->own_lo[1] = cy > 0, in->own_lo[2] = cz > 0;
     in->n = SMOOTH_N, in->step = 1;
+}
+
+void mesh_smooth_gather_grid(const uint8_t *mat, const uint8_t *tint, const int size[3], int x0, int y0, int z0,
+                             float sharpness, smooth_input *in)
+{
+    const voxel_src src = { NULL, mat, tint, { size[0], size[1], size[2] } };
+    density_box(&src, x0 - 1, y0 - 1, z0 - 1, SMOOTH_N, SMOOTH_N, SMOOTH_N, sharpness, in->d, in->mat, in->tint, NULL);
+    in->own_lo[0] = x0 > 0, in->own_lo[1] = y0 > 0, in->own_lo[2] = z0 > 0;
+    in->n = SMOOTH_N, in->step = 1;
+}
+
+bool mesh_smooth_grid(const uint8_t *mat, const uint8_t *tint, const int size[3], float sharpness, smooth_input *in,
+                      smooth_mesh *tile, smooth_mesh *out)
+{
+    out->vertices = out->triangles = 0;
+    for (int ty = 0; ty < size[1]; ty += CHUNK_SIZE)
+        for (int tz = 0; tz < size[2]; tz += CHUNK_SIZE)
+            for (int tx = 0; tx < size[0]; tx += CHUNK_SIZE) {
+                mesh_smooth_gather_grid(mat, tint, size, tx, ty, tz, sharpness, in);
+                if (!mesh_smooth_build(in, tile)) goto fail;
+                int nv = out->vertices + tile->vertices, nt = out->triangles + tile->triangles;
+                if (nv > out->vcap) {
+                    smooth_vertex *v = realloc(out->v, sizeof *v * (size_t)nv * 2);
+                    if (!v) goto fail;
+                    out->v = v, out->vcap = nv * 2;
+                }
+                if (nt > out->tcap) {
+                    uint32_t *t = realloc(out->idx, sizeof *t * 3 * (size_t)nt * 2);
+                    if (!t) goto fail;
+                    out->idx = t, out->tcap = nt * 2;
+                }
+                const float o[3] = { (float)tx, (float)ty, (float)tz };
+                for (int i = 0; i < tile->vertices; i++) {
+                    smooth_vertex v = tile->v[i];
+                    for (int k = 0; k < 3; k++) v.pos[k] += o[k];
+                    out->v[out->vertices + i] = v;
+                }
+                for (int i = 0; i < 3 * tile->triangles; i++)
+                    out->idx[3 * out->triangles + i] = tile->idx[i] + (uint32_t)out->vertices;
+                out->vertices = nv, out->triangles = nt;
+            }
+    for (int k = 0; k < 7; k++) out->skirt[k] = out->triangles;
+    return true;
+fail:
+    out->vertices = out->triangles = 0;
+    for (int k = 0; k < 7; k++) out->skirt[k] = 0;
+    return false;
 }
 
 /* The fine density of voxels -M .. 32 + M of a chunk: M is the coarsest
@@ -198,7 +268,8 @@ void mesh_smooth_gather_levels(const world *w, int cx, int cy, int cz, float sha
         return;
     }
     const int M = LEVEL_MARGIN;
-    density_box(w, cx * CHUNK_SIZE - M, cy * CHUNK_SIZE - M, cz * CHUNK_SIZE - M, F, F, F, sharpness, f, fm, ft, raw);
+    const voxel_src from = { .w = w };
+    density_box(&from, cx * CHUNK_SIZE - M, cy * CHUNK_SIZE - M, cz * CHUNK_SIZE - M, F, F, F, sharpness, f, fm, ft, raw);
     /* level 0: voxels -1 .. 33, as mesh_smooth_gather (a sample depends
      * only on the world around it, so cutting it from a bigger box is exact) */
     smooth_input *z = in[0];

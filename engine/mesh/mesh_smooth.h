@@ -103,6 +103,21 @@ void mesh_smooth_mark_edit(world *w, const int lo[3], const int hi[3]);
 int mesh_smooth_lod_for(float dist, float far);
 
 void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness, smooth_input *in);
+/* mesh_smooth_gather for a dense grid instead of the world (a falling
+ * body's, physics/body.h): `size` cells, cell (x, y, z) at x + size[0] *
+ * (z + size[2] * y) as in a chunk, air (tint 0) outside; tint may be NULL.
+ * The tile's voxels are [x0, x0 + 32) etc. (multiples of 32): tiles of
+ * one grid meet as chunks do, and a grid with air round its voxels meshes
+ * to a closed net. */
+void mesh_smooth_gather_grid(const uint8_t *mat, const uint8_t *tint, const int size[3], int x0, int y0, int z0,
+                             float sharpness, smooth_input *in);
+/* The nets of a whole grid (as mesh_smooth_gather_grid), tile after tile,
+ * into one mesh whose positions are grid coordinates (cell (x, y, z)
+ * spans [x, x+1) etc.). `in` and `tile` are scratch. Tiles do not share
+ * vertices: where two meet, each has its own copy of the seam's vertices
+ * (equal positions). False (out empty) when out of memory. */
+bool mesh_smooth_grid(const uint8_t *mat, const uint8_t *tint, const int size[3], float sharpness, smooth_input *in,
+                      smooth_mesh *tile, smooth_mesh *out);
 /* Every level of detail at once (in[l] for level l), from one pass of the
  * fine density; in[0] equals mesh_smooth_gather's. */
 void mesh_smooth_gather_levels(const world *w, int cx, int cy, int cz, float sharpness, smooth_input *in[SMOOTH_LODS]);

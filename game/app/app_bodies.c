@@ -7,13 +7,16 @@
 
 #include "app_internal.h"
 #include "app_tool.h"
+#include "app_render.h"
 #include "app_world.h"
 #include "core/log.h"
 #include "gfx/body_draw.h"
+#include "mesh/mesh_smooth.h"
 #include "physics/collide.h"
 #include "physics/bodies.h"
 #include "physics/detach.h"
 #include "ui/cmd.h"
+#include "ui/cvar.h"
 
 /* Edited boxes waiting for the detach search: a frame of cuts is a few
  * boxes; past this many they are joined into the last. */
@@ -35,6 +38,7 @@ typedef struct bodies_comp {
     int pending_count;
     double acc; /* simulated time not yet stepped */
     body_draw *draw;
+    long first_tris; /* drawn before the world (render modes reset the stats) */
     long capped, too_big; /* loose groups left as terrain (logged) */
     struct {
         cvar *enable, *gravity, *max_bodies, *max_body_voxels, *substeps, *detach_limit;
@@ -245,10 +249,22 @@ static void bodies_new_world(void *self, app *a, world *w)
     drop_all(self); /* a generated or loaded world starts at rest */
 }
 
+static void bodies_draw_first(void *self, app *a, const frame_draw *f)
+{
+    bodies_comp *b = self;
+    /* the smooth mode draws bodies as their own nets, the others as blocks */
+    const render_mode *mode = NULL;
+    app_render_instance(a, &mode);
+    body_draw_style st = { mode && strcmp(mode->name, "smooth") == 0,
+                           cvar_float("render.smooth_sharpness", SMOOTH_SHARPNESS_DEFAULT) };
+    b->first_tris = b->draw ? body_draw_opaque(b->draw, b->set.v, b->set.count, f->cam, f->s, st) : 0;
+}
+
 static void bodies_draw(void *self, app *a, const frame_draw *f)
 {
     bodies_comp *b = self;
-    if (b->draw) a->stats.triangles += body_draw_all(b->draw, b->set.v, b->set.count, f->cam, f->s);
+    if (b->draw) a->stats.triangles += b->first_tris + body_draw_translucent(b->draw, f->cam, f->s);
+    b->first_tris = 0;
 }
 
 static int c_bodies(void *u, int argc, char **argv)
@@ -346,6 +362,7 @@ const component app_bodies_component = {
     .on_new_world = bodies_new_world,
     .on_edit = bodies_on_edit,
     .on_frame = bodies_frame,
+    .draw_first = bodies_draw_first,
     .draw = bodies_draw,
     .shutdown = bodies_shutdown,
     .on_world_leaving = bodies_world_leaving,

@@ -194,6 +194,9 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
     if (!r || !r->inst || !a->w) return false;
     app_render_mesh_dirty(a);
     render_frame_begin(s);
+    /* occluders first (falling bodies): the world behind them is then not
+     * drawn, or fails early depth */
+    component_draw_first_all(&a->comps, a, &(frame_draw){ cam, s });
     const world_grid grid = world_grid_of(a->w);
     int n = render_visible_set(cam, s->view_distance, &grid, NULL, r->visible);
     bool cull = cvar_int("render.occlusion", 1) && !s->wireframe; /* lines hide nothing */

@@ -66,6 +66,12 @@ void component_frame_all(component_table *t, app *a, double now, float dt)
         if (t->c[i]->on_frame) t->c[i]->on_frame(t->self[i], a, now, dt);
 }
 
+void component_draw_first_all(component_table *t, app *a, const frame_draw *f)
+{
+    for (int i = 0; i < t->count; i++)
+        if (t->c[i]->draw_first && t->drawable[i]) t->c[i]->draw_first(t->self[i], a, f);
+}
+
 void component_draw_all(component_table *t, app *a, const frame_draw *f)
 {
     for (int i = 0; i < t->count; i++)

@@ -45,6 +45,9 @@ typedef struct frame_draw {
  *                 is gone and the player stands in the new one
  *   on_edit       voxels in e->lo..e->hi changed (cut, fill, grammar, load)
  *   on_frame      once per simulated frame, after the player moved
+ *   draw_first    on the cleared frame, before the world: opaque things
+ *                 drawn here hide the world behind them from early depth
+ *                 and from the occlusion read-back (falling bodies)
  *   draw          after the world is drawn, before the crosshair and HUD
  *   shutdown      free everything (GL still current when it existed; the
  *                 worker pool is already destroyed, every queued job run) */
@@ -58,6 +61,7 @@ typedef struct component {
     void (*draw)(void *self, app *a, const frame_draw *f);
     void (*shutdown)(void *self, app *a);
     void (*on_world_leaving)(void *self, app *a, world *old);
+    void (*draw_first)(void *self, app *a, const frame_draw *f);
 } component;
 
 #define COMPONENT_MAX 32
@@ -82,6 +86,7 @@ void component_world_leaving_all(component_table *t, app *a, world *old);
 void component_new_world_all(component_table *t, app *a, world *w);
 void component_edit_all(component_table *t, app *a, const world_edit *e);
 void component_frame_all(component_table *t, app *a, double now, float dt);
+void component_draw_first_all(component_table *t, app *a, const frame_draw *f);
 void component_draw_all(component_table *t, app *a, const frame_draw *f);
 void component_shutdown_all(component_table *t, app *a);
 
