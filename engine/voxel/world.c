@@ -32,12 +32,21 @@ static int wrap(int v, int n)
     return r < 0 ? r + n : r;
 }
 
-world *world_create(int cx, int cy, int cz)
-{
-    return world_create_at(0, 0, cx, cy, cz);
-}
+static world *create(int ocx, int ocz, int cx, int cy, int cz, long long max_chunks);
+
+world *world_create(int cx, int cy, int cz) { return create(0, 0, cx, cy, cz, WORLD_MAX_CHUNKS); }
 
 world *world_create_at(int ocx, int ocz, int cx, int cy, int cz)
+{
+    return create(ocx, ocz, cx, cy, cz, WORLD_MAX_CHUNKS);
+}
+
+world *world_create_window(int ocx, int ocz, int cx, int cy, int cz)
+{
+    return create(ocx, ocz, cx, cy, cz, WORLD_MAX_STREAM_CHUNKS);
+}
+
+static world *create(int ocx, int ocz, int cx, int cy, int cz, long long max_chunks)
 {
     char err[160];
     if (ocx < -WORLD_COORD_LIMIT / CHUNK_SIZE || ocz < -WORLD_COORD_LIMIT / CHUNK_SIZE ||
@@ -45,7 +54,9 @@ world *world_create_at(int ocx, int ocz, int cx, int cy, int cz)
         log_error("world origin %d,%d (chunks) is beyond the coordinate limit", ocx, ocz);
         return NULL;
     }
-    if (!world_size_check(cx, cy, cz, err, sizeof err)) {
+    if (max_chunks > WORLD_MAX_CHUNKS && cx > 0 && cy > 0 && cz > 0 && (long long)cx * cy * cz <= max_chunks) {
+        /* a streamed window: its budget was checked by whoever sized it */
+    } else if (!world_size_check(cx, cy, cz, err, sizeof err)) {
         log_error("%s", err);
         return NULL;
     }

@@ -61,6 +61,11 @@ bool world_size_check(int cx, int cy, int cz, char *err, size_t errlen);
 world *world_create(int cx, int cy, int cz);
 /* A window whose lowest column is (ocx, ocz); ready as world_create's. */
 world *world_create_at(int ocx, int ocz, int cx, int cy, int cz);
+/* A streamed world's window may be larger than a finite world (its
+ * memory is checked against stream.memory_mb by the game): up to
+ * WORLD_MAX_STREAM_CHUNKS. */
+#define WORLD_MAX_STREAM_CHUNKS (1 << 16)
+world *world_create_window(int ocx, int ocz, int cx, int cy, int cz);
 void world_destroy(world *w);
 
 /* Chunk coordinates that keep every voxel coordinate, and x + sx, inside

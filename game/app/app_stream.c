@@ -103,7 +103,7 @@ static int window_for(const stream_comp *c, float distance, int cy, char *err, s
     int n = stream_window_columns((int)ceilf(distance), c->cv.margin->i, c->cv.hysteresis->i);
     size_t bytes = stream_window_bytes(n, cy);
     double mb = (double)bytes / (1024.0 * 1024.0);
-    if (mb > c->cv.memory_mb->f || (long long)n * n * cy > 1 << 20) {
+    if (mb > c->cv.memory_mb->f || (long long)n * n * cy > WORLD_MAX_STREAM_CHUNKS) {
         snprintf(err, errlen,
                  "view.distance %.0f needs a window of %dx%d columns of %d chunks: %.0f MiB of voxels, over "
                  "stream.memory_mb %.0f",
@@ -165,7 +165,7 @@ bool app_stream_begin(app *a, world **out)
         log_error("stream: %s: %s", app_kind(a)->name, err);
         return false;
     }
-    world *w = world_create(n, a->cv.size_y->i, n);
+    world *w = world_create_window(0, 0, n, a->cv.size_y->i, n);
     if (!w) {
         column_gen_destroy(g);
         return false;
