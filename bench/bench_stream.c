@@ -22,6 +22,7 @@
 #include "app/app_frame.h"
 #include "app/app_internal.h"
 #include "app/app_stream.h"
+#include "core/rss.h"
 #include "bench.h"
 #include "core/timer.h"
 #include "platform/platform.h"
@@ -36,15 +37,6 @@ typedef struct stream_bench {
     const char *biome;
 } stream_bench;
 
-static long rss_kib(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    long pages = 0, res = 0;
-    if (!f) return -1;
-    int n = fscanf(f, "%ld %ld", &pages, &res);
-    fclose(f);
-    return n == 2 ? res * (sysconf(_SC_PAGESIZE) / 1024) : -1;
-}
 
 static int cmp_float(const void *a, const void *b)
 {

@@ -14,6 +14,7 @@
 #include "app/app.h"
 #include "app/app_internal.h"
 #include "app/app_stream.h"
+#include "core/rss.h"
 #include "gfx/screenshot.h"
 #include "platform/platform.h"
 #include "ui/cmd.h"
@@ -126,15 +127,6 @@ static void test_player_held_over_columns_not_there_yet(void **state)
     app_destroy(a);
 }
 
-static long rss_kib(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    long pages = 0, res = 0;
-    if (!f) return -1;
-    int n = fscanf(f, "%ld %ld", &pages, &res);
-    fclose(f);
-    return n == 2 ? res * (sysconf(_SC_PAGESIZE) / 1024) : -1;
-}
 
 static void test_memory_flat_over_a_flight(void **state)
 {

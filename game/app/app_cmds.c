@@ -15,6 +15,7 @@
 #include "app_save.h"
 #include "app_stream.h"
 #include "core/log.h"
+#include "core/rss.h"
 #include "gfx/screenshot.h"
 #include "platform/platform.h"
 #include "worldgen/biomes.h"
@@ -146,18 +147,6 @@ static int c_screenshot(void *u, int argc, char **argv)
     return 0;
 }
 
-/* The process's resident memory in KiB (Linux /proc), or -1. */
-static long resident_kib(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (!f) return -1;
-    long size, res;
-    int n = fscanf(f, "%ld %ld", &size, &res);
-    fclose(f);
-    long page = sysconf(_SC_PAGESIZE);
-    return n == 2 && page > 0 ? res * (page / 1024) : -1;
-}
-
 static int c_stats(void *u, int argc, char **argv)
 {
     app *a = u;
@@ -196,7 +185,7 @@ static int c_stats(void *u, int argc, char **argv)
     log_out("tinted_faces=%llu", (unsigned long long)world_count_tinted(w));
     log_out("tint_bytes=%zu", world_tint_bytes(w));
     log_out("position=%.2f %.2f %.2f", a->pl.pos[0], a->pl.pos[1], a->pl.pos[2]);
-    long rss = resident_kib();
+    long rss = rss_kib();
     if (rss >= 0) log_out("rss_kib=%ld", rss); /* scripts watch memory over many frames */
     log_out("facing=%.1f %.1f", a->pl.yaw, a->pl.pitch);
     app_bodies_print_stats(a);
