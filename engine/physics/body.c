@@ -13,6 +13,7 @@ void body_destroy(body *b)
 {
     if (!b) return;
     octree_destroy(b->tree);
+    octree_destroy(b->shell);
     free(b->mat);
     free(b->tint);
     free(b);
@@ -126,11 +127,32 @@ static body *body_alloc(const int size[3])
     return b;
 }
 
-/* The octree and the mass, once the grid is filled; NULL (freed) if not. */
+/* The voxels with a face open to air (or to the grid's edge): only they
+ * can touch anything first, so contacts are searched among them alone. */
+static octree *shell_tree(const body *b)
+{
+    const int *s = b->size;
+    octree *o = octree_create(s[0], s[1], s[2]);
+    if (!o) return NULL;
+    for (int y = 0; y < s[1]; y++)
+        for (int z = 0; z < s[2]; z++)
+            for (int x = 0; x < s[0]; x++) {
+                if (b->mat[body_index(b, x, y, z)] == MAT_AIR) continue;
+                bool open = x == 0 || y == 0 || z == 0 || x == s[0] - 1 || y == s[1] - 1 || z == s[2] - 1;
+                for (int f = 0; f < FACE_COUNT && !open; f++)
+                    open = b->mat[body_index(b, x + face_normal[f][0], y + face_normal[f][1], z + face_normal[f][2])] ==
+                           MAT_AIR;
+                if (open) octree_set(o, x, y, z, true);
+            }
+    return o;
+}
+
+/* The octrees and the mass, once the grid is filled; NULL (freed) if not. */
 static body *body_finish(body *b, const body_density *dens)
 {
     b->tree = octree_from_dense(b->mat, b->size[0], b->size[1], b->size[2]);
-    if (!b->tree || !body_update_mass(b, dens)) {
+    b->shell = b->tree ? shell_tree(b) : NULL;
+    if (!b->tree || !b->shell || !body_update_mass(b, dens)) {
         body_destroy(b);
         return NULL;
     }

@@ -22,7 +22,9 @@ typedef struct body {
     uint8_t *mat;      /* per cell: material, air outside the body */
     uint8_t *tint;     /* per cell: the tint faces looking into it take */
     long count;        /* voxels */
-    octree *tree;      /* occupancy of the grid (seed 003): contacts */
+    octree *tree;      /* occupancy of the grid (seed 003): ray picks, cuts */
+    octree *shell;     /* the voxels with a face open to air: contacts (an
+                        * interior voxel is never the first to touch) */
     float mass, inv_mass;
     float com[3];      /* centre of mass, grid coordinates */
     float inv_inertia[3][3]; /* about the centre of mass, in the grid's axes */
