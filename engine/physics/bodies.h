@@ -46,19 +46,42 @@ typedef struct bodies_contact {
     float n[3], p[3], depth;
     /* solver state */
     float ra[3], rb[3], t[2][3];
+    float wa[3][3], wb[3][3]; /* angular velocity per unit impulse along n, t0, t1 */
     float mass_n, mass_t[2], target, jn, jt[2];
 } bodies_contact;
+
+/* The pairs of voxels found near between two bodies, kept while the two
+ * together have moved less than the extra reach they were found with. */
+typedef struct bodies_kept {
+    uint32_t id;      /* the other body */
+    float at[2][7];   /* both poses then: pos xyz, rot xyzw */
+    octree_pairs pairs;
+    bool used;        /* met this substep (else dropped) */
+} bodies_kept;
 
 typedef struct bodies_contacts {
     bodies_contact *v;
     int count, cap;
     octree_pairs pairs;
-    long pair_count; /* the octree pairs this list came from */
+    octree_pairs near; /* scratch of the body-pair queries */
+    long pair_count; /* the octree pairs this list came from (queries made) */
     bool brute;      /* use the brute-force query (benchmarks) */
+    /* bodies_step keeps a body's terrain pairs (found with a wider reach)
+     * while the body has moved less than the extra reach since, the
+     * terrain's octree is unchanged and the list is still this body's */
+    bool kept;
+    uint32_t id;
+    const octree *terrain;
+    unsigned long version;
+    float at_pos[3], at_rot[4];
+    /* and its pairs with the bodies after it (owner: the body they are of) */
+    bodies_kept *kept_pairs;
+    int kept_count, kept_cap;
+    uint32_t kept_owner;
 } bodies_contacts;
 
 typedef struct bodies_stats {
-    long pairs;      /* octree pairs found in the last step (all substeps) */
+    long pairs;      /* octree pairs the queries of the last step found (kept ones not again) */
     long contacts;   /* contacts solved in the last step */
     int awake;
 } bodies_stats;
@@ -69,12 +92,19 @@ typedef struct bodies {
     uint32_t next_id;
     bodies_params p;
     bodies_stats stats;
-    bodies_contacts *per;   /* per body: its terrain contacts (the workers' lists) */
+    bodies_contacts *per;   /* per body: its contacts with the terrain and with the bodies
+                             * after it (the workers' lists), its kept terrain pairs */
     int per_cap;
     bodies_contacts all;    /* every contact of a substep, in body order */
     struct bodies_solve *solve; /* per body: the solver's inverse mass and inertia */
     int solve_cap;
+    int *isl;               /* the solver's islands: scratch kept between steps */
+    size_t isl_cap;
+    int *isl_order;
+    size_t isl_order_cap;
     bool brute;             /* brute-force contact queries (benchmarks compare) */
+    bool fresh;             /* query every contact afresh each substep, keep no pairs
+                             * (tests: keeping them changes no bit) */
 } bodies;
 
 void bodies_init(bodies *s);
