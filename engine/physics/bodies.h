@@ -129,6 +129,26 @@ void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *job
  * whether any body touched the box. */
 bool bodies_push_box(const bodies *s, const float lo[3], const float hi[3], float push[3], float carry[3]);
 
+/* The cutting tool on the bodies (seed 003's cut, as on the terrain):
+ * every body voxel whose centre lies in a voxel of the tool (octree
+ * `tool`, placed at `pose` in the world as octree_intersect places a tool
+ * over terrain) is removed, and the body cells it leaves that a face now
+ * looks into take the tint `color` (the colour the faces it exposed will
+ * keep when the body merges). A body cut in two or more 6-connected
+ * groups becomes that many bodies (body_split: each moving as that part
+ * of it moved); one cut to nothing is gone. The voxels removed are added
+ * to removed[material] (NULL: not counted); returns how many. `scratch`:
+ * the caller's pair list, reused. A body that cannot be split (out of
+ * memory) is left whole and uncut. */
+long bodies_cut(bodies *s, const octree *tool, const octree_pose *pose, const body_density *dens, uint8_t color,
+                long removed[MAT_COUNT], octree_pairs *scratch);
+
+/* The body a ray from `origin` along `dir` (any length) meets first
+ * within max_dist, by its voxels (each body's octree, posed): its index,
+ * or -1; dist (may be NULL) gets the distance along the normalised
+ * direction. */
+int bodies_raycast(const bodies *s, const float origin[3], const float dir[3], float max_dist, float *dist);
+
 /* The contacts of body i against the terrain at its pose now, appended to
  * out (tests and benchmarks: octree against brute force). */
 void bodies_terrain_contacts(const bodies *s, int i, const world *w, const octree *terrain, bodies_contacts *out);
