@@ -487,6 +487,16 @@ static inline void apply(solve_body *A, solve_body *B, const float wa[3], const 
         for (int i = 0; i < 3; i++) B->v[i] -= dir[i] * j * B->inv_m, B->w[i] -= wb[i] * j;
 }
 
+/* Both friction impulses dj along the contact's tangents at once. */
+static inline void apply_friction(solve_body *A, solve_body *B, const bodies_contact *c, const float dj[2])
+{
+    for (int i = 0; i < 3; i++) {
+        float lin = c->t[0][i] * dj[0] + c->t[1][i] * dj[1];
+        if (A->inv_m > 0) A->v[i] += lin * A->inv_m, A->w[i] += c->wa[1][i] * dj[0] + c->wa[2][i] * dj[1];
+        if (B && B->inv_m > 0) B->v[i] -= lin * B->inv_m, B->w[i] -= c->wb[1][i] * dj[0] + c->wb[2][i] * dj[1];
+    }
+}
+
 static void tangents(const float n[3], float t0[3], float t1[3])
 {
     const float up[3] = { 0, 1, 0 }, side[3] = { 1, 0, 0 };
@@ -517,6 +527,17 @@ static void solve_island(bodies *s, solve_body *sb, float h, const int *idx, int
             if (d == 0) c->mass_n = m;
             else c->mass_t[d - 1] = m;
         }
+        /* a friction impulse turns the bodies, which changes the normal
+         * speed at the contact by this much per unit (n . (w x r)) */
+        for (int d = 0; d < 2; d++) {
+            float x[3];
+            cross3(c->wa[d + 1], c->ra, x);
+            c->kn[d] = dot3(x, c->n);
+            if (SB) {
+                cross3(c->wb[d + 1], c->rb, x);
+                c->kn[d] += dot3(x, c->n);
+            }
+        }
         float v[3];
         rel_vel(SA, SB, c->ra, c->rb, v);
         float vn = dot3(v, c->n);
@@ -532,17 +553,19 @@ static void solve_island(bodies *s, solve_body *sb, float h, const int *idx, int
         for (int q = 0; q < n; q++) {
             bodies_contact *c = &C->v[idx[q]];
             solve_body *SA = &sb[c->a], *SB = c->b >= 0 ? &sb[c->b] : NULL;
-            float v[3];
+            float v[3], dj[2], lim = s->p.friction * c->jn;
             rel_vel(SA, SB, c->ra, c->rb, v);
-            /* friction first, bounded by the normal impulse so far */
+            /* friction first, bounded by the normal impulse so far; both
+             * tangents from the same velocity, applied at once */
             for (int t = 0; t < 2; t++) {
-                float j = -dot3(v, c->t[t]) * c->mass_t[t], lim = s->p.friction * c->jn;
-                float old = c->jt[t];
+                float j = -dot3(v, c->t[t]) * c->mass_t[t], old = c->jt[t];
                 c->jt[t] = fminf(fmaxf(old + j, -lim), lim);
-                apply(SA, SB, c->wa[t + 1], c->wb[t + 1], c->t[t], c->jt[t] - old);
+                dj[t] = c->jt[t] - old;
             }
-            rel_vel(SA, SB, c->ra, c->rb, v);
-            float j = (c->target - dot3(v, c->n)) * c->mass_n, old = c->jn;
+            apply_friction(SA, SB, c, dj);
+            /* the normal speed after them: t . n = 0, so only the turning counts */
+            float vn = dot3(v, c->n) + dj[0] * c->kn[0] + dj[1] * c->kn[1];
+            float j = (c->target - vn) * c->mass_n, old = c->jn;
             c->jn = fmaxf(old + j, 0.f);
             apply(SA, SB, c->wa[0], c->wb[0], c->n, c->jn - old);
         }

@@ -47,6 +47,7 @@ typedef struct bodies_contact {
     /* solver state */
     float ra[3], rb[3], t[2][3];
     float wa[3][3], wb[3][3]; /* angular velocity per unit impulse along n, t0, t1 */
+    float kn[2];              /* normal speed per unit friction impulse along t0, t1 */
     float mass_n, mass_t[2], target, jn, jt[2];
 } bodies_contact;
 
