@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Voxel bodies through the real executable (issue 21): a fill in mid-air
-# falls and merges back with every voxel kept; a cut that disconnects
+# falls and merges back with every voxel kept; a body cut in two in flight
+# conserves its stone less the cut; a cut that disconnects
 # nothing makes no body; physics.max_bodies leaves the rest as terrain;
 # absurd settings are refused; a save with a body in flight keeps its
 # voxels, through kill -9.
@@ -32,6 +33,21 @@ check "cut what fell and merged" 0 "$strata" --headless --exec \
 a=$(kv material.stone 1) b=$(kv material.stone 2)
 [ -n "$a" ] && [ -n "$b" ] && [ "$b" -lt "$a" ] && echo "ok   the cut took $((a - b)) of its stone" ||
     { echo "FAIL the cut took none of its stone ($a -> $b)"; fail=1; }
+
+# a bar of stone in flight, cut through its middle: two bodies, the cut
+# took exactly the stone it reports, and both pieces merge back
+check "cut a body in flight in two" 0 "$strata" --headless --exec \
+    "$small; set tool.size 8; set tool.shape \"y < 2 and z < 2\"; stats; fill stone 60 110 60; frames 3; stats;
+     set tool.shape \"x >= 3 and x < 5\"; cut 60 107 57; stats; frames 600; stats"
+s0=$(kv material.stone 1); n=$(kv fill_voxels); c=$(kv cut.stone)
+same "the bar is one body in flight" "1 $n" "$(kv bodies 2) $(kv body_material.stone 1)"
+same "the cut took body voxels only" "$c $c" "$(kv cut_voxels) $(kv cut_body_voxels)"
+same "the cut took the middle (2 x 2 x 2)" "8" "$c"
+same "two bodies after the cut" "2" "$(kv bodies 3)"
+same "the world's stone untouched by the cut" "$(kv material.stone 2)" "$(kv material.stone 3)"
+same "the pieces hold the rest" "$((n - c))" "$(kv body_material.stone 2)"
+same "both merged" "0" "$(kv bodies 4)"
+same "stone conserved less exactly the cut" "$((s0 + n - c))" "$(kv material.stone 4)"
 
 check "a cut that disconnects nothing" 0 "$strata" --headless --exec "$small; cut 64 20 64; frames 2; stats"
 same "makes no body" "0" "$(kv bodies)"

@@ -266,8 +266,9 @@ static void test_two_bodies_stack(void **state)
     world_destroy(w);
 }
 
-/* A scene of bodies tumbling onto bumpy terrain and each other. */
-static void scene_run(job_pool *jobs, float out[][7], int n)
+/* A scene of bodies tumbling onto bumpy terrain and each other (fresh:
+ * every contact queried afresh each substep, no pairs kept). */
+static void scene_run_with(job_pool *jobs, float out[][7], int n, bool fresh)
 {
     world *w = world_create(2, 1, 2);
     rng r = rng_make(5);
@@ -275,6 +276,7 @@ static void scene_run(job_pool *jobs, float out[][7], int n)
         for (int x = 0; x < 64; x++) fill_box(w, x, 0, z, x + 1, 2 + rng_range(&r, 0, 3), z + 1, MAT_STONE);
     bodies s;
     bodies_init(&s);
+    s.fresh = fresh;
     for (int i = 0; i < n; i++) {
         const float o[3] = { 8.f + 10.f * (float)(i % 4), 12.f + 3.f * (float)i, 8.f + 10.f * (float)(i / 4 % 4) };
         body *b = box_body(rng_range(&r, 1, 5), rng_range(&r, 1, 4), rng_range(&r, 1, 5), MAT_OAK_LOG, o);
@@ -290,6 +292,36 @@ static void scene_run(job_pool *jobs, float out[][7], int n)
     octree_destroy(t);
     bodies_free(&s);
     world_destroy(w);
+}
+
+static void scene_run(job_pool *jobs, float out[][7], int n) { scene_run_with(jobs, out, n, false); }
+
+/* Pairs kept between substeps (found with a wider reach, dropped once the
+ * bodies moved that far) give exactly the contacts fresh queries give:
+ * the octree's order of pairs does not depend on the pose, so the same
+ * contacts come in the same order and the scene ends the same bit for bit. */
+static void test_kept_pairs_equal_fresh(void **state)
+{
+    (void)state;
+    enum { N = 12 };
+    float a[N][7], b[N][7];
+    scene_run_with(NULL, a, N, false);
+    scene_run_with(NULL, b, N, true);
+    assert_memory_equal(a, b, sizeof a);
+}
+
+/* Contacts are searched among the voxels open to air: a solid 5^3 box
+ * has 98 of its 125 on its surface. */
+static void test_shell_is_surface(void **state)
+{
+    (void)state;
+    body *b = box_body(5, 5, 5, MAT_STONE, (const float[3]){ 0, 0, 0 });
+    assert_non_null(b);
+    assert_int_equal(octree_count(b->tree), 125);
+    assert_int_equal(octree_count(b->shell), 98);
+    assert_false(octree_get(b->shell, 2, 2, 2));
+    assert_true(octree_get(b->shell, 0, 2, 2));
+    body_destroy(b);
 }
 
 static void test_deterministic_across_workers(void **state)
@@ -341,6 +373,200 @@ static void test_contacts_octree_equal_brute(void **state)
     world_destroy(w);
 }
 
+/* Voxels of each material in every body of the set. */
+static void body_materials(const bodies *s, long out[MAT_COUNT])
+{
+    memset(out, 0, sizeof(long) * MAT_COUNT);
+    for (int i = 0; i < s->count; i++) {
+        const body *b = s->v[i];
+        for (size_t k = 0; k < (size_t)b->size[0] * b->size[1] * b->size[2]; k++) out[b->mat[k]]++;
+    }
+}
+
+/* A tool of size sx * sy * sz, every voxel in it. */
+static octree *slab_tool(int sx, int sy, int sz)
+{
+    size_t n = (size_t)sx * sy * sz;
+    uint8_t *g = malloc(n);
+    memset(g, 1, n);
+    octree *o = octree_from_dense(g, sx, sy, sz);
+    free(g);
+    return o;
+}
+
+/* The tool posed like body b, its centre at b's grid point p. */
+static void pose_at_body(const body *b, const float p[3], octree_pose *pose)
+{
+    body_rotation(b, pose->rot);
+    body_to_world(b, pose->rot, p, pose->pos);
+}
+
+/* A bar of stone | dirt | oak falls, tumbling; a one-voxel slab of the
+ * tool cuts out its dirt middle in flight: two bodies, stone and oak,
+ * each where its voxels were, moving as that part of the bar moved; the
+ * cut took exactly the dirt; both fall on and come to rest. */
+static void test_cut_falling_body_in_two(void **state)
+{
+    (void)state;
+    world *w = world_create(2, 1, 2);
+    fill_box(w, 0, 0, 0, 64, 2, 64, MAT_STONE);
+    int size[3] = { 9, 3, 3 };
+    uint8_t g[9 * 3 * 3];
+    for (int y = 0; y < 3; y++)
+        for (int z = 0; z < 3; z++)
+            for (int x = 0; x < 9; x++) g[x + 9 * (z + 3 * y)] = x < 4 ? MAT_STONE : x == 4 ? MAT_DIRT : MAT_OAK_LOG;
+    body_density dens;
+    body_density_default(&dens);
+    body *b = body_from_grid(g, NULL, size, (const float[3]){ 20, 30, 20 }, &dens);
+    assert_non_null(b);
+    b->ang[0] = 1.5f, b->ang[1] = -0.7f, b->ang[2] = 0.9f;
+    bodies s;
+    bodies_init(&s);
+    assert_true(bodies_add(&s, b));
+    octree *t = octree_from_world(w);
+    for (int k = 0; k < 20; k++) bodies_step(&s, w, t, NULL);
+    assert_int_equal(s.count, 1);
+    assert_false(b->asleep);
+    assert_true(b->vel[1] < -3.f); /* falling */
+    long before[MAT_COUNT], after[MAT_COUNT], cut[MAT_COUNT] = { 0 };
+    body_materials(&s, before);
+    /* where the parent has its corner voxels, and how its points move */
+    float r[3][3], stone_at[3], oak_at[3], vel[3], ang[3], pos[3];
+    body_rotation(b, r);
+    body_to_world(b, r, (const float[3]){ 0.5f, 0.5f, 0.5f }, stone_at);
+    body_to_world(b, r, (const float[3]){ 8.5f, 2.5f, 2.5f }, oak_at);
+    memcpy(vel, b->vel, sizeof vel);
+    memcpy(ang, b->ang, sizeof ang);
+    memcpy(pos, b->pos, sizeof pos);
+    uint32_t old_id = b->id;
+
+    octree *slab = slab_tool(1, 8, 8);
+    octree_pose pose;
+    pose_at_body(b, (const float[3]){ 4.5f, 1.5f, 1.5f }, &pose);
+    octree_pairs scratch = { 0 };
+    long n = bodies_cut(&s, slab, &pose, &dens, 2, cut, &scratch);
+    assert_int_equal(n, 9);
+    assert_int_equal(cut[MAT_DIRT], 9);
+    assert_int_equal(s.count, 2);
+    body_materials(&s, after);
+    for (int m = 1; m < MAT_COUNT; m++) assert_int_equal(after[m], before[m] - cut[m]);
+    for (int i = 0; i < 2; i++) {
+        const body *p = s.v[i];
+        assert_true(p->id != old_id);
+        assert_int_equal(p->count, 36);
+        /* one material each; its corner voxel is where the bar had it */
+        long own[MAT_COUNT] = { 0 };
+        size_t cells = (size_t)p->size[0] * p->size[1] * p->size[2];
+        for (size_t k = 0; k < cells; k++) own[p->mat[k]]++;
+        bool stone = own[MAT_STONE] == 36;
+        assert_true(stone || own[MAT_OAK_LOG] == 36);
+        float pr[3][3], at[3];
+        body_rotation(p, pr);
+        /* the piece's grid has one cell of air round its voxels */
+        body_to_world(p, pr, stone ? (const float[3]){ 1.5f, 1.5f, 1.5f } : (const float[3]){ 4.5f, 3.5f, 3.5f }, at);
+        const float *want = stone ? stone_at : oak_at;
+        for (int a = 0; a < 3; a++) assert_float_equal(at[a], want[a], 1e-3);
+        /* velocity of the bar's point at the piece's centre */
+        float d[3] = { p->pos[0] - pos[0], p->pos[1] - pos[1], p->pos[2] - pos[2] };
+        float v[3] = { vel[0] + ang[1] * d[2] - ang[2] * d[1], vel[1] + ang[2] * d[0] - ang[0] * d[2],
+                       vel[2] + ang[0] * d[1] - ang[1] * d[0] };
+        for (int a = 0; a < 3; a++) {
+            assert_float_equal(p->vel[a], v[a], 1e-4);
+            assert_float_equal(p->ang[a], ang[a], 1e-6);
+        }
+        assert_false(p->asleep);
+    }
+    /* the cut faces carry the tool's colour */
+    long painted = 0;
+    for (int i = 0; i < 2; i++)
+        for (size_t k = 0; k < (size_t)s.v[i]->size[0] * s.v[i]->size[1] * s.v[i]->size[2]; k++)
+            painted += s.v[i]->tint[k] == 2;
+    assert_true(painted >= 18);
+    /* they fall on and rest; nothing more is lost */
+    for (int k = 0; k < 60 * 15 && bodies_awake(&s) > 0; k++) bodies_step(&s, w, t, NULL);
+    assert_int_equal(bodies_awake(&s), 0);
+    body_materials(&s, after);
+    for (int m = 1; m < MAT_COUNT; m++) assert_int_equal(after[m], before[m] - cut[m]);
+    for (int i = 0; i < 2; i++) assert_true(penetration(s.v[i], w) <= 0.1f);
+    octree_pairs_free(&scratch);
+    octree_destroy(slab);
+    octree_destroy(t);
+    bodies_free(&s);
+    world_destroy(w);
+}
+
+/* A cut that meets the body's bounding sphere but none of its voxels (the
+ * tool in the notch of an L) leaves the body as it was: same body, same
+ * voxels, same pose, same velocities. A cut of the whole body removes it. */
+static void test_cut_nothing_leaves_body(void **state)
+{
+    (void)state;
+    int size[3] = { 6, 6, 2 };
+    uint8_t g[6 * 6 * 2];
+    for (int y = 0; y < 6; y++)
+        for (int z = 0; z < 2; z++)
+            for (int x = 0; x < 6; x++) g[x + 6 * (z + 2 * y)] = x < 2 || y < 2 ? MAT_STONE : MAT_AIR;
+    body_density dens;
+    body_density_default(&dens);
+    body *b = body_from_grid(g, NULL, size, (const float[3]){ 10, 10, 10 }, &dens);
+    assert_non_null(b);
+    b->vel[0] = 1, b->ang[2] = 0.5f;
+    b->rot[0] = 0.2f, b->rot[3] = sqrtf(1 - 0.04f);
+    bodies s;
+    bodies_init(&s);
+    assert_true(bodies_add(&s, b));
+    body copy = *b;
+    size_t cells = 6 * 6 * 2;
+    uint8_t mat[6 * 6 * 2], tint[6 * 6 * 2];
+    memcpy(mat, b->mat, cells);
+    memcpy(tint, b->tint, cells);
+    octree *cube = slab_tool(3, 3, 2);
+    octree_pose pose;
+    pose_at_body(b, (const float[3]){ 4.5f, 4.5f, 1.f }, &pose); /* the notch: x, y in 3..6 */
+    octree_pairs scratch = { 0 };
+    long cut[MAT_COUNT] = { 0 };
+    assert_int_equal(bodies_cut(&s, cube, &pose, &dens, 1, cut, &scratch), 0);
+    assert_int_equal(s.count, 1);
+    assert_ptr_equal(s.v[0], b);
+    assert_memory_equal(&copy, b, sizeof copy);
+    assert_memory_equal(mat, b->mat, cells);
+    assert_memory_equal(tint, b->tint, cells);
+    for (int m = 0; m < MAT_COUNT; m++) assert_int_equal(cut[m], 0);
+    /* the whole body in the tool: gone */
+    octree *big = slab_tool(12, 12, 12);
+    pose_at_body(b, (const float[3]){ 3.f, 3.f, 1.f }, &pose);
+    assert_int_equal(bodies_cut(&s, big, &pose, &dens, 1, cut, &scratch), 40);
+    assert_int_equal(cut[MAT_STONE], 40);
+    assert_int_equal(s.count, 0);
+    octree_pairs_free(&scratch);
+    octree_destroy(cube);
+    octree_destroy(big);
+    bodies_free(&s);
+}
+
+/* A ray meets the body in front of the terrain behind it; one that
+ * misses the body (or stops short of it) meets none. */
+static void test_raycast_hits_body(void **state)
+{
+    (void)state;
+    body_density dens;
+    body_density_default(&dens);
+    bodies s;
+    bodies_init(&s);
+    body *b = box_body(3, 3, 3, MAT_STONE, (const float[3]){ 10, 10, 10 }); /* x in [10, 13) */
+    assert_non_null(b);
+    b->rot[1] = sinf(0.3f), b->rot[3] = cosf(0.3f); /* turned about y: the face is nearer than 10 */
+    assert_true(bodies_add(&s, b));
+    float d;
+    const float eye[3] = { 0, 11.5f, 11.5f }, dir[3] = { 2, 0, 0 };
+    assert_int_equal(bodies_raycast(&s, eye, dir, 50, &d), 0);
+    assert_true(d > 9.f && d < 11.5f);
+    assert_int_equal(bodies_raycast(&s, eye, dir, 5, &d), -1);
+    const float up[3] = { 0, 1, 0 };
+    assert_int_equal(bodies_raycast(&s, eye, up, 50, &d), -1);
+    bodies_free(&s);
+}
+
 /* The player's box is pushed out of a body, up when it stands on one, and
  * left alone when nothing touches it. */
 static void test_push_box(void **state)
@@ -388,7 +614,12 @@ int main(void)
         cmocka_unit_test(test_fast_body_never_tunnels),
         cmocka_unit_test(test_two_bodies_stack),
         cmocka_unit_test(test_deterministic_across_workers),
+        cmocka_unit_test(test_kept_pairs_equal_fresh),
+        cmocka_unit_test(test_shell_is_surface),
         cmocka_unit_test(test_contacts_octree_equal_brute),
+        cmocka_unit_test(test_cut_falling_body_in_two),
+        cmocka_unit_test(test_cut_nothing_leaves_body),
+        cmocka_unit_test(test_raycast_hits_body),
         cmocka_unit_test(test_push_box),
         cmocka_unit_test(test_params_refused),
     };

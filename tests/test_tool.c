@@ -13,6 +13,7 @@
 #include "core/rng.h"
 #include "worldgen/formula_world.h"
 #include "mesh/mesh_blocks.h"
+#include "physics/bodies.h"
 #include "physics/collide.h"
 #include "play/player.h"
 #include "play/tool.h"
@@ -312,14 +313,58 @@ static void test_fill_keeps_the_player_free(void **state)
     octree_pose pose;
     const float at[3] = { 16, 16, 16 };
     octree_pose_identity(&pose, at);
-    const tool_box body = { { 15.7f, 14.f, 15.7f }, { 16.3f, 15.8f, 16.3f } }; /* a player at (16, 14, 16) */
-    int filled = tool_fill(&t, w, &pose, MAT_DIRT, &body);
+    const tool_box keep = { { 15.7f, 14.f, 15.7f }, { 16.3f, 15.8f, 16.3f } }; /* a player at (16, 14, 16) */
+    int filled = tool_fill(&t, w, &pose, MAT_DIRT, &keep);
     for (int y = 14; y < 16; y++) assert_int_equal(world_get(w, 15, y, 15), MAT_AIR);
     for (int y = 14; y < 16; y++) assert_int_equal(world_get(w, 16, y, 16), MAT_AIR);
     assert_int_equal(world_get(w, 16, 16, 16), MAT_DIRT); /* just above the head */
     assert_int_equal(world_get(w, 14, 15, 15), MAT_DIRT);  /* beside it */
     assert_int_equal(filled, (int)t.shape.count - 8);     /* 2 x 2 columns of 2 voxels */
-    assert_false(collide_box_hits(w, body.lo, body.hi));
+    assert_false(collide_box_hits(w, keep.lo, keep.hi));
+    tool_free(&t);
+    world_destroy(w);
+}
+
+/* A body in flight between the eye and the ground: the tool's ray pick
+ * stops at the body, not at the terrain behind it, and a cut there takes
+ * the body's voxels (counted apart and per material), not the terrain's. */
+static void test_pick_and_cut_body_before_terrain(void **state)
+{
+    (void)state;
+    world *w = make_world(); /* ground: grass top face at y = 21 */
+    tool t;
+    char err[256];
+    assert_true(tool_init(&t, err, sizeof err));
+    assert_true(tool_set_shape(&t, TOOL_DEFAULT_SHAPE, 2, err, sizeof err));
+    tool_view v = { .w = w, .eye = { 32, 30, 32 }, .yaw = 0, .pitch = -90 };
+    octree_pose pose;
+    assert_true(tool_place(&t, &v, &pose));
+    assert_float_equal(pose.pos[1], 21.f, 1e-3); /* no bodies: the ground */
+    body_density dens;
+    body_density_default(&dens);
+    bodies s;
+    bodies_init(&s);
+    int size[3] = { 4, 2, 4 };
+    uint8_t g[32];
+    memset(g, MAT_DIRT, sizeof g);
+    body *b = body_from_grid(g, NULL, size, (const float[3]){ 30, 24, 30 }, &dens); /* top face at y = 26 */
+    assert_non_null(b);
+    b->vel[1] = -5;
+    assert_true(bodies_add(&s, b));
+    tool_bind_bodies(&t, &s, &dens);
+    assert_true(tool_place(&t, &v, &pose));
+    assert_float_equal(pose.pos[1], 26.f, 1e-3); /* the body's top */
+    uint64_t hash = world_hash(w);
+    int n = tool_cut(&t, w, &pose);
+    assert_true(n > 0);
+    assert_int_equal(t.last_removed_bodies, n);
+    assert_int_equal(t.last_removed_mat[MAT_DIRT], n);
+    assert_int_equal(world_hash(w), hash); /* the terrain behind is untouched */
+    assert_int_equal(bodies_voxels(&s), 32 - n);
+    assert_int_equal(s.count, 1);
+    assert_float_equal(s.v[0]->vel[1], -5.f, 1e-5); /* still falling as it fell */
+    tool_bind_bodies(&t, NULL, NULL);
+    bodies_free(&s);
     tool_free(&t);
     world_destroy(w);
 }
@@ -590,6 +635,7 @@ int main(void)
         cmocka_unit_test(test_cut_dirties_only_touched_chunks),
         cmocka_unit_test(test_fill_then_cut_round_trips),
         cmocka_unit_test(test_fill_keeps_the_player_free),
+        cmocka_unit_test(test_pick_and_cut_body_before_terrain),
         cmocka_unit_test(test_bad_shapes_are_refused),
         cmocka_unit_test(test_player_cannot_fall_through_uncut_floor),
         cmocka_unit_test(test_octree_broad_phase_matches_collide),

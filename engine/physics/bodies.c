@@ -19,6 +19,13 @@
 #define BOUNCE_SPEED 2.f
 #define MAX_CONTACTS 256 /* per body and per pair: a deterministic spread is kept */
 #define DAMPING 0.02f    /* per second, linear and angular: settles a rocking body */
+/* Voxel centres within this of a voxel's centre may touch it: a ball's
+ * reach past the cube's half-diagonal. */
+#define REACH (VOXEL_R + MARGIN + 0.8660254f)
+/* A body's terrain pairs are found this much farther out and kept until
+ * one of its voxels has moved this far: a body at rest or tumbling
+ * slowly queries the octree once in many substeps instead of in each. */
+#define KEEP_REACH 0.5f
 
 bodies_params bodies_params_default(void)
 {
@@ -56,6 +63,9 @@ void bodies_contacts_free(bodies_contacts *c)
 {
     free(c->v);
     octree_pairs_free(&c->pairs);
+    octree_pairs_free(&c->near);
+    for (int k = 0; k < c->kept_cap; k++) octree_pairs_free(&c->kept_pairs[k].pairs);
+    free(c->kept_pairs);
     memset(c, 0, sizeof *c);
 }
 
@@ -66,6 +76,8 @@ void bodies_free(bodies *s)
     bodies_contacts_free(&s->all);
     free(s->per);
     free(s->solve);
+    free(s->isl);
+    free(s->isl_order);
     free(s->v);
     memset(s, 0, sizeof *s);
 }
@@ -192,16 +204,6 @@ static bool ball_cube(const float q[3], const int t[3], solid_fn solid, const vo
     return true;
 }
 
-static void terrain_contact(bodies_contacts *out, int a, const float q[3], const int t[3], const world *w)
-{
-    float n[3], depth;
-    if (!ball_cube(q, t, world_solid, w, n, &depth)) return;
-    bodies_contact *k = contact_push(out);
-    if (!k) return;
-    k->a = a, k->b = -1, k->depth = depth;
-    for (int i = 0; i < 3; i++) k->n[i] = n[i], k->p[i] = q[i] - n[i] * VOXEL_R;
-}
-
 /* Keeps at most MAX_CONTACTS of the contacts from `from` on, evenly
  * spread over the list (the order is the octree's, so deterministic). */
 static void thin(bodies_contacts *c, int from)
@@ -212,25 +214,61 @@ static void thin(bodies_contacts *c, int from)
     c->count = from + MAX_CONTACTS;
 }
 
-void bodies_terrain_contacts(const bodies *s, int i, const world *w, const octree *terrain, bodies_contacts *out)
+/* The contacts of body b (index i) with the terrain voxels of `pairs`
+ * (body voxel c, terrain voxel t) at its pose now. */
+static void pairs_to_contacts(const body *b, int i, const world *w, const octree_pairs *pairs, float rot[3][3],
+                              bodies_contacts *out)
+{
+    for (size_t k = 0; k < pairs->count; k++) {
+        const octree_pair *pr = &pairs->v[k];
+        float c[3] = { (float)pr->c[0] + 0.5f, (float)pr->c[1] + 0.5f, (float)pr->c[2] + 0.5f }, q[3], n[3], depth;
+        body_to_world(b, rot, c, q);
+        if (!ball_cube(q, pr->t, world_solid, w, n, &depth)) continue;
+        if (!blocks_bodies(world_get(w, pr->t[0], pr->t[1], pr->t[2]))) continue; /* bog, leaves */
+        bodies_contact *kc = contact_push(out);
+        if (!kc) return;
+        kc->a = i, kc->b = -1, kc->depth = depth;
+        for (int a = 0; a < 3; a++) kc->n[a] = n[a], kc->p[a] = q[a] - n[a] * VOXEL_R;
+    }
+}
+
+/* How far any voxel of b may have moved since the pose (pos, rot): the
+ * centre's way plus the chord a corner at b->radius sweeps, which is
+ * 2 r sin(angle / 2) <= 2 r |q - q0| (q0's sign taken nearer q). */
+static float moved_since(const body *b, const float pos[3], const float rot[4])
+{
+    float d[3] = { b->pos[0] - pos[0], b->pos[1] - pos[1], b->pos[2] - pos[2] };
+    float sgn = b->rot[0] * rot[0] + b->rot[1] * rot[1] + b->rot[2] * rot[2] + b->rot[3] * rot[3] < 0 ? -1.f : 1.f;
+    float dq = 0;
+    for (int k = 0; k < 4; k++) dq += (b->rot[k] - sgn * rot[k]) * (b->rot[k] - sgn * rot[k]);
+    return sqrtf(dot3(d, d)) + 2.f * b->radius * sqrtf(dq);
+}
+
+/* Body i's terrain contacts, appended to out. keep: use the pairs out kept
+ * from an earlier query while they still hold (else query with the wider
+ * reach and keep them); otherwise one query at the contact reach. */
+static void terrain_contacts(const bodies *s, int i, const world *w, const octree *terrain, bodies_contacts *out,
+                             bool keep)
 {
     const body *b = s->v[i];
     octree_pose pose;
     body_octree_pose(b, &pose);
     int from = out->count;
-    /* voxel centres within a ball's reach of a terrain voxel's cube */
-    const float reach = VOXEL_R + MARGIN + 0.8660254f;
     if (terrain) {
-        if (out->brute) octree_intersect_near_brute(terrain, b->tree, &pose, reach, &out->pairs);
-        else octree_intersect_near(terrain, b->tree, &pose, reach, &out->pairs);
-        out->pair_count += (long)out->pairs.count;
-        for (size_t k = 0; k < out->pairs.count; k++) {
-            const octree_pair *pr = &out->pairs.v[k];
-            if (!blocks_bodies(world_get(w, pr->t[0], pr->t[1], pr->t[2]))) continue; /* bog, leaves */
-            float c[3] = { (float)pr->c[0] + 0.5f, (float)pr->c[1] + 0.5f, (float)pr->c[2] + 0.5f }, q[3];
-            body_to_world(b, pose.rot, c, q);
-            terrain_contact(out, i, q, pr->t, w);
+        bool still = keep && out->kept && out->id == b->id && out->terrain == terrain &&
+                     out->version == octree_version(terrain) &&
+                     moved_since(b, out->at_pos, out->at_rot) <= KEEP_REACH;
+        if (!still) {
+            float reach = REACH + (keep ? KEEP_REACH : 0.f);
+            if (out->brute) octree_intersect_near_brute(terrain, b->shell, &pose, reach, &out->pairs);
+            else octree_intersect_near(terrain, b->shell, &pose, reach, &out->pairs);
+            out->pair_count += (long)out->pairs.count;
+            out->kept = keep && !out->pairs.out_of_memory;
+            out->id = b->id, out->terrain = terrain, out->version = octree_version(terrain);
+            memcpy(out->at_pos, b->pos, sizeof out->at_pos);
+            memcpy(out->at_rot, b->rot, sizeof out->at_rot);
         }
+        pairs_to_contacts(b, i, w, &out->pairs, pose.rot, out);
     }
     /* the bedrock floor below y = 0 is in no octree */
     if (b->pos[1] - b->radius < VOXEL_R + MARGIN)
@@ -252,10 +290,40 @@ void bodies_terrain_contacts(const bodies *s, int i, const world *w, const octre
     thin(out, from);
 }
 
+void bodies_terrain_contacts(const bodies *s, int i, const world *w, const octree *terrain, bodies_contacts *out)
+{
+    terrain_contacts(s, i, w, terrain, out, false);
+}
+
 /* Body i against body j (i < j): j's voxels as balls against i's voxels
  * as cubes, in i's grid (as against the terrain), so flat faces stack flat
  * whatever the offset between the grids. */
-static void pair_contacts(bodies *s, int i, int j, bodies_contacts *out)
+/* The kept pairs of out's body with body B, a fresh slot if none. */
+static bodies_kept *kept_with(bodies_contacts *out, const body *B)
+{
+    for (int k = 0; k < out->kept_count; k++)
+        if (out->kept_pairs[k].id == B->id) return &out->kept_pairs[k];
+    if (out->kept_count == out->kept_cap) {
+        int cap = out->kept_cap ? out->kept_cap * 2 : 8;
+        bodies_kept *v = realloc(out->kept_pairs, sizeof *v * (size_t)cap);
+        if (!v) return NULL;
+        memset(v + out->kept_cap, 0, sizeof *v * (size_t)(cap - out->kept_cap));
+        out->kept_pairs = v, out->kept_cap = cap;
+    }
+    bodies_kept *e = &out->kept_pairs[out->kept_count++];
+    e->id = B->id;
+    e->at[0][3] = 2.f; /* not a pose: found again */
+    e->pairs.count = 0;
+    return e;
+}
+
+static void pose_of(const body *b, float at[7])
+{
+    memcpy(at, b->pos, sizeof b->pos);
+    memcpy(at + 3, b->rot, sizeof b->rot);
+}
+
+static void pair_contacts(const bodies *s, int i, int j, bodies_contacts *out, bool keep)
 {
     const body *A = s->v[i], *B = s->v[j];
     float d[3] = { A->pos[0] - B->pos[0], A->pos[1] - B->pos[1], A->pos[2] - B->pos[2] };
@@ -273,14 +341,28 @@ static void pair_contacts(bodies *s, int i, int j, bodies_contacts *out)
             pose.rot[r][c] = ra[0][r] * rb[0][c] + ra[1][r] * rb[1][c] + ra[2][r] * rb[2][c];
     float rel[3] = { pb.pos[0] - A->pos[0], pb.pos[1] - A->pos[1], pb.pos[2] - A->pos[2] };
     for (int r = 0; r < 3; r++) pose.pos[r] = A->com[r] + ra[0][r] * rel[0] + ra[1][r] * rel[1] + ra[2][r] * rel[2];
-    const float reach = VOXEL_R + MARGIN + 0.8660254f;
-    if (s->brute) octree_intersect_near_brute(A->tree, B->tree, &pose, reach, &out->pairs);
-    else octree_intersect_near(A->tree, B->tree, &pose, reach, &out->pairs);
-    out->pair_count += (long)out->pairs.count;
+    bodies_kept *e = keep && !s->brute ? kept_with(out, B) : NULL;
+    const octree_pairs *pairs = &out->near;
+    if (e) {
+        e->used = true;
+        pairs = &e->pairs;
+        if (!(e->at[0][3] <= 1.f &&
+              moved_since(A, e->at[0], e->at[0] + 3) + moved_since(B, e->at[1], e->at[1] + 3) <= KEEP_REACH)) {
+            octree_intersect_near(A->shell, B->shell, &pose, REACH + KEEP_REACH, &e->pairs);
+            out->pair_count += (long)e->pairs.count;
+            pose_of(A, e->at[0]);
+            pose_of(B, e->at[1]);
+            if (e->pairs.out_of_memory) e->at[0][3] = 2.f;
+        }
+    } else {
+        if (s->brute) octree_intersect_near_brute(A->shell, B->shell, &pose, REACH, &out->near);
+        else octree_intersect_near(A->shell, B->shell, &pose, REACH, &out->near);
+        out->pair_count += (long)out->near.count;
+    }
     int from = out->count;
     const float pivot[3] = { (float)B->size[0] * 0.5f, (float)B->size[1] * 0.5f, (float)B->size[2] * 0.5f };
-    for (size_t k = 0; k < out->pairs.count; k++) {
-        const octree_pair *pr = &out->pairs.v[k];
+    for (size_t k = 0; k < pairs->count; k++) {
+        const octree_pair *pr = &pairs->v[k];
         /* B's voxel centre in A's grid, as the octree placed it */
         float cb[3] = { (float)pr->c[0] + 0.5f - pivot[0], (float)pr->c[1] + 0.5f - pivot[1],
                         (float)pr->c[2] + 0.5f - pivot[2] }, q[3];
@@ -357,6 +439,7 @@ bool bodies_push_box(const bodies *s, const float lo[3], const float hi[3], floa
 typedef struct bodies_solve {
     float inv_i[3][3]; /* world frame */
     float inv_m;
+    float v[3], w[3];  /* the body's velocities while the solver runs: one cache line a body */
 } solve_body;
 
 static void world_inv_inertia(const body *b, float out[3][3])
@@ -370,47 +453,48 @@ static void world_inv_inertia(const body *b, float out[3][3])
         for (int j = 0; j < 3; j++) out[i][j] = t[i][0] * r[j][0] + t[i][1] * r[j][1] + t[i][2] * r[j][2];
 }
 
-static float eff_mass(const solve_body *A, const solve_body *B, const float ra[3], const float rb[3], const float n[3])
+/* The velocity change of a unit impulse along dir at r: w gets the
+ * angular part (I^-1 (r x dir)), the return value the inverse mass seen
+ * along dir. */
+static float response(const solve_body *S, const float r[3], const float dir[3], float w[3])
 {
-    float c[3], w[3], k = A->inv_m;
-    cross3(ra, n, c);
-    mat_vec((float(*)[3])A->inv_i, c, w);
-    cross3(w, ra, c);
-    k += dot3(c, n);
-    if (B) {
-        k += B->inv_m;
-        cross3(rb, n, c);
-        mat_vec((float(*)[3])B->inv_i, c, w);
-        cross3(w, rb, c);
-        k += dot3(c, n);
-    }
-    return k > 1e-12f ? 1.f / k : 0.f;
+    float c[3];
+    cross3(r, dir, c);
+    mat_vec((float(*)[3])S->inv_i, c, w);
+    cross3(w, r, c);
+    return S->inv_m + dot3(c, dir);
 }
 
-static void rel_vel(const body *A, const body *B, const float ra[3], const float rb[3], float v[3])
+static inline void rel_vel(const solve_body *A, const solve_body *B, const float ra[3], const float rb[3], float v[3])
 {
     float w[3];
-    cross3(A->ang, ra, w);
-    for (int i = 0; i < 3; i++) v[i] = A->vel[i] + w[i];
+    cross3(A->w, ra, w);
+    for (int i = 0; i < 3; i++) v[i] = A->v[i] + w[i];
     if (B) {
-        cross3(B->ang, rb, w);
-        for (int i = 0; i < 3; i++) v[i] -= B->vel[i] + w[i];
+        cross3(B->w, rb, w);
+        for (int i = 0; i < 3; i++) v[i] -= B->v[i] + w[i];
     }
 }
 
-static void apply(body *A, body *B, const solve_body *SA, const solve_body *SB, const float ra[3], const float rb[3],
-                  const float dir[3], float j)
+/* Impulse j along dir: wa, wb are the angular responses response() gave. */
+static inline void apply(solve_body *A, solve_body *B, const float wa[3], const float wb[3], const float dir[3], float j)
 {
-    float c[3], w[3];
-    for (int i = 0; i < 3; i++) A->vel[i] += dir[i] * j * SA->inv_m;
-    cross3(ra, dir, c);
-    mat_vec((float(*)[3])SA->inv_i, c, w);
-    for (int i = 0; i < 3; i++) A->ang[i] += w[i] * j;
-    if (!B) return;
-    for (int i = 0; i < 3; i++) B->vel[i] -= dir[i] * j * SB->inv_m;
-    cross3(rb, dir, c);
-    mat_vec((float(*)[3])SB->inv_i, c, w);
-    for (int i = 0; i < 3; i++) B->ang[i] -= w[i] * j;
+    /* a sleeping body (no inverse mass) is not written: islands that
+     * share one may be solved at once on different workers */
+    if (A->inv_m > 0)
+        for (int i = 0; i < 3; i++) A->v[i] += dir[i] * j * A->inv_m, A->w[i] += wa[i] * j;
+    if (B && B->inv_m > 0)
+        for (int i = 0; i < 3; i++) B->v[i] -= dir[i] * j * B->inv_m, B->w[i] -= wb[i] * j;
+}
+
+/* Both friction impulses dj along the contact's tangents at once. */
+static inline void apply_friction(solve_body *A, solve_body *B, const bodies_contact *c, const float dj[2])
+{
+    for (int i = 0; i < 3; i++) {
+        float lin = c->t[0][i] * dj[0] + c->t[1][i] * dj[1];
+        if (A->inv_m > 0) A->v[i] += lin * A->inv_m, A->w[i] += c->wa[1][i] * dj[0] + c->wa[2][i] * dj[1];
+        if (B && B->inv_m > 0) B->v[i] -= lin * B->inv_m, B->w[i] -= c->wb[1][i] * dj[0] + c->wb[2][i] * dj[1];
+    }
 }
 
 static void tangents(const float n[3], float t0[3], float t1[3])
@@ -422,23 +506,40 @@ static void tangents(const float n[3], float t0[3], float t1[3])
     cross3(n, t0, t1);
 }
 
-static void solve(bodies *s, solve_body *sb, float h)
+/* The contacts idx[0 .. n) of one island, in their order in s->all. */
+static void solve_island(bodies *s, solve_body *sb, float h, const int *idx, int n)
 {
     bodies_contacts *C = &s->all;
-    for (int k = 0; k < C->count; k++) {
-        bodies_contact *c = &C->v[k];
+    for (int q = 0; q < n; q++) {
+        bodies_contact *c = &C->v[idx[q]];
         body *A = s->v[c->a], *B = c->b >= 0 ? s->v[c->b] : NULL;
         for (int i = 0; i < 3; i++) {
             c->ra[i] = c->p[i] - A->pos[i];
             c->rb[i] = B ? c->p[i] - B->pos[i] : 0.f;
         }
         tangents(c->n, c->t[0], c->t[1]);
-        const solve_body *SA = &sb[c->a], *SB = B ? &sb[c->b] : NULL;
-        c->mass_n = eff_mass(SA, SB, c->ra, c->rb, c->n);
-        c->mass_t[0] = eff_mass(SA, SB, c->ra, c->rb, c->t[0]);
-        c->mass_t[1] = eff_mass(SA, SB, c->ra, c->rb, c->t[1]);
+        solve_body *SA = &sb[c->a], *SB = B ? &sb[c->b] : NULL;
+        for (int d = 0; d < 3; d++) { /* n, t0, t1: kept for every pass */
+            const float *dir = d == 0 ? c->n : c->t[d - 1];
+            float inv = response(SA, c->ra, dir, c->wa[d]);
+            if (SB) inv += response(SB, c->rb, dir, c->wb[d]);
+            float m = inv > 1e-12f ? 1.f / inv : 0.f;
+            if (d == 0) c->mass_n = m;
+            else c->mass_t[d - 1] = m;
+        }
+        /* a friction impulse turns the bodies, which changes the normal
+         * speed at the contact by this much per unit (n . (w x r)) */
+        for (int d = 0; d < 2; d++) {
+            float x[3];
+            cross3(c->wa[d + 1], c->ra, x);
+            c->kn[d] = dot3(x, c->n);
+            if (SB) {
+                cross3(c->wb[d + 1], c->rb, x);
+                c->kn[d] += dot3(x, c->n);
+            }
+        }
         float v[3];
-        rel_vel(A, B, c->ra, c->rb, v);
+        rel_vel(SA, SB, c->ra, c->rb, v);
         float vn = dot3(v, c->n);
         /* the normal speed the solver aims for: close a gap no faster than
          * it can be closed this substep, push out of depth past the slop,
@@ -449,23 +550,99 @@ static void solve(bodies *s, solve_body *sb, float h)
         c->jn = c->jt[0] = c->jt[1] = 0;
     }
     for (int it = 0; it < s->p.iterations; it++)
-        for (int k = 0; k < C->count; k++) {
-            bodies_contact *c = &C->v[k];
-            body *A = s->v[c->a], *B = c->b >= 0 ? s->v[c->b] : NULL;
-            const solve_body *SA = &sb[c->a], *SB = B ? &sb[c->b] : NULL;
-            float v[3];
-            rel_vel(A, B, c->ra, c->rb, v);
-            /* friction first, bounded by the normal impulse so far */
+        for (int q = 0; q < n; q++) {
+            bodies_contact *c = &C->v[idx[q]];
+            solve_body *SA = &sb[c->a], *SB = c->b >= 0 ? &sb[c->b] : NULL;
+            float v[3], dj[2], lim = s->p.friction * c->jn;
+            rel_vel(SA, SB, c->ra, c->rb, v);
+            /* friction first, bounded by the normal impulse so far; both
+             * tangents from the same velocity, applied at once */
             for (int t = 0; t < 2; t++) {
-                float j = -dot3(v, c->t[t]) * c->mass_t[t], lim = s->p.friction * c->jn;
-                float old = c->jt[t];
+                float j = -dot3(v, c->t[t]) * c->mass_t[t], old = c->jt[t];
                 c->jt[t] = fminf(fmaxf(old + j, -lim), lim);
-                apply(A, B, SA, SB, c->ra, c->rb, c->t[t], c->jt[t] - old);
+                dj[t] = c->jt[t] - old;
             }
-            rel_vel(A, B, c->ra, c->rb, v);
-            float j = (c->target - dot3(v, c->n)) * c->mass_n, old = c->jn;
+            apply_friction(SA, SB, c, dj);
+            /* the normal speed after them: t . n = 0, so only the turning counts */
+            float vn = dot3(v, c->n) + dj[0] * c->kn[0] + dj[1] * c->kn[1];
+            float j = (c->target - vn) * c->mass_n, old = c->jn;
             c->jn = fmaxf(old + j, 0.f);
-            apply(A, B, SA, SB, c->ra, c->rb, c->n, c->jn - old);
+            apply(SA, SB, c->wa[0], c->wb[0], c->n, c->jn - old);
+        }
+}
+
+/* Bodies that touch (awake, through contacts) form an island; islands
+ * share no moving body, so each is solved alone, on the workers, in the
+ * order its contacts have in s->all: Gauss-Seidel over independent sets
+ * gives the same bits as one pass over every contact, on any number of
+ * workers. */
+typedef struct solve_job {
+    bodies *s;
+    solve_body *sb;
+    float h;
+    const int *start;
+} solve_job;
+
+static void solve_one(void *arg, int i)
+{
+    solve_job *j = arg;
+    solve_island(j->s, j->sb, j->h, j->s->isl_order + j->start[i], j->start[i + 1] - j->start[i]);
+}
+
+static int island_root(int *parent, int i)
+{
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* The awake body of contact c (a sleeping one is not moved by it). */
+static int moving_body(const bodies *s, const bodies_contact *c) { return s->v[c->a]->asleep ? c->b : c->a; }
+
+static void solve(bodies *s, solve_body *sb, float h, job_pool *jobs)
+{
+    bodies_contacts *C = &s->all;
+    int n = s->count;
+    size_t need = 4 * (size_t)n + 1; /* parent, island of a root, island starts, cursors */
+    if (need > s->isl_cap) {
+        int *v = realloc(s->isl, need * sizeof *v);
+        if (!v) return;
+        s->isl = v, s->isl_cap = need;
+    }
+    if ((size_t)C->count > s->isl_order_cap) {
+        int *v = realloc(s->isl_order, (size_t)C->count * sizeof *v);
+        if (!v) return;
+        s->isl_order = v, s->isl_order_cap = (size_t)C->count;
+    }
+    int *parent = s->isl, *id = parent + n, *start = id + n, *cur = start + n + 1;
+    for (int i = 0; i < n; i++) parent[i] = i, id[i] = -1;
+    for (int k = 0; k < C->count; k++) {
+        const bodies_contact *c = &C->v[k];
+        if (c->b < 0 || s->v[c->a]->asleep || s->v[c->b]->asleep) continue;
+        int ra = island_root(parent, c->a), rb = island_root(parent, c->b);
+        if (ra < rb) parent[rb] = ra;
+        else if (rb < ra) parent[ra] = rb;
+    }
+    /* islands numbered as their first contact comes; count, offsets, place */
+    int islands = 0;
+    start[0] = 0;
+    for (int k = 0; k < C->count; k++) {
+        int r = island_root(parent, moving_body(s, &C->v[k]));
+        if (id[r] < 0) id[r] = islands++, start[islands] = 0;
+        start[id[r] + 1]++;
+    }
+    for (int i = 0; i < islands; i++) start[i + 1] += start[i], cur[i] = start[i];
+    for (int k = 0; k < C->count; k++) s->isl_order[cur[id[island_root(parent, moving_body(s, &C->v[k]))]]++] = k;
+    for (int i = 0; i < n; i++) {
+        memcpy(sb[i].v, s->v[i]->vel, sizeof sb[i].v);
+        memcpy(sb[i].w, s->v[i]->ang, sizeof sb[i].w);
+    }
+    solve_job j = { s, sb, h, start };
+    if (jobs) job_parallel_for(jobs, islands, solve_one, &j);
+    else for (int i = 0; i < islands; i++) solve_one(&j, i);
+    for (int i = 0; i < n; i++)
+        if (!s->v[i]->asleep) {
+            memcpy(s->v[i]->vel, sb[i].v, sizeof sb[i].v);
+            memcpy(s->v[i]->ang, sb[i].w, sizeof sb[i].w);
         }
 }
 
@@ -482,7 +659,22 @@ static void find_one(void *arg, int i)
     c->count = 0;
     c->pair_count = 0;
     c->brute = f->s->brute;
-    if (!f->s->v[i]->asleep) bodies_terrain_contacts(f->s, i, f->w, f->terrain, c);
+    const bodies *s = f->s;
+    if (!s->v[i]->asleep) terrain_contacts(s, i, f->w, f->terrain, c, !s->fresh);
+    /* then against every body after it that is near (bounding spheres),
+     * with the pairs kept from earlier substeps while they hold */
+    if (c->kept_owner != s->v[i]->id) c->kept_count = 0, c->kept_owner = s->v[i]->id;
+    for (int j = i + 1; j < s->count; j++)
+        if (!(s->v[i]->asleep && s->v[j]->asleep)) pair_contacts(s, i, j, c, !s->fresh);
+    for (int k = 0; k < c->kept_count;) { /* drop the bodies no longer near (their buffers stay for reuse) */
+        if (c->kept_pairs[k].used) {
+            c->kept_pairs[k++].used = false;
+            continue;
+        }
+        bodies_kept gone = c->kept_pairs[k];
+        c->kept_pairs[k] = c->kept_pairs[--c->kept_count];
+        c->kept_pairs[c->kept_count] = gone;
+    }
 }
 
 static bool size_per(bodies *s)
@@ -535,7 +727,8 @@ void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *job
             b->vel[1] -= s->p.gravity * h;
             for (int k = 0; k < 3; k++) b->vel[k] *= keep, b->ang[k] *= keep;
         }
-        /* each body's terrain contacts on the workers, into its own list */
+        /* each body's contacts (terrain, then the bodies after it) on the
+         * workers, into its own list; joined in body order */
         find_job f = { s, w, terrain };
         if (jobs) job_parallel_for(jobs, s->count, find_one, &f);
         else for (int i = 0; i < s->count; i++) find_one(&f, i);
@@ -549,16 +742,8 @@ void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *job
                 if (d) *d = c->v[k];
             }
         }
-        C->brute = s->brute;
-        for (int i = 0; i < s->count; i++)
-            for (int j = i + 1; j < s->count; j++) {
-                if (s->v[i]->asleep && s->v[j]->asleep) continue;
-                C->pair_count = 0;
-                pair_contacts(s, i, j, C);
-                s->stats.pairs += C->pair_count;
-            }
         s->stats.contacts += C->count;
-        solve(s, sb, h);
+        solve(s, sb, h, jobs);
         for (int i = 0; i < s->count; i++)
             if (!s->v[i]->asleep) integrate(s->v[i], h, vmax);
     }
@@ -576,4 +761,119 @@ void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *job
         }
     }
     s->stats.awake = bodies_awake(s);
+}
+
+/* ---- the cutting tool and ray picks ---- */
+
+/* The pose `pose` (a tool's grid in the world) in b's grid instead:
+ * p_b = com + R^T (x - pos) for world point x. */
+static void pose_in_body(const body *b, const octree_pose *pose, octree_pose *out)
+{
+    float r[3][3];
+    body_rotation(b, r);
+    float d[3] = { pose->pos[0] - b->pos[0], pose->pos[1] - b->pos[1], pose->pos[2] - b->pos[2] };
+    for (int i = 0; i < 3; i++) {
+        out->pos[i] = b->com[i] + r[0][i] * d[0] + r[1][i] * d[1] + r[2][i] * d[2];
+        for (int j = 0; j < 3; j++)
+            out->rot[i][j] = r[0][i] * pose->rot[0][j] + r[1][i] * pose->rot[1][j] + r[2][i] * pose->rot[2][j];
+    }
+}
+
+/* Body i cut by the tool: its pieces replace it (appended), or it is
+ * gone. Returns the voxels removed (0: untouched). */
+static long cut_one(bodies *s, int i, const octree *tool, const octree_pose *pose, const body_density *dens,
+                    uint8_t color, long removed[MAT_COUNT], octree_pairs *pairs)
+{
+    body *b = s->v[i];
+    octree_pose in;
+    pose_in_body(b, pose, &in);
+    if (!octree_intersect(b->tree, tool, &in, pairs)) return 0;
+    size_t n = (size_t)b->size[0] * (size_t)b->size[1] * (size_t)b->size[2];
+    uint8_t *mat = malloc(n), *tint = malloc(n);
+    long gone[MAT_COUNT] = { 0 }, count = 0;
+    if (!mat || !tint) {
+        free(mat);
+        free(tint);
+        return 0;
+    }
+    memcpy(mat, b->mat, n);
+    memcpy(tint, b->tint, n);
+    for (size_t k = 0; k < pairs->count; k++) {
+        const int *t = pairs->v[k].t;
+        size_t c = body_index(b, t[0], t[1], t[2]);
+        if (mat[c] == MAT_AIR) continue; /* two tool voxels claimed it */
+        gone[mat[c]]++, count++;
+        mat[c] = MAT_AIR;
+    }
+    /* paint the carved cells a face now looks into, as the terrain cut does
+     * (a see-through voxel hid nothing: its cell stays untinted) */
+    for (size_t k = 0; k < pairs->count && count; k++) {
+        const int *t = pairs->v[k].t;
+        size_t c = body_index(b, t[0], t[1], t[2]);
+        if (b->mat[c] == MAT_AIR || material_get(b->mat[c])->render_neighbors) continue;
+        for (int f = 0; f < FACE_COUNT; f++) {
+            int q[3] = { t[0] + face_normal[f][0], t[1] + face_normal[f][1], t[2] + face_normal[f][2] };
+            if (grid_solid(b, q) && mat[body_index(b, q[0], q[1], q[2])] != MAT_AIR) {
+                tint[c] = color;
+                break;
+            }
+        }
+    }
+    body **pieces = NULL;
+    int np = count ? body_split(b, mat, tint, dens, &pieces) : -1;
+    free(mat);
+    free(tint);
+    if (np < 0) return 0;
+    body_destroy(bodies_take(s, i));
+    for (int k = 0; k < np; k++)
+        if (!bodies_add(s, pieces[k])) body_destroy(pieces[k]); /* no memory: those voxels are lost */
+    free(pieces);
+    for (int m = 0; m < MAT_COUNT && removed; m++) removed[m] += gone[m];
+    return count;
+}
+
+long bodies_cut(bodies *s, const octree *tool, const octree_pose *pose, const body_density *dens, uint8_t color,
+                long removed[MAT_COUNT], octree_pairs *scratch)
+{
+    int size[3];
+    octree_size(tool, size);
+    float reach = 0.5f * sqrtf((float)(size[0] * size[0] + size[1] * size[1] + size[2] * size[2])) + 1.f;
+    long total = 0;
+    /* the bodies there before the cut: pieces are appended after them and
+     * lie outside the tool by construction */
+    int before = s->count;
+    for (int i = 0; i < before;) {
+        const body *b = s->v[i];
+        float d[3] = { b->pos[0] - pose->pos[0], b->pos[1] - pose->pos[1], b->pos[2] - pose->pos[2] };
+        float rr = b->radius + reach;
+        long n = dot3(d, d) <= rr * rr ? cut_one(s, i, tool, pose, dens, color, removed, scratch) : 0;
+        total += n;
+        if (n) before--;
+        else i++;
+    }
+    return total;
+}
+
+int bodies_raycast(const bodies *s, const float origin[3], const float dir[3], float max_dist, float *dist)
+{
+    float len = sqrtf(dot3(dir, dir));
+    if (!(len > 0) || !isfinite(len)) return -1;
+    float d[3] = { dir[0] / len, dir[1] / len, dir[2] / len }, best = max_dist;
+    int hit = -1;
+    for (int i = 0; i < s->count; i++) {
+        const body *b = s->v[i];
+        /* its bounding sphere first */
+        float oc[3] = { b->pos[0] - origin[0], b->pos[1] - origin[1], b->pos[2] - origin[2] };
+        float along = dot3(oc, d), r = b->radius + 1.f;
+        if (dot3(oc, oc) - along * along > r * r || along + r < 0 || along - r > best) continue;
+        float rot[3][3], o[3], dl[3], t;
+        body_rotation(b, rot);
+        for (int k = 0; k < 3; k++) {
+            o[k] = b->com[k] + rot[0][k] * -oc[0] + rot[1][k] * -oc[1] + rot[2][k] * -oc[2];
+            dl[k] = rot[0][k] * d[0] + rot[1][k] * d[1] + rot[2][k] * d[2];
+        }
+        if (octree_raycast(b->tree, o, dl, best, NULL, NULL, &t) && t < best) best = t, hit = i;
+    }
+    if (dist && hit >= 0) *dist = best;
+    return hit;
 }

@@ -46,19 +46,43 @@ typedef struct bodies_contact {
     float n[3], p[3], depth;
     /* solver state */
     float ra[3], rb[3], t[2][3];
+    float wa[3][3], wb[3][3]; /* angular velocity per unit impulse along n, t0, t1 */
+    float kn[2];              /* normal speed per unit friction impulse along t0, t1 */
     float mass_n, mass_t[2], target, jn, jt[2];
 } bodies_contact;
+
+/* The pairs of voxels found near between two bodies, kept while the two
+ * together have moved less than the extra reach they were found with. */
+typedef struct bodies_kept {
+    uint32_t id;      /* the other body */
+    float at[2][7];   /* both poses then: pos xyz, rot xyzw */
+    octree_pairs pairs;
+    bool used;        /* met this substep (else dropped) */
+} bodies_kept;
 
 typedef struct bodies_contacts {
     bodies_contact *v;
     int count, cap;
     octree_pairs pairs;
-    long pair_count; /* the octree pairs this list came from */
+    octree_pairs near; /* scratch of the body-pair queries */
+    long pair_count; /* the octree pairs this list came from (queries made) */
     bool brute;      /* use the brute-force query (benchmarks) */
+    /* bodies_step keeps a body's terrain pairs (found with a wider reach)
+     * while the body has moved less than the extra reach since, the
+     * terrain's octree is unchanged and the list is still this body's */
+    bool kept;
+    uint32_t id;
+    const octree *terrain;
+    unsigned long version;
+    float at_pos[3], at_rot[4];
+    /* and its pairs with the bodies after it (owner: the body they are of) */
+    bodies_kept *kept_pairs;
+    int kept_count, kept_cap;
+    uint32_t kept_owner;
 } bodies_contacts;
 
 typedef struct bodies_stats {
-    long pairs;      /* octree pairs found in the last step (all substeps) */
+    long pairs;      /* octree pairs the queries of the last step found (kept ones not again) */
     long contacts;   /* contacts solved in the last step */
     int awake;
 } bodies_stats;
@@ -69,12 +93,19 @@ typedef struct bodies {
     uint32_t next_id;
     bodies_params p;
     bodies_stats stats;
-    bodies_contacts *per;   /* per body: its terrain contacts (the workers' lists) */
+    bodies_contacts *per;   /* per body: its contacts with the terrain and with the bodies
+                             * after it (the workers' lists), its kept terrain pairs */
     int per_cap;
     bodies_contacts all;    /* every contact of a substep, in body order */
     struct bodies_solve *solve; /* per body: the solver's inverse mass and inertia */
     int solve_cap;
+    int *isl;               /* the solver's islands: scratch kept between steps */
+    size_t isl_cap;
+    int *isl_order;
+    size_t isl_order_cap;
     bool brute;             /* brute-force contact queries (benchmarks compare) */
+    bool fresh;             /* query every contact afresh each substep, keep no pairs
+                             * (tests: keeping them changes no bit) */
 } bodies;
 
 void bodies_init(bodies *s);
@@ -98,6 +129,26 @@ void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *job
  * pushes the box up most (the box stands on it; zero if none). Returns
  * whether any body touched the box. */
 bool bodies_push_box(const bodies *s, const float lo[3], const float hi[3], float push[3], float carry[3]);
+
+/* The cutting tool on the bodies (seed 003's cut, as on the terrain):
+ * every body voxel whose centre lies in a voxel of the tool (octree
+ * `tool`, placed at `pose` in the world as octree_intersect places a tool
+ * over terrain) is removed, and the body cells it leaves that a face now
+ * looks into take the tint `color` (the colour the faces it exposed will
+ * keep when the body merges). A body cut in two or more 6-connected
+ * groups becomes that many bodies (body_split: each moving as that part
+ * of it moved); one cut to nothing is gone. The voxels removed are added
+ * to removed[material] (NULL: not counted); returns how many. `scratch`:
+ * the caller's pair list, reused. A body that cannot be split (out of
+ * memory) is left whole and uncut. */
+long bodies_cut(bodies *s, const octree *tool, const octree_pose *pose, const body_density *dens, uint8_t color,
+                long removed[MAT_COUNT], octree_pairs *scratch);
+
+/* The body a ray from `origin` along `dir` (any length) meets first
+ * within max_dist, by its voxels (each body's octree, posed): its index,
+ * or -1; dist (may be NULL) gets the distance along the normalised
+ * direction. */
+int bodies_raycast(const bodies *s, const float origin[3], const float dir[3], float max_dist, float *dist);
 
 /* The contacts of body i against the terrain at its pose now, appended to
  * out (tests and benchmarks: octree against brute force). */

@@ -13,6 +13,7 @@ void body_destroy(body *b)
 {
     if (!b) return;
     octree_destroy(b->tree);
+    octree_destroy(b->shell);
     free(b->mat);
     free(b->tint);
     free(b);
@@ -126,11 +127,32 @@ static body *body_alloc(const int size[3])
     return b;
 }
 
-/* The octree and the mass, once the grid is filled; NULL (freed) if not. */
+/* The voxels with a face open to air (or to the grid's edge): only they
+ * can touch anything first, so contacts are searched among them alone. */
+static octree *shell_tree(const body *b)
+{
+    const int *s = b->size;
+    octree *o = octree_create(s[0], s[1], s[2]);
+    if (!o) return NULL;
+    for (int y = 0; y < s[1]; y++)
+        for (int z = 0; z < s[2]; z++)
+            for (int x = 0; x < s[0]; x++) {
+                if (b->mat[body_index(b, x, y, z)] == MAT_AIR) continue;
+                bool open = x == 0 || y == 0 || z == 0 || x == s[0] - 1 || y == s[1] - 1 || z == s[2] - 1;
+                for (int f = 0; f < FACE_COUNT && !open; f++)
+                    open = b->mat[body_index(b, x + face_normal[f][0], y + face_normal[f][1], z + face_normal[f][2])] ==
+                           MAT_AIR;
+                if (open) octree_set(o, x, y, z, true);
+            }
+    return o;
+}
+
+/* The octrees and the mass, once the grid is filled; NULL (freed) if not. */
 static body *body_finish(body *b, const body_density *dens)
 {
     b->tree = octree_from_dense(b->mat, b->size[0], b->size[1], b->size[2]);
-    if (!b->tree || !body_update_mass(b, dens)) {
+    b->shell = b->tree ? shell_tree(b) : NULL;
+    if (!b->tree || !b->shell || !body_update_mass(b, dens)) {
         body_destroy(b);
         return NULL;
     }
@@ -150,6 +172,121 @@ body *body_from_grid(const uint8_t *mat, const uint8_t *tint, const int size[3],
     /* before the mass: com 0 puts grid point 0 at pos */
     memcpy(b->pos, origin, sizeof b->pos);
     return body_finish(b, dens);
+}
+
+typedef struct piece_box {
+    int lo[3], hi[3]; /* voxels, inclusive */
+} piece_box;
+
+/* Labels the 6-connected groups of non-air cells of a grid the size of
+ * b's: label[k] = group + 1 (0: air); box per group. Returns the groups,
+ * or -1 when out of memory. */
+static int label_groups(const body *b, const uint8_t *mat, int *label, piece_box **boxes)
+{
+    const int *s = b->size;
+    size_t n = (size_t)s[0] * (size_t)s[1] * (size_t)s[2];
+    int *stack = malloc(n * sizeof *stack);
+    if (!stack) return -1;
+    int groups = 0, cap = 0;
+    *boxes = NULL;
+    memset(label, 0, n * sizeof *label);
+    for (size_t k0 = 0; k0 < n; k0++) {
+        if (mat[k0] == MAT_AIR || label[k0]) continue;
+        if (groups == cap) {
+            cap = cap ? cap * 2 : 4;
+            piece_box *nb = realloc(*boxes, sizeof *nb * (size_t)cap);
+            if (!nb) {
+                free(stack);
+                return -1;
+            }
+            *boxes = nb;
+        }
+        piece_box *box = &(*boxes)[groups++];
+        int top = 0;
+        stack[top++] = (int)k0;
+        label[k0] = groups;
+        bool first = true;
+        while (top) {
+            int k = stack[--top];
+            int c[3] = { k % s[0], k / (s[0] * s[2]), k / s[0] % s[2] };
+            for (int a = 0; a < 3; a++) {
+                if (first || c[a] < box->lo[a]) box->lo[a] = c[a];
+                if (first || c[a] > box->hi[a]) box->hi[a] = c[a];
+            }
+            first = false;
+            for (int f = 0; f < FACE_COUNT; f++) {
+                int d[3] = { c[0] + face_normal[f][0], c[1] + face_normal[f][1], c[2] + face_normal[f][2] };
+                if (d[0] < 0 || d[1] < 0 || d[2] < 0 || d[0] >= s[0] || d[1] >= s[1] || d[2] >= s[2]) continue;
+                size_t kk = body_index(b, d[0], d[1], d[2]);
+                if (mat[kk] == MAT_AIR || label[kk]) continue;
+                label[kk] = groups;
+                stack[top++] = (int)kk;
+            }
+        }
+    }
+    free(stack);
+    return groups;
+}
+
+/* Group g (label g + 1) of b's cells as a body of its own, posed where b
+ * has it and moving as that part of b moves. */
+static body *piece_of(const body *b, const uint8_t *mat, const uint8_t *tint, const int *label, int g,
+                      const piece_box *box, const body_density *dens)
+{
+    int size[3], o[3];
+    for (int a = 0; a < 3; a++) {
+        o[a] = box->lo[a] - 1;
+        size[a] = box->hi[a] - box->lo[a] + 3;
+        if (size[a] > BODY_MAX_SIDE) return NULL;
+    }
+    body *p = body_alloc(size);
+    if (!p) return NULL;
+    for (int y = 0; y < size[1]; y++)
+        for (int z = 0; z < size[2]; z++)
+            for (int x = 0; x < size[0]; x++) {
+                int q[3] = { x + o[0], y + o[1], z + o[2] };
+                if (q[0] < 0 || q[1] < 0 || q[2] < 0 || q[0] >= b->size[0] || q[1] >= b->size[1] || q[2] >= b->size[2])
+                    continue;
+                size_t kb = body_index(b, q[0], q[1], q[2]), kp = body_index(p, x, y, z);
+                if (label[kb] == g + 1) p->mat[kp] = mat[kb];
+                else if (mat[kb] == MAT_AIR) p->tint[kp] = tint[kb];
+            }
+    /* b's pose with the grid shifted by o; body_update_mass then moves
+     * the centre to the piece's own, keeping the grid's place */
+    memcpy(p->rot, b->rot, sizeof p->rot);
+    memcpy(p->pos, b->pos, sizeof p->pos);
+    for (int a = 0; a < 3; a++) p->com[a] = b->com[a] - (float)o[a];
+    p = body_finish(p, dens);
+    if (!p) return NULL;
+    float r[3] = { p->pos[0] - b->pos[0], p->pos[1] - b->pos[1], p->pos[2] - b->pos[2] };
+    p->vel[0] = b->vel[0] + b->ang[1] * r[2] - b->ang[2] * r[1];
+    p->vel[1] = b->vel[1] + b->ang[2] * r[0] - b->ang[0] * r[2];
+    p->vel[2] = b->vel[2] + b->ang[0] * r[1] - b->ang[1] * r[0];
+    memcpy(p->ang, b->ang, sizeof p->ang);
+    p->age = b->age;
+    return p;
+}
+
+int body_split(const body *b, const uint8_t *mat, const uint8_t *tint, const body_density *dens, body ***out)
+{
+    *out = NULL;
+    size_t n = (size_t)b->size[0] * (size_t)b->size[1] * (size_t)b->size[2];
+    int *label = malloc(n * sizeof *label);
+    piece_box *boxes = NULL;
+    int groups = label ? label_groups(b, mat, label, &boxes) : -1;
+    body **pieces = groups > 0 ? calloc((size_t)groups, sizeof *pieces) : NULL;
+    if (groups > 0 && !pieces) groups = -1;
+    for (int g = 0; g < groups; g++)
+        if (!(pieces[g] = piece_of(b, mat, tint, label, g, &boxes[g], dens))) {
+            for (int k = 0; k < g; k++) body_destroy(pieces[k]);
+            free(pieces);
+            pieces = NULL;
+            groups = -1;
+        }
+    free(label);
+    free(boxes);
+    *out = pieces;
+    return groups;
 }
 
 body *body_cut_from_world(world *w, const int *vox, size_t count, const body_density *dens, int lo[3], int hi[3])

@@ -22,7 +22,9 @@ typedef struct body {
     uint8_t *mat;      /* per cell: material, air outside the body */
     uint8_t *tint;     /* per cell: the tint faces looking into it take */
     long count;        /* voxels */
-    octree *tree;      /* occupancy of the grid (seed 003): contacts */
+    octree *tree;      /* occupancy of the grid (seed 003): ray picks, cuts */
+    octree *shell;     /* the voxels with a face open to air: contacts (an
+                        * interior voxel is never the first to touch) */
     float mass, inv_mass;
     float com[3];      /* centre of mass, grid coordinates */
     float inv_inertia[3][3]; /* about the centre of mass, in the grid's axes */
@@ -72,6 +74,18 @@ void body_octree_pose(const body *b, octree_pose *out);
  * grid), inertia and radius from the voxels: after voxels changed. False
  * when no mass is left. */
 bool body_update_mass(body *b, const body_density *dens);
+
+/* The pieces body b falls into when its cells are `mat` (grid-sized, b's
+ * grid: b's own cells with some made air, e.g. by a cut) and their tints
+ * `tint`: one new body per 6-connected group of voxels, each in a grid of
+ * its own (its box plus one cell round, the tints of those cells kept),
+ * where b had those voxels in the world, turning as b turned, moving as
+ * that point of b moved (b's velocity plus its angular velocity across to
+ * the piece's centre) and as old as b. *out gets a new array of the pieces
+ * (free it; the pieces are the caller's). Returns how many (0: no voxel
+ * left), or -1 (nothing made) when out of memory or a piece would be too
+ * large a grid. */
+int body_split(const body *b, const uint8_t *mat, const uint8_t *tint, const body_density *dens, body ***out);
 
 /* Puts the body's voxels back into the world at its pose: each voxel goes
  * to the cell its centre is in, or, when that cell is taken (by terrain,

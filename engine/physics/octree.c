@@ -17,6 +17,7 @@ struct octree {
     int dim[OCTREE_MAX_LEVELS][3];
     uint8_t *lev[OCTREE_MAX_LEVELS]; /* lev[k] for k in 1..L: child masks */
     long count;
+    unsigned long version; /* bumped by every octree_set that changes a voxel */
 };
 
 static inline size_t cell_index(const octree *o, int k, int x, int y, int z)
@@ -152,6 +153,7 @@ void octree_size(const octree *o, int size[3]) { memcpy(size, o->size, sizeof o-
 void octree_origin(const octree *o, int org[3]) { memcpy(org, o->org, sizeof o->org); }
 int octree_root_level(const octree *o) { return o->levels; }
 long octree_count(const octree *o) { return o->count; }
+unsigned long octree_version(const octree *o) { return o->version; }
 
 static inline bool in_range(const octree *o, int x, int y, int z)
 {
@@ -177,6 +179,7 @@ bool octree_set(octree *o, int x, int y, int z, bool occupied)
     if (old == now) return false;
     *b = now;
     o->count += occupied ? 1 : -1;
+    o->version++;
     /* climb only while a node turns empty or stops being empty */
     while (k < o->levels && (old == 0) != (now == 0)) {
         x >>= 1, y >>= 1, z >>= 1;

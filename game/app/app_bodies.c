@@ -8,6 +8,7 @@
 #include "app_internal.h"
 #include "app_tool.h"
 #include "app_render.h"
+#include "play/tool.h"
 #include "app_world.h"
 #include "core/log.h"
 #include "gfx/body_draw.h"
@@ -221,6 +222,16 @@ void app_bodies_print_stats(app *a)
     log_out("bodies=%d", b->set.count);
     log_out("bodies_awake=%d", bodies_awake(&b->set));
     log_out("body_voxels=%ld", bodies_voxels(&b->set));
+    /* per material, as stats' material.NAME for the world: scripts check
+     * that a cut takes from bodies exactly what it reports (cut.NAME) */
+    long per[MAT_COUNT] = { 0 };
+    for (int i = 0; i < b->set.count; i++) {
+        const body *bd = b->set.v[i];
+        size_t n = (size_t)bd->size[0] * (size_t)bd->size[1] * (size_t)bd->size[2];
+        for (size_t k = 0; k < n; k++) per[bd->mat[k]]++;
+    }
+    for (int m = 1; m < MAT_COUNT; m++)
+        if (per[m]) log_out("body_material.%s=%ld", material_table[m].name, per[m]);
 }
 
 static void bodies_on_edit(void *self, app *a, const world_edit *e)
@@ -328,6 +339,10 @@ static void *bodies_init_comp(app *a)
                          CVAR_ARCHIVE, def, 0.01, 100 };
         b->cv.density[m] = cvar_register(&dd);
     }
+    /* the tool picks and cuts bodies in flight too (the tool sits before us
+     * in the table, so it is ready; it outlives us: shutdown runs backwards) */
+    tool *t = app_tool(a);
+    if (t) tool_bind_bodies(t, &b->set, &b->dens);
     const cmd_desc table[] = {
         { "bodies", "", "list the falling voxel bodies: voxels, mass, speed, asleep, position", c_bodies, b },
     };
@@ -349,6 +364,8 @@ static void bodies_shutdown(void *self, app *a)
 {
     bodies_comp *b = self;
     if (!b) return;
+    tool *t = app_tool(a);
+    if (t && t->bodies == &b->set) tool_bind_bodies(t, NULL, NULL);
     body_draw_destroy(b->draw);
     bodies_free(&b->set);
     detach_free(&b->det);

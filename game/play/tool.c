@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "physics/bodies.h"
 #include "ui/cmd.h"
 #include "ui/cvar.h"
 
@@ -189,6 +190,12 @@ const octree *tool_terrain(const tool *t) { return t->terrain; }
 
 const octree *tool_terrain_of(const tool *t, const world *w) { return bound_to(t, w) ? t->terrain : NULL; }
 
+void tool_bind_bodies(tool *t, bodies *set, const body_density *dens)
+{
+    t->bodies = set && dens ? set : NULL;
+    t->dens = t->bodies ? dens : NULL;
+}
+
 bool tool_place(tool *t, const tool_view *v, octree_pose *out)
 {
     const float d2r = 0.017453292519943295f;
@@ -197,6 +204,8 @@ bool tool_place(tool *t, const tool_view *v, octree_pose *out)
     float d = t->reach, hit_d;
     bool hit = ensure_bound_at(t, v->w, v->eye) && octree_raycast(t->terrain, v->eye, fwd, t->reach, NULL, NULL, &hit_d);
     if (hit) d = hit_d;
+    /* a body in front of the terrain: the tool eats into the body */
+    if (t->bodies && bodies_raycast(t->bodies, v->eye, fwd, d, &hit_d) >= 0) hit = true, d = hit_d;
     /* The tool turns with the camera, so the eye lies on its local z axis:
      * beyond half the grid's depth it is outside the tool. Half a depth
      * more keeps the tool from filling the whole view when the player looks
@@ -211,7 +220,8 @@ bool tool_place(tool *t, const tool_view *v, octree_pose *out)
 
 int tool_cut(tool *t, world *w, const octree_pose *pose)
 {
-    t->last_removed = t->last_tinted = 0;
+    t->last_removed = t->last_tinted = t->last_removed_bodies = 0;
+    memset(t->last_removed_mat, 0, sizeof t->last_removed_mat);
     if (!ensure_bound_at(t, w, pose->pos)) return 0;
     octree_intersect(t->terrain, t->tree, pose, &t->pairs);
     if (t->pairs.count * 4 > t->removed_cap) {
@@ -236,6 +246,7 @@ int tool_cut(tool *t, world *w, const octree_pose *pose)
         octree_set(t->terrain, p[0], p[1], p[2], false);
         int *r = &t->removed[4 * n++];
         r[0] = p[0], r[1] = p[1], r[2] = p[2], r[3] = m;
+        t->last_removed_mat[m]++;
     }
     /* Paint a carved cell only where a face now looks into it: a cell deep
      * inside the cut shows nothing, and a fill next to it later is not a
@@ -257,10 +268,14 @@ int tool_cut(tool *t, world *w, const octree_pose *pose)
         if (faces) world_set_tint(w, r[0], r[1], r[2], (uint8_t)t->color);
         tinted += faces;
     }
-    t->last_removed = n;
-    t->last_tinted = tinted;
     if (n && t->edited) t->edited(t->edited_user, lo, hi);
-    return n;
+    /* the bodies in flight, by the same test (their own pieces, no world edit) */
+    if (t->bodies)
+        t->last_removed_bodies =
+            (int)bodies_cut(t->bodies, t->tree, pose, t->dens, (uint8_t)t->color, t->last_removed_mat, &t->pairs);
+    t->last_removed = n + t->last_removed_bodies;
+    t->last_tinted = tinted;
+    return t->last_removed;
 }
 
 int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const tool_box *keep_out)
@@ -373,6 +388,9 @@ static int cmd_cut(void *user, int argc, char **argv)
     if (!get_view(t, &v) || !pose_from_args(t, &v, argc - 1, argv + 1, &pose)) return 1;
     tool_cut(t, v.w, &pose);
     log_out("cut_voxels=%d", t->last_removed);
+    log_out("cut_body_voxels=%d", t->last_removed_bodies);
+    for (int m = 0; m < MAT_COUNT; m++) /* what a script checks conservation against */
+        if (t->last_removed_mat[m]) log_out("cut.%s=%ld", material_table[m].name, t->last_removed_mat[m]);
     log_out("exposed_faces=%d", t->last_tinted);
     return 0;
 }

@@ -27,6 +27,9 @@
 
 #include "gen/shape.h"
 #include "physics/octree.h"
+
+struct bodies;       /* physics/bodies.h */
+struct body_density; /* physics/body.h */
 #include "voxel/world.h"
 
 #define TOOL_COLORS 5
@@ -85,6 +88,11 @@ typedef struct tool {
     int *removed;     /* scratch: x y z m per removed voxel */
     size_t removed_cap;
     int last_removed, last_tinted, last_filled;
+    int last_removed_bodies;           /* of last_removed, the voxels cut from bodies */
+    long last_removed_mat[MAT_COUNT];  /* last_removed per material (terrain and bodies) */
+    /* the voxel bodies in flight the tool picks and cuts too (NULL: none) */
+    struct bodies *bodies;
+    const struct body_density *dens;
     tool_view_fn view;
     void *view_user;
     tool_edited_fn edited; /* NULL: nobody listens */
@@ -122,11 +130,16 @@ void tool_release_world(tool *t);
 const octree *tool_terrain_of(const tool *t, const world *w);
 const octree *tool_terrain(const tool *t);
 
+/* The voxel bodies the tool also picks and cuts (tool_place, tool_cut),
+ * with the densities their pieces' masses come from; NULL: none. Both
+ * must outlive the binding. */
+void tool_bind_bodies(tool *t, struct bodies *set, const struct body_density *dens);
+
 /* Where the tool is for this view: along the view ray at the first terrain
- * voxel within reach (so holding the button eats into what the player looks
+ * voxel or body voxel (tool_bind_bodies) within reach (so holding the button eats into what the player looks
  * at), else at reach, but never nearer than 3/4 of the tool's depth + 1/2
  * (the eye stays well outside it); rotated with the camera. Binds v->w if needed.
- * Returns whether the ray met terrain (false: the tool floats at reach). */
+ * Returns whether the ray met terrain or a body (false: the tool floats at reach). */
 bool tool_place(tool *t, const tool_view *v, octree_pose *out);
 
 /* Removes every terrain voxel that intersects the tool at `pose` (bedrock
@@ -136,7 +149,10 @@ bool tool_place(tool *t, const tool_view *v, octree_pose *out);
  * before keep their colour, and so do faces an earlier cut exposed that are
  * still visible. A removed see-through voxel (muskeg) hid nothing but its
  * own kind, so its cell stays untinted. last_tinted counts the faces
- * painted. Returns the number of voxels removed. */
+ * painted. Bound bodies are cut by the same test (bodies_cut: a body cut
+ * apart becomes its pieces, one cut to nothing is gone). Returns the
+ * number of voxels removed, terrain and bodies (last_removed; of them
+ * last_removed_bodies from bodies; per material in last_removed_mat). */
 int tool_cut(tool *t, world *w, const octree_pose *pose);
 /* Puts `mat` into every air voxel whose centre lies in the tool (the
  * same voxel test as the cut, so a fill then a cut in the same pose is a
