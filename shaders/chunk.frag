@@ -20,6 +20,8 @@ uniform vec3 u_tints[8];
 uniform bool u_light_on;
 uniform sampler3D u_light;
 uniform ivec3 u_light_size;
+uniform ivec3 u_light_origin; // the window's first voxel (global)
+uniform ivec3 u_light_slot;   // its texel (light_shading in gfx/light_tex.h)
 uniform vec3 u_sun_color;
 uniform vec3 u_sky_color;
 uniform float u_ambient;
@@ -29,6 +31,14 @@ uniform float u_ambient;
 uniform vec2 u_light_floor;
 
 out vec4 o_color;
+
+// The texel of window voxel w (clamped into the window): the volume keeps
+// the world's toroidal slots, so add the window's first slot and wrap.
+ivec3 light_texel(ivec3 w)
+{
+    ivec3 t = clamp(w, ivec3(0), u_light_size - 1) + u_light_slot;
+    return t - u_light_size * ivec3(greaterThanEqual(t, u_light_size));
+}
 
 void main()
 {
@@ -46,19 +56,19 @@ void main()
     if (u_light_on) {
         // the voxel in front of the face; a tiny pull inwards keeps merged
         // quads' edges in the voxel they belong to
-        ivec3 cell = ivec3(floor(v_wpos + v_normal * 0.5));
+        ivec3 cell = ivec3(floor(v_wpos + v_normal * 0.5)) - u_light_origin;
         // above the world and beyond its sides is open air (the faces of
         // the world's edge look out there)
         bool open_air = cell.y >= u_light_size.y || any(lessThan(cell.xz, ivec2(0)))
                      || any(greaterThanEqual(cell.xz, u_light_size.xz));
-        vec2 sl = open_air ? vec2(1.0) : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+        vec2 sl = open_air ? vec2(1.0) : texelFetch(u_light, light_texel(cell), 0).rg;
         sl = max(sl, u_light_floor);
         // A coarse chunk's face may stand a voxel above the real surface,
         // in air the particles never reached: the voxel just behind it is
         // then the lit one (and is dark solid when the surface is here).
         if (u_coarse != 0) {
-            ivec3 behind = ivec3(floor(v_wpos - v_normal * 0.5));
-            sl = max(sl, texelFetch(u_light, clamp(behind, ivec3(0), u_light_size - 1), 0).rg);
+            ivec3 behind = ivec3(floor(v_wpos - v_normal * 0.5)) - u_light_origin;
+            sl = max(sl, texelFetch(u_light, light_texel(behind), 0).rg);
         }
         // the particles give shadow and openness; the normal still says
         // which way a face turns, or every lit face would look the same

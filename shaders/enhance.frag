@@ -19,6 +19,8 @@ uniform float u_factor;
 uniform bool u_light_on;
 uniform sampler3D u_light;
 uniform ivec3 u_light_size;
+uniform ivec3 u_light_origin; // the window's first voxel (global)
+uniform ivec3 u_light_slot;   // its texel (light_shading in gfx/light_tex.h)
 uniform vec3 u_sun_color;
 uniform vec3 u_sky_color;
 uniform float u_ambient;
@@ -30,12 +32,20 @@ const float k_shade[6] = float[6](0.78, 0.70, 1.0, 0.45, 0.62, 0.86);
 const vec3 k_normals[6] = vec3[6](vec3(0, 0, 1), vec3(0, 0, -1), vec3(0, 1, 0),
                                   vec3(0, -1, 0), vec3(-1, 0, 0), vec3(1, 0, 0));
 
+// The texel of window voxel w (clamped into the window): the volume keeps
+// the world's toroidal slots, so add the window's first slot and wrap.
+ivec3 light_texel(ivec3 w)
+{
+    ivec3 t = clamp(w, ivec3(0), u_light_size - 1) + u_light_slot;
+    return t - u_light_size * ivec3(greaterThanEqual(t, u_light_size));
+}
+
 vec2 light_at(vec3 p)
 {
-    ivec3 cell = ivec3(floor(p));
-    // above the world and beyond its sides is open air
-    bool open_air = cell.y >= u_light_size.y || any(lessThan(cell.xz, ivec2(0))) || any(greaterThanEqual(cell.xz, u_light_size.xz));
-    return open_air ? vec2(1.0) : texelFetch(u_light, clamp(cell, ivec3(0), u_light_size - 1), 0).rg;
+    // above the world and beyond its sides (of the window) is open air
+    ivec3 w = ivec3(floor(p)) - u_light_origin;
+    bool open_air = w.y >= u_light_size.y || any(lessThan(w.xz, ivec2(0))) || any(greaterThanEqual(w.xz, u_light_size.xz));
+    return open_air ? vec2(1.0) : texelFetch(u_light, light_texel(w), 0).rg;
 }
 
 void main()

@@ -20,6 +20,8 @@ uniform vec3 u_camera;
 uniform bool u_light_on;
 uniform sampler3D u_light;
 uniform ivec3 u_light_size;
+uniform ivec3 u_light_origin; // the window's first voxel (global)
+uniform ivec3 u_light_slot;   // its texel (light_shading in gfx/light_tex.h)
 uniform vec3 u_tints[8];
 // 0 at level of detail 0. At a coarse level, a vertex may lie inside the
 // terrain the light was computed for, or above the one-voxel shell of lit
@@ -34,11 +36,20 @@ out vec2 v_light; // sun, sky
 flat out uint v_mat;
 out vec4 v_tint; // tool colour (premultiplied) and weight: interpolated, so a cut's rim blends
 
+// The texel of window voxel w (clamped into the window): the volume keeps
+// the world's toroidal slots, so add the window's first slot and wrap.
+ivec3 light_texel(ivec3 w)
+{
+    ivec3 t = clamp(w, ivec3(0), u_light_size - 1) + u_light_slot;
+    return t - u_light_size * ivec3(greaterThanEqual(t, u_light_size));
+}
+
 vec2 light_at(ivec3 c)
 {
-    // above the world and beyond its sides is open air
-    bool open_air = c.y >= u_light_size.y || any(lessThan(c.xz, ivec2(0))) || any(greaterThanEqual(c.xz, u_light_size.xz));
-    return open_air ? vec2(1.0) : texelFetch(u_light, clamp(c, ivec3(0), u_light_size - 1), 0).rg;
+    // above the world and beyond its sides (of the window) is open air
+    ivec3 w = c - u_light_origin;
+    bool open_air = w.y >= u_light_size.y || any(lessThan(w.xz, ivec2(0))) || any(greaterThanEqual(w.xz, u_light_size.xz));
+    return open_air ? vec2(1.0) : texelFetch(u_light, light_texel(w), 0).rg;
 }
 
 // Trilinear between the voxel centres around p: the weighted sum in xy, the

@@ -1,6 +1,7 @@
 #include "gfx/light_tex.h"
 
 #include <glad/gl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -38,16 +39,10 @@ void light_tex_destroy(light_tex *t)
     *t = (light_tex){ 0 };
 }
 
-void light_tex_upload(light_tex *t, const light *l, const int lo[3], const int hi[3])
+/* Uploads the slot box [a, b) (texel coordinates, inside the texture):
+ * read straight out of the whole volume, which is laid out as the texture. */
+static void upload_slots(const light_tex *t, const light *l, const int a[3], const int b[3])
 {
-    if (!t->tex) return;
-    int a[3] = { 0, 0, 0 }, b[3] = { t->sx, t->sy, t->sz };
-    for (int k = 0; k < 3; k++) {
-        if (lo && lo[k] > a[k]) a[k] = lo[k];
-        if (hi && hi[k] < b[k]) b[k] = hi[k];
-        if (b[k] <= a[k]) return;
-    }
-    /* the sub-box is read straight out of the whole volume: no copy */
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, t->sx);
     glPixelStorei(GL_UNPACK_IMAGE_HEIGHT, t->sy);
@@ -62,6 +57,39 @@ void light_tex_upload(light_tex *t, const light *l, const int lo[3], const int h
     glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
     glPixelStorei(GL_UNPACK_SKIP_IMAGES, 0);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+}
+
+/* The window range [a, b) of an axis of n texels whose first voxel is in
+ * slot k, as at most two slot ranges (it wraps around the texture's edge
+ * when a + k < n <= b + k). Returns how many. */
+static int slot_pieces(int a, int b, int k, int n, int lo[2], int hi[2])
+{
+    int s = a + k >= n ? a + k - n : a + k, len = b - a;
+    lo[0] = s, hi[0] = s + len < n ? s + len : n;
+    if (s + len <= n) return 1;
+    lo[1] = 0, hi[1] = s + len - n;
+    return 2;
+}
+
+void light_tex_upload(light_tex *t, const light *l, const int lo[3], const int hi[3])
+{
+    if (!t->tex) return;
+    int x0, z0, kx, kz;
+    light_origin(l, &x0, &z0);
+    light_slot(l, &kx, &kz);
+    const int org[3] = { x0, 0, z0 }, size[3] = { t->sx, t->sy, t->sz };
+    int a[3], b[3]; /* in the window */
+    for (int k = 0; k < 3; k++) {
+        int64_t a0 = lo ? (int64_t)lo[k] - org[k] : 0, b0 = hi ? (int64_t)hi[k] - org[k] : size[k];
+        a[k] = a0 > 0 ? (int)a0 : 0;
+        b[k] = b0 < size[k] ? (int)b0 : size[k];
+        if (b[k] <= a[k]) return;
+    }
+    int xl[2], xh[2], zl[2], zh[2];
+    int nx = slot_pieces(a[0], b[0], kx, t->sx, xl, xh), nz = slot_pieces(a[2], b[2], kz, t->sz, zl, zh);
+    for (int i = 0; i < nx; i++)
+        for (int j = 0; j < nz; j++)
+            upload_slots(t, l, (const int[3]){ xl[i], a[1], zl[j] }, (const int[3]){ xh[i], b[1], zh[j] });
 }
 
 void light_tex_fill(light_tex *t, unsigned char sun, unsigned char sky)
@@ -79,6 +107,8 @@ void light_shading_apply(unsigned program, const light_shading *ls, int unit)
     if (!ls->enabled || !ls->texture) return;
     glBindTextureUnit((GLuint)unit, ls->texture);
     glUniform3i(glGetUniformLocation(p, "u_light_size"), ls->size[0], ls->size[1], ls->size[2]);
+    glUniform3i(glGetUniformLocation(p, "u_light_origin"), ls->origin[0], ls->origin[1], ls->origin[2]);
+    glUniform3i(glGetUniformLocation(p, "u_light_slot"), ls->slot[0], ls->slot[1], ls->slot[2]);
     glUniform3fv(glGetUniformLocation(p, "u_sun_color"), 1, ls->sun_color);
     glUniform3fv(glGetUniformLocation(p, "u_sky_color"), 1, ls->sky_color);
     glUniform1f(glGetUniformLocation(p, "u_ambient"), ls->ambient);

@@ -1,7 +1,10 @@
 /* light_tex: the snowflake light volume (engine/light) as an RG8 3D texture
  * the terrain shaders sample per fragment, so lighting needs no vertex data
  * and greedy-merged quads stay merged. Only changed boxes are uploaded.
- * GL, main thread only. */
+ * The texture is the size of the world's window and holds the volume as it
+ * is, in the world's toroidal slots (light.h): a moved window re-uploads
+ * only the columns that change, and shaders find a voxel's texel from the
+ * window's origin and first slot (light_shading). GL, main thread only. */
 #ifndef STRATA_LIGHT_TEX_H
 #define STRATA_LIGHT_TEX_H
 
@@ -21,6 +24,11 @@ typedef struct light_shading {
     bool enabled;
     unsigned texture;
     int size[3];
+    /* The window's first voxel (x0, 0, z0), global, and its texel (the
+     * slot, light_slot): a shader subtracts the one, adds the other and
+     * wraps, in integers, so it is exact wherever the window is. Zero: the
+     * origin window, whose texel is the voxel. */
+    int origin[3], slot[3];
     float sun_color[3], sky_color[3], ambient;
 } light_shading;
 
@@ -28,10 +36,13 @@ typedef struct light_shading {
  * the driver cannot hold it. */
 bool light_tex_create(light_tex *t, int sx, int sy, int sz, char *err, size_t errlen);
 void light_tex_destroy(light_tex *t);
-/* Uploads the box [lo, hi) of the light volume (whole when NULL). */
+/* Uploads the box [lo, hi) of the light volume (global coordinates, clamped
+ * to its window; whole when NULL), in up to four pieces where it wraps
+ * around the texture's edges. */
 void light_tex_upload(light_tex *t, const light *l, const int lo[3], const int hi[3]);
 /* Sets the light uniforms every terrain shader declares (u_light_on,
- * u_light, u_light_size, u_sun_color, u_sky_color, u_ambient; see
+ * u_light, u_light_size, u_light_origin, u_light_slot, u_sun_color,
+ * u_sky_color, u_ambient; see
  * shaders/chunk.frag) on the program in use, binding the volume to texture
  * `unit`. Every render mode calls this, so they light alike. */
 void light_shading_apply(unsigned program, const light_shading *ls, int unit);

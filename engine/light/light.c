@@ -16,11 +16,23 @@
 struct light {
     int sx, sy, sz;
     size_t count;
-    /* one bit per voxel, x fastest, then y, then z: bit set = stops light */
+    /* The window: global voxels [ox, ox + sx) x [0, sy) x [oz, oz + sz),
+     * as the world's (ox, oz multiples of CHUNK_SIZE). */
+    int ox, oz;
+    /* Slot of the window's first voxel in rg: ox mod sx, oz mod sz. */
+    int kx, kz;
+    /* One bit per voxel in WINDOW order (local x = x - ox fastest, then y,
+     * then local z): bit set = stops light. Window order, not slots, keeps
+     * the particle walk's inner loop free of wrap-arounds; a move shifts
+     * these bits by whole chunk rows (light_move). */
     uint64_t *opaque;
     /* one bit per voxel: the material's faces are drawn (an element's neighbour) */
     uint64_t *drawn;
-    uint8_t *rg; /* sun, sky per voxel, interleaved (an RG8 texture's layout) */
+    /* sun, sky per voxel, interleaved (an RG8 texture's layout), in SLOT
+     * order (global x in slot x mod sx, as the world's columns): the
+     * texture copies it as it is, and a move touches only the columns that
+     * leave and enter. */
+    uint8_t *rg;
 };
 
 light_params light_params_default(void)
@@ -115,22 +127,47 @@ void light_size(const light *l, int *sx, int *sy, int *sz)
     *sx = l->sx, *sy = l->sy, *sz = l->sz;
 }
 
+/* Bit index of window voxel (x, y, z) (local coordinates). */
 static inline size_t vidx(const light *l, int x, int y, int z)
 {
     return (size_t)x + (size_t)l->sx * ((size_t)y + (size_t)l->sy * (size_t)z);
 }
 
+/* Slot of local coordinate c on an axis of n whose first voxel is in slot k. */
+static inline int slot_of(int c, int k, int n)
+{
+    int s = c + k;
+    return s >= n ? s - n : s;
+}
+
+/* Index in rg (pairs) of window voxel (x, y, z), local coordinates. */
+static inline size_t ridx(const light *l, int x, int y, int z)
+{
+    return vidx(l, slot_of(x, l->kx, l->sx), y, slot_of(z, l->kz, l->sz));
+}
+
+/* a mod n in [0, n) for any sign of a. */
+static inline int wrap_mod(int a, int n)
+{
+    int r = a % n;
+    return r < 0 ? r + n : r;
+}
+
 static inline bool bit_get(const uint64_t *bits, size_t i) { return (bits[i >> 6] >> (i & 63)) & 1u; }
 
+/* The global box [lo, hi) (the whole window when NULL) in window
+ * coordinates, clamped to the window. int64: a box's edge plus the reach
+ * near the coordinate limit must not overflow. */
 static void clamp_box(const light *l, const int lo[3], const int hi[3], int out_lo[3], int out_hi[3])
 {
     const int size[3] = { l->sx, l->sy, l->sz };
+    const int org[3] = { l->ox, 0, l->oz };
     for (int a = 0; a < 3; a++) {
-        out_lo[a] = lo ? lo[a] : 0;
-        out_hi[a] = hi ? hi[a] : size[a];
-        if (out_lo[a] < 0) out_lo[a] = 0;
-        if (out_hi[a] > size[a]) out_hi[a] = size[a];
-        if (out_hi[a] < out_lo[a]) out_hi[a] = out_lo[a];
+        int64_t a0 = lo ? (int64_t)lo[a] - org[a] : 0, a1 = hi ? (int64_t)hi[a] - org[a] : size[a];
+        if (a0 < 0) a0 = 0;
+        if (a1 > size[a]) a1 = size[a];
+        if (a1 < a0) a1 = a0;
+        out_lo[a] = (int)a0, out_hi[a] = (int)a1;
     }
 }
 
@@ -154,10 +191,10 @@ static void read_plane(void *arg, int k)
     int z = c->lo[2] + k;
     for (int y = c->lo[1]; y < c->hi[1]; y++)
         for (int x0 = c->lo[0]; x0 < c->hi[0]; x0 += CHUNK_SIZE) {
-            const chunk *ch = world_chunk(c->w, x0 >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS);
+            const chunk *ch = world_chunk(c->w, (x0 + l->ox) >> CHUNK_BITS, y >> CHUNK_BITS, (z + l->oz) >> CHUNK_BITS);
             uint64_t o = 0, d = 0;
             if (ch) {
-                const uint8_t *row = &ch->vox[CHUNK_INDEX(0, y & CHUNK_MASK, z & CHUNK_MASK)];
+                const uint8_t *row = &ch->vox[CHUNK_INDEX(0, y & CHUNK_MASK, (z + l->oz) & CHUNK_MASK)];
                 for (int x = 0; x < CHUNK_SIZE; x++) {
                     o |= (uint64_t)c->opaque_lut[row[x]] << x;
                     d |= (uint64_t)c->drawn_lut[row[x]] << x;
@@ -173,6 +210,7 @@ static void read_plane(void *arg, int k)
 
 void light_read_world(light *l, const world *w, const int lo[3], const int hi[3], struct job_pool *jobs)
 {
+    light_move(l, world_x0(w), world_z0(w)); /* the volume follows the world's window */
     read_ctx c = { .l = l, .w = w };
     clamp_box(l, lo, hi, c.lo, c.hi);
     /* re-reading voxels is harmless: widen x to whole chunk rows */
@@ -199,6 +237,13 @@ typedef struct trace_ctx {
     float sun_d[LIGHT_DIRS][3];
     float sky_d[LIGHT_DIRS][LIGHT_SKY_JITTERS][3];
     float r2;                   /* radius squared; <0: radius never reached */
+    /* The window, for the walk: its low sides as floats (exact below 2^24),
+     * its high sides, the bit index offset (gidx), and whether it lies at
+     * x, z >= 0. */
+    float fx0, fz0;
+    int xe, ze;
+    unsigned off;
+    bool nonneg;
     float sky_norm;             /* survival of a sky particle over an open plain */
     long *elements, *particles; /* per z plane */
     /* background bakes */
@@ -276,14 +321,25 @@ static float plain_survival(const trace_ctx *c)
     return alive > 0 ? (float)alive / (float)n : 1.f;
 }
 
-/* One particle from the centre of (x, y, z), stepping by dirs[random & mask]
- * (bits random bits a step): true when it comes home lit. */
-static inline bool walk(const trace_ctx *c, const float (*dirs)[3], unsigned mask, int bits_per_step, uint64_t bits,
-                        int bits_left, rng *r, int x, int y, int z)
+/* One particle from the centre of (x, y, z) (global coordinates, so a
+ * voxel's light is the same whatever window holds it), stepping by
+ * dirs[random & mask] (bits random bits a step): true when it comes home lit.
+ * nonneg: the window lies at x, z >= 0, where truncation is the floor; the
+ * compiler makes one walk for each case, so the origin window's walk costs
+ * what it did before windows (a floor is two more instructions an axis). */
+static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const float (*dirs)[3], unsigned mask,
+                                                        int bits_per_step, uint64_t bits, int bits_left, rng *r,
+                                                        int x, int y, int z, const bool nonneg)
 {
     const light *l = c->l;
     float px = (float)x + 0.5f, py = (float)y + 0.5f, pz = (float)z + 0.5f;
     const float ox = px, oy = py, oz = pz;
+    /* locals, not fields: the compiler cannot prove rng_next's stores leave
+     * them alone, and reloading them every step costs */
+    const float fx0 = c->fx0, fz0 = c->fz0;
+    const int xe = c->xe, ze = c->ze, wx0 = l->ox, wz0 = l->oz, sy = l->sy;
+    const unsigned usx = (unsigned)l->sx, usy = (unsigned)l->sy, off = c->off;
+    const uint64_t *opaque = l->opaque;
     for (int s = 0; s < c->p->steps; s++) {
         if (bits_left < bits_per_step) bits = rng_next(r), bits_left = 64;
         const float *d = dirs[bits & mask];
@@ -295,11 +351,22 @@ static inline bool walk(const trace_ctx *c, const float (*dirs)[3], unsigned mas
         }
         if (py < 0.f) return false;              /* the bedrock floor under the world */
         int iy = (int)py;
-        if (iy >= l->sy) return true;            /* out of the top: open sky */
-        if (px < 0.f || pz < 0.f) continue;      /* beyond the side: open air */
-        int ix = (int)px, iz = (int)pz;
-        if (ix >= l->sx || iz >= l->sz) continue;
-        if (bit_get(l->opaque, vidx(l, ix, iy, iz))) return false;
+        if (iy >= sy) return true;               /* out of the top: open sky */
+        /* beyond the window's sides is open air */
+        int ix, iz;
+        if (nonneg) {
+            if (px < fx0 || pz < fz0) continue;
+            ix = (int)px, iz = (int)pz;
+        } else {
+            ix = (int)px, iz = (int)pz;
+            ix -= (float)ix > px, iz -= (float)iz > pz; /* the floor, below zero too */
+            if (ix < wx0 || iz < wz0) continue;
+        }
+        if (ix >= xe || iz >= ze) continue;
+        /* vidx of the window coordinates, the window's offset folded into
+         * one constant: unsigned arithmetic is modular, so exact for any
+         * sign, and 32 bits hold every index (WORLD_MAX_CHUNKS voxels) */
+        if (bit_get(opaque, (unsigned)ix + usx * ((unsigned)iy + usy * (unsigned)iz) - off)) return false;
     }
     return true;
 }
@@ -340,6 +407,33 @@ static bool row_may_light(const light *l, int x0, int x1, int y, int z)
     return false;
 }
 
+/* Zeroes the light of window row [x0, x1) at (y, z): in slots it may wrap
+ * around the volume's edge, in two pieces. */
+static void clear_row(light *l, int x0, int x1, int y, int z)
+{
+    if (x1 <= x0) return;
+    int s0 = slot_of(x0, l->kx, l->sx), n = x1 - x0, first = n < l->sx - s0 ? n : l->sx - s0;
+    size_t row = vidx(l, 0, y, slot_of(z, l->kz, l->sz));
+    memset(&l->rg[2 * (row + (size_t)s0)], 0, 2 * (size_t)first);
+    if (n > first) memset(&l->rg[2 * row], 0, 2 * (size_t)(n - first));
+}
+
+/* The particles of the element at global (x, y, z): global, so the light
+ * of a place, not of a slot or a window. */
+static inline __attribute__((always_inline)) void trace_element(const trace_ctx *c, int x, int y, int z, int *sun,
+                                                                 int *sky, const bool nonneg)
+{
+    const light_params *p = c->p;
+    rng r = rng_make(rng_hash3(p->seed, x, y, z));
+    for (int n = 0; n < p->sun_particles; n++)
+        *sun += walk(c, (const float (*)[3])c->sun_d, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z, nonneg);
+    for (int n = 0; n < p->sky_particles; n++) {
+        uint64_t bits = rng_next(&r); /* the heading, then the first 14 steps */
+        *sky += walk(c, (const float (*)[3])c->sky_d[bits & 255], LIGHT_SKY_JITTERS - 1, 4, bits >> 8, 56, &r, x, y,
+                     z, nonneg);
+    }
+}
+
 static void trace_plane(void *arg, int k)
 {
     trace_ctx *c = arg;
@@ -350,25 +444,22 @@ static void trace_plane(void *arg, int k)
     long elements = 0;
     for (int y = c->lo[1]; y < c->hi[1]; y++) {
         if (!row_may_light(l, c->lo[0], c->hi[0], y, z)) {
-            memset(&l->rg[2 * vidx(l, c->lo[0], y, z)], 0, 2 * (size_t)(c->hi[0] - c->lo[0]));
+            clear_row(l, c->lo[0], c->hi[0], y, z);
             continue;
         }
-        for (int x = c->lo[0]; x < c->hi[0]; x++) {
-            size_t i = vidx(l, x, y, z);
+        /* the row's slots: its start in rg, then x's slot, wrapping once */
+        size_t row = vidx(l, 0, y, slot_of(z, l->kz, l->sz));
+        int sx = slot_of(c->lo[0], l->kx, l->sx);
+        for (int x = c->lo[0]; x < c->hi[0]; x++, sx = sx + 1 == l->sx ? 0 : sx + 1) {
+            size_t i = row + (size_t)sx;
             if (!is_element(l, x, y, z)) {
                 l->rg[2 * i] = l->rg[2 * i + 1] = 0;
                 continue;
             }
             elements++;
-            rng r = rng_make(rng_hash3(p->seed, x, y, z));
             int sun = 0, sky = 0;
-            for (int n = 0; n < p->sun_particles; n++)
-                sun += walk(c, (const float (*)[3])c->sun_d, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z);
-            for (int n = 0; n < p->sky_particles; n++) {
-                uint64_t bits = rng_next(&r); /* the heading, then the first 14 steps */
-                sky += walk(c, (const float (*)[3])c->sky_d[bits & 255], LIGHT_SKY_JITTERS - 1, 4, bits >> 8, 56,
-                            &r, x, y, z);
-            }
+            if (c->nonneg) trace_element(c, x + l->ox, y, z + l->oz, &sun, &sky, true);
+            else trace_element(c, x + l->ox, y, z + l->oz, &sun, &sky, false);
             float fs = p->sun_particles ? (float)sun / (float)p->sun_particles : 0.f;
             float fk = p->sky_particles ? (float)sky / (float)p->sky_particles / c->sky_norm : 0.f;
             l->rg[2 * i] = (uint8_t)lrintf(fminf(fs, 1.f) * 255.f);
@@ -402,6 +493,10 @@ light_task *light_bake_start(light *l, const light_params *p, job_pool *jobs, co
     c->t0 = timer_ns();
     c->l = l, c->params = *p, c->p = &c->params, c->jobs = jobs;
     clamp_box(l, lo, hi, c->lo, c->hi);
+    c->fx0 = (float)l->ox, c->fz0 = (float)l->oz;
+    c->xe = l->ox + l->sx, c->ze = l->oz + l->sz;
+    c->off = (unsigned)l->ox + (unsigned)l->sx * (unsigned)l->sy * (unsigned)l->oz;
+    c->nonneg = l->ox >= 0 && l->oz >= 0;
     fill_dirs(c);
     c->sky_norm = plain_survival(c);
     t->planes = c->hi[2] - c->lo[2];
@@ -481,9 +576,94 @@ void light_relight(light *l, const world *w, const light_params *p, job_pool *jo
     int a[3], b[3], wl[3], wh[3];
     for (int k = 0; k < 3; k++) a[k] = lo[k] - reach, b[k] = hi[k] + reach;
     clamp_box(l, a, b, wl, wh);
+    /* back to global coordinates, which light_bake and the caller speak */
+    wl[0] += l->ox, wh[0] += l->ox, wl[2] += l->oz, wh[2] += l->oz;
     light_bake(l, p, jobs, wl, wh, stats);
     if (win_lo) memcpy(win_lo, wl, sizeof wl);
     if (win_hi) memcpy(win_hi, wh, sizeof wh);
+}
+
+/* ---- the moving window ------------------------------------------------ */
+
+void light_origin(const light *l, int *x0, int *z0)
+{
+    *x0 = l->ox, *z0 = l->oz;
+}
+
+void light_slot(const light *l, int *kx, int *kz)
+{
+    *kx = l->kx, *kz = l->kz;
+}
+
+/* Half word j (32 bits) of a bit array: a chunk row of 32 voxels. */
+static inline uint32_t half_get(const uint64_t *bits, size_t j) { return (uint32_t)(bits[j >> 1] >> ((j & 1) * 32)); }
+static inline void half_set(uint64_t *bits, size_t j, uint32_t v)
+{
+    int shift = (int)(j & 1) * 32;
+    bits[j >> 1] = (bits[j >> 1] & ~(0xffffffffull << shift)) | ((uint64_t)v << shift);
+}
+
+/* Window-order bits after a move by (dx, dz) voxels (multiples of 32):
+ * the bit of new local (x, y, z) is the old one of (x + dx, y, z + dz), or
+ * clear where that left the window. Rows are whole half words, so this
+ * moves 32-voxel chunk rows, walking away from the side it reads so the
+ * copy can be in place. */
+static void shift_bits(const light *l, uint64_t *bits, int dx, int dz)
+{
+    const int hx = l->sx / CHUNK_SIZE; /* half words a row */
+    const int hdx = dx / CHUNK_SIZE;
+    const size_t row = (size_t)hx, plane = row * (size_t)l->sy;
+    /* reading ahead (d > 0) walks forwards, reading behind walks backwards */
+    bool fwd = dz > 0 || (dz == 0 && dx > 0);
+    for (int i = 0; i < l->sz; i++) {
+        int z = fwd ? i : l->sz - 1 - i;
+        int64_t zs = (int64_t)z + dz;
+        bool zin = zs >= 0 && zs < l->sz;
+        for (int yi = 0; yi < l->sy; yi++)
+            for (int j = 0; j < hx; j++) {
+                int y = fwd ? yi : l->sy - 1 - yi;
+                int x = fwd ? j : hx - 1 - j;
+                int64_t xs = (int64_t)x + hdx;
+                uint32_t v = 0;
+                if (zin && xs >= 0 && xs < hx) v = half_get(bits, (size_t)zs * plane + (size_t)y * row + (size_t)xs);
+                half_set(bits, (size_t)z * plane + (size_t)y * row + (size_t)x, v);
+            }
+    }
+}
+
+void light_move(light *l, int x0, int z0)
+{
+    if (x0 == l->ox && z0 == l->oz) return;
+    int64_t dx = (int64_t)x0 - l->ox, dz = (int64_t)z0 - l->oz;
+    /* the light of every column that leaves goes dark: the columns that
+     * enter take its slots and have no light until they arrive */
+    for (int sz = 0; sz < l->sz; sz += CHUNK_SIZE)
+        for (int sx = 0; sx < l->sx; sx += CHUNK_SIZE) {
+            /* global first voxel of the column in slot (sx, sz), old window */
+            int64_t gx = (int64_t)l->ox + wrap_mod(sx - l->kx, l->sx);
+            int64_t gz = (int64_t)l->oz + wrap_mod(sz - l->kz, l->sz);
+            if (gx >= x0 && gx < (int64_t)x0 + l->sx && gz >= z0 && gz < (int64_t)z0 + l->sz) continue;
+            for (int z = sz; z < sz + CHUNK_SIZE; z++)
+                for (int y = 0; y < l->sy; y++) memset(&l->rg[2 * vidx(l, sx, y, z)], 0, 2 * CHUNK_SIZE);
+        }
+    if (dx >= l->sx || -dx >= l->sx || dz >= l->sz || -dz >= l->sz) {
+        size_t words = (l->count + 63) / 64;
+        memset(l->opaque, 0, words * sizeof *l->opaque);
+        memset(l->drawn, 0, words * sizeof *l->drawn);
+    } else {
+        shift_bits(l, l->opaque, (int)dx, (int)dz);
+        shift_bits(l, l->drawn, (int)dx, (int)dz);
+    }
+    l->ox = x0, l->oz = z0;
+    l->kx = wrap_mod(x0, l->sx), l->kz = wrap_mod(z0, l->sz);
+}
+
+void light_clear(light *l)
+{
+    size_t words = (l->count + 63) / 64;
+    memset(l->opaque, 0, words * sizeof *l->opaque);
+    memset(l->drawn, 0, words * sizeof *l->drawn);
+    memset(l->rg, 0, l->count * 2);
 }
 
 void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky)
@@ -492,11 +672,12 @@ void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky)
         *sun = *sky = 255;
         return;
     }
-    if (x < 0 || y < 0 || z < 0 || x >= l->sx || z >= l->sz) {
+    int64_t lx = (int64_t)x - l->ox, lz = (int64_t)z - l->oz;
+    if (lx < 0 || y < 0 || lz < 0 || lx >= l->sx || lz >= l->sz) {
         *sun = *sky = 0;
         return;
     }
-    size_t i = vidx(l, x, y, z);
+    size_t i = ridx(l, (int)lx, y, (int)lz);
     *sun = l->rg[2 * i], *sky = l->rg[2 * i + 1];
 }
 

@@ -11,7 +11,14 @@
  * Each element's particles are seeded by its position, and a particle only
  * ever looks at voxels within the wander radius, so relighting the window an
  * edit can reach gives exactly what a whole bake would: the result is a pure
- * function of (occupancy, params), on any number of workers. Pure CPU. */
+ * function of (occupancy, params), on any number of workers. Pure CPU.
+ *
+ * The volume is a window onto the world's unbounded plane, as the world is
+ * (voxel/world.h): coordinates are global, the window covers voxels
+ * [x0, x0 + sx) x [0, sy) x [z0, z0 + sz), and beyond its sides is open
+ * air. A voxel's light depends on where it is, not on which window holds
+ * it, so once every column within reach of a voxel is in, its light is
+ * what a whole bake of those voxels gives (docs/light.md). */
 #ifndef STRATA_LIGHT_H
 #define STRATA_LIGHT_H
 
@@ -57,17 +64,18 @@ typedef struct light_stats {
 
 typedef struct light light;
 
-/* Light for a world of sx*sy*sz voxels (whole chunks); NULL when out of
- * memory or not a multiple of the chunk size. */
+/* Light for a window of sx*sy*sz voxels (whole chunks) at origin 0; NULL
+ * when out of memory or not a multiple of the chunk size. */
 light *light_create(int sx, int sy, int sz);
 void light_destroy(light *l);
 void light_size(const light *l, int *sx, int *sy, int *sz);
 
 /* Reads which voxels block light from the world, in the box [lo, hi)
- * (clamped); the whole world when lo and hi are NULL. On the workers when a
- * pool is given. */
+ * (global coordinates, clamped to the window); the whole window when lo and
+ * hi are NULL. First moves the volume to the world's window (light_move)
+ * when the world moved. On the workers when a pool is given. */
 void light_read_world(light *l, const world *w, const int lo[3], const int hi[3], struct job_pool *jobs);
-/* Traces every element in [lo, hi) (clamped; whole world when NULL), on the
+/* Traces every element in [lo, hi) (global, clamped; whole window when NULL), on the
  * workers when a pool is given, and clears the non-elements there. */
 void light_bake(light *l, const light_params *p, struct job_pool *jobs, const int lo[3], const int hi[3],
                 light_stats *stats);
@@ -87,20 +95,36 @@ void light_task_cancel(light_task *t);
  * queued job first), without touching the pool. */
 void light_task_release(light_task *t);
 
-/* After voxels in [lo, hi) changed: re-reads them and relights the window
- * they can reach. Writes that window into win_lo/win_hi when given. */
+/* After voxels in [lo, hi) changed, or columns there arrived: re-reads them
+ * and relights the window they can reach. Writes that window (global,
+ * clamped to the volume's window) into win_lo/win_hi when given. */
 void light_relight(light *l, const world *w, const light_params *p, struct job_pool *jobs, const int lo[3],
                    const int hi[3], int win_lo[3], int win_hi[3], light_stats *stats);
+
+/* Moves the window so its first voxel is (x0, z0) (multiples of
+ * CHUNK_SIZE, as world_x0/world_z0 give): the light of the columns that
+ * leave is cleared, and the columns that enter are empty (air) and dark
+ * until they are read and relit, the way the world's own columns behave.
+ * Columns that stay keep their light and their slots. */
+void light_move(light *l, int x0, int z0);
+void light_origin(const light *l, int *x0, int *z0);
+/* Slot (index in the volume) of the window's first voxel: x0 mod sx and
+ * z0 mod sz. The texture stores the volume as it is, so shaders need it. */
+void light_slot(const light *l, int *kx, int *kz);
+/* Everything empty and dark (a new streamed window with no column yet). */
+void light_clear(light *l);
 
 /* Does the material stop light? Opaque blocks and foliage do; air, the
  * placeholder and the translucent bog do not. */
 bool light_blocks(uint8_t material);
 
-/* Sun and sky light at a voxel, 0..255 (0 for voxels that are not elements).
- * Above the world is open sky: full sky, full sun. */
+/* Sun and sky light at a voxel (global), 0..255 (0 for voxels that are not
+ * elements, and beside the window). Above the world is open sky: full sky,
+ * full sun. */
 void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky);
 /* The raw volume: (sun, sky) byte pairs, x fastest, then y, then z (an RG8
- * 3D texture's order). */
+ * 3D texture's order), in slots: global (x, z) is at (x mod sx, z mod sz),
+ * so at origin 0 the index is the coordinate. */
 const uint8_t *light_data(const light *l);
 /* Hash of both volumes (tests, determinism). */
 uint64_t light_hash(const light *l);

@@ -167,6 +167,56 @@ static bool light_gfx_init(void *self, app *a)
     return L != NULL;
 }
 
+/* No column of the window has been generated yet (a streamed world just
+ * begun): there is nothing to bake; light comes as columns arrive. */
+static bool window_empty(const world *w)
+{
+    for (int i = 0; i < w->cx * w->cz; i++)
+        if (w->col_state[i] != WORLD_COL_EMPTY) return false;
+    return true;
+}
+
+/* The part of [n0, n0 + size) outside [o0, o0 + size) on one axis: a
+ * single range [*a, *b), as both have the same size (empty when n0 = o0). */
+static void entered_range(int n0, int o0, int size, int *a, int *b)
+{
+    if (n0 >= o0) *a = o0 + size > n0 ? o0 + size : n0, *b = n0 + size;
+    else *a = n0, *b = o0 < n0 + size ? o0 : n0 + size;
+}
+
+/* Uploads the columns of the volume's window that were not in the window
+ * whose first voxel was (ox, oz): after a move they hold no light, and
+ * their texels still hold the light of the columns that left. */
+static void upload_entered(app_light *L, int ox, int oz)
+{
+    int x0, z0, sx, sy, sz, a, b;
+    light_origin(L->vol, &x0, &z0);
+    light_size(L->vol, &sx, &sy, &sz);
+    entered_range(x0, ox, sx, &a, &b); /* the strip of new x, every z */
+    light_tex_upload(&L->tex, L->vol, (const int[3]){ a, 0, z0 }, (const int[3]){ b, sy, z0 + sz });
+    entered_range(z0, oz, sz, &a, &b); /* the strip of new z, every x */
+    light_tex_upload(&L->tex, L->vol, (const int[3]){ x0, 0, a }, (const int[3]){ x0 + sx, sy, b });
+}
+
+/* The world's window moved (streaming): the volume follows it. A bake in
+ * flight lights the old window; it lands first, so the columns that stay
+ * keep a finished light. */
+static void follow_window(app_light *L)
+{
+    if (!L->vol || !L->w) return;
+    int ox, oz;
+    light_origin(L->vol, &ox, &oz);
+    if (ox == world_x0(L->w) && oz == world_z0(L->w)) return;
+    if (L->task) {
+        land_bake(L); /* its pending edits' relight may have followed already */
+        int nx, nz;
+        light_origin(L->vol, &nx, &nz);
+        if (nx != ox || nz != oz) return;
+    }
+    light_move(L->vol, world_x0(L->w), world_z0(L->w));
+    if (L->gl) upload_entered(L, ox, oz);
+}
+
 static void light_new_world(void *self, app *a, world *w)
 {
     app_light *L = self;
@@ -199,14 +249,25 @@ static void light_new_world(void *self, app *a, world *w)
         if (L->gl && !light_tex_create(&L->tex, w->sx, w->sy, w->sz, err, sizeof err))
             log_error("light: %s: the world stays unlit", err);
     }
+    if (window_empty(w)) { /* streamed: every column is lit as it arrives */
+        light_move(L->vol, world_x0(w), world_z0(w));
+        light_clear(L->vol);
+        if (L->gl) light_tex_fill(&L->tex, 0, 0);
+        L->baked = true;
+        L->last = (light_stats){ 0 }, L->last_what = NULL; /* `light stats`: nothing traced yet */
+        return;
+    }
     start_bake(L);
     /* scripts see the final picture; the window plays on while it bakes */
     if (platform_headless(a->plat) && L->task) land_bake(L);
 }
 
+/* An edit's box, or a streamed column's arrival (world_edit.generated),
+ * which changes light the same way: relight it and the reach around it. */
 static void light_edited(app_light *L, const int lo[3], const int hi[3])
 {
     if (!L->vol) return;
+    follow_window(L);
     if (L->task) { /* the bake in flight reads an older occupancy: relight after it */
         for (int k = 0; k < 3; k++) {
             L->edit_lo[k] = L->pending_edit && L->edit_lo[k] < lo[k] ? L->edit_lo[k] : lo[k];
@@ -234,6 +295,7 @@ static void light_frame(void *self, app *a, double now, float dt)
     app_light *L = self;
     if (!L) return;
     if (L->task && light_task_done(L->task)) land_bake(L);
+    follow_window(L);
     if (L->rebake) {
         start_bake(L);
         if (platform_headless(a->plat) && L->task) land_bake(L);
@@ -279,6 +341,10 @@ static void shading(const app_light *L, light_shading *out)
     out->enabled = L->cv.enable->b && L->baked && L->tex.tex;
     out->texture = L->tex.tex;
     out->size[0] = L->tex.sx, out->size[1] = L->tex.sy, out->size[2] = L->tex.sz;
+    if (L->vol) { /* the texture holds the volume's slots: where its window is */
+        light_origin(L->vol, &out->origin[0], &out->origin[2]);
+        light_slot(L->vol, &out->slot[0], &out->slot[2]);
+    }
     memcpy(out->sun_color, L->cv.sun_color->v, sizeof out->sun_color);
     memcpy(out->sky_color, L->cv.sky_color->v, sizeof out->sky_color);
     out->ambient = L->cv.ambient->f;

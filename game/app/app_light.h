@@ -4,7 +4,11 @@
  * each new world (drawn with the fixed shade until it lands, progress on
  * screen; headless runs wait for it), a windowed relight after each edit
  * (only that window is uploaded), the light.* cvars and the `light bake` /
- * `light stats` commands. Render modes only sample the texture. */
+ * `light stats` commands. Render modes only sample the texture.
+ * On a streamed world the volume follows the world's window: a move clears
+ * the columns that left (each frame it looks), a column's arrival (an edit
+ * with `generated`) is relit like an edit, and a new window with no column
+ * yet is never baked whole: it is lit as its columns arrive. */
 #ifndef STRATA_APP_LIGHT_H
 #define STRATA_APP_LIGHT_H
 

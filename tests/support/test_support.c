@@ -96,3 +96,24 @@ enhance_ctx *test_enhance_ctx(enhance_params p)
     assert_non_null(e);
     return e;
 }
+
+light *test_light_bake(const world *w, const light_params *p, job_pool *jobs)
+{
+    light *l = light_create(w->sx, w->sy, w->sz);
+    assert_non_null(l);
+    light_read_world(l, w, NULL, NULL, jobs);
+    light_bake(l, p, jobs, NULL, NULL, NULL);
+    return l;
+}
+
+int test_pixels_differ(const uint8_t *a, const uint8_t *b, int n, int tol)
+{
+    int differ = 0;
+    for (int p = 0; p < n; p++)
+        for (int k = 0; k < 3; k++)
+            if (abs((int)a[4 * p + k] - (int)b[4 * p + k]) > tol) {
+                differ++;
+                break;
+            }
+    return differ;
+}

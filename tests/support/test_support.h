@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "gen/enhance.h"
+#include "light/light.h"
 
 /* Path of a file in the source tree, e.g. test_path("assets/atlas.png"). */
 const char *test_source_path(const char *rel);
@@ -39,5 +40,14 @@ void test_gl_upload_world(test_gl *g, const struct world *w);
 /* An enhancement context for p; fails the test (with enhance_create's
  * reason) when none can be made. */
 enhance_ctx *test_enhance_ctx(enhance_params p);
+
+/* A light volume of w's window, read and baked whole (fails the test when
+ * none can be made). */
+light *test_light_bake(const struct world *w, const light_params *p, struct job_pool *jobs);
+
+/* Pixels (RGBA, n of them) where some channel of a and b differs by more
+ * than tol: pictures that should match but for edge pixels rounding the
+ * other way. */
+int test_pixels_differ(const uint8_t *a, const uint8_t *b, int n, int tol);
 
 #endif

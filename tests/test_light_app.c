@@ -1,0 +1,207 @@
+/* The light component on a moving window (issue 20), through the real
+ * game: the world's window moves, the entering columns arrive announced as
+ * generated edits (as streaming announces them), and the light texture the
+ * shaders read follows: its origin and slot are the world's, the columns
+ * that entered are dark until they arrive, and then its interior equals
+ * what a whole bake of the moved window uploads. */
+#include "test_support.h"
+
+#include <glad/gl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/app.h"
+#include "app/app_internal.h"
+#include "app/app_light.h"
+#include "app/component.h"
+#include "ui/cmd.h"
+
+/* What a command prints (its key=value lines); fails the test when it fails. */
+static const char *stdout_of(const char *cmd)
+{
+    static char buf[4096];
+    fflush(stdout);
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    int saved = dup(STDOUT_FILENO);
+    dup2(fd[1], STDOUT_FILENO);
+    int rc = cmd_exec(cmd);
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved), close(fd[1]);
+    ssize_t n = read(fd[0], buf, sizeof buf - 1);
+    close(fd[0]);
+    buf[n > 0 ? n : 0] = 0;
+    assert_int_equal(rc, 0);
+    return buf;
+}
+
+/* The light texture as the shaders see it this frame. */
+static uint8_t *read_light(const app *a, light_shading *ls)
+{
+    render_settings rs = { 0 };
+    app_light_settings(a, &rs);
+    *ls = rs.light;
+    assert_true(ls->enabled && ls->texture);
+    size_t n = (size_t)ls->size[0] * ls->size[1] * ls->size[2] * 2;
+    uint8_t *out = malloc(n);
+    assert_non_null(out);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glGetTextureImage(ls->texture, 0, GL_RG, GL_UNSIGNED_BYTE, (GLsizei)n, out);
+    return out;
+}
+
+/* Texel (pair index) of global voxel (x, y, z): the window's slot mapping,
+ * as the shaders compute it. */
+static size_t texel(const light_shading *ls, int x, int y, int z)
+{
+    int tx = (x - ls->origin[0] + ls->slot[0]) % ls->size[0], tz = (z - ls->origin[2] + ls->slot[2]) % ls->size[2];
+    return (size_t)tx + (size_t)ls->size[0] * ((size_t)y + (size_t)ls->size[1] * (size_t)tz);
+}
+
+static app *open_app(void)
+{
+    app_desc d = { .headless = true, .width = 64, .height = 64 };
+    app *a = app_create(&d);
+    if (!a) fail_msg("no app: a GL context or the assets are missing");
+    assert_int_equal(cmd_exec("set world.size_x 4; set world.size_y 4; set world.size_z 4; regen; frames 1"), 0);
+    assert_non_null(a->w);
+    return a;
+}
+
+/* Every column's voxels of the world, to give entering columns content. */
+static uint8_t *save_columns(const world *w)
+{
+    size_t col = (size_t)w->cy * CHUNK_VOLUME;
+    uint8_t *saved = malloc(col * (size_t)(w->cx * w->cz));
+    assert_non_null(saved);
+    for (int i = 0; i < w->chunk_count; i++) {
+        int x, y, z;
+        world_chunk_coords(w, i, &x, &y, &z);
+        memcpy(saved + col * (size_t)(x + z * w->cx) + (size_t)y * CHUNK_VOLUME, w->chunks[i].vox, CHUNK_VOLUME);
+    }
+    return saved;
+}
+
+/* The columns not yet generated arrive, one by one, each announced as
+ * streaming announces it. Their content repeats the saved origin window's. */
+static void arrive_all(app *a, const uint8_t *saved)
+{
+    world *w = a->w;
+    size_t col = (size_t)w->cy * CHUNK_VOLUME;
+    for (int z = w->ocz; z < w->ocz + w->cz; z++)
+        for (int x = w->ocx; x < w->ocx + w->cx; x++) {
+            if (world_column_state(w, x, z) == WORLD_COL_READY) continue;
+            const uint8_t *src = saved + col * (size_t)(((x % w->cx) + w->cx) % w->cx + (((z % w->cz) + w->cz) % w->cz) * w->cx);
+            for (int y = 0; y < w->cy; y++)
+                memcpy(world_chunk(w, x, y, z)->vox, src + (size_t)y * CHUNK_VOLUME, CHUNK_VOLUME);
+            world_set_column_state(w, x, z, WORLD_COL_READY);
+            world_edit e = { .lo = { x * CHUNK_SIZE, 0, z * CHUNK_SIZE },
+                             .hi = { (x + 1) * CHUNK_SIZE, w->sy, (z + 1) * CHUNK_SIZE },
+                             .generated = true };
+            component_edit_all(&a->comps, a, &e);
+        }
+    assert_int_equal(cmd_exec("frames 1"), 0);
+}
+
+/* The texture follows the world's window, and its interior (every voxel
+ * whose particles' reach is in the window, at the light.* defaults) is
+ * what a whole bake of the window uploads. */
+static void check_equals_whole_bake(app *a)
+{
+    world *w = a->w;
+    light_shading ls;
+    uint8_t *streamed = read_light(a, &ls);
+    assert_int_equal(ls.origin[0], world_x0(w));
+    assert_int_equal(ls.origin[2], world_z0(w));
+    assert_int_equal(ls.slot[0], w->slot_x0 * CHUNK_SIZE);
+    assert_int_equal(ls.slot[2], w->slot_z0 * CHUNK_SIZE);
+    assert_int_equal(cmd_exec("light bake"), 0);
+    light_shading lb;
+    uint8_t *baked = read_light(a, &lb);
+    assert_memory_equal(&ls, &lb, sizeof ls);
+    int reach = light_reach(&(light_params){ .steps = 16, .step = 1, .radius = 16 });
+    long differ = 0, lit = 0;
+    for (int z = world_z0(w) + reach; z < world_z0(w) + w->sz - reach; z++)
+        for (int y = 0; y < w->sy; y++)
+            for (int x = world_x0(w) + reach; x < world_x0(w) + w->sx - reach; x++) {
+                size_t t = texel(&ls, x, y, z);
+                differ += memcmp(streamed + 2 * t, baked + 2 * t, 2) != 0;
+                lit += baked[2 * t] + baked[2 * t + 1] > 0;
+            }
+    assert_true(lit > 1000);
+    assert_int_equal(differ, 0);
+    free(streamed), free(baked);
+}
+
+static void test_moved_window_relit_as_columns_arrive(void **state)
+{
+    (void)state;
+    app *a = open_app();
+    world *w = a->w;
+    uint8_t *saved = save_columns(w);
+    const int moves[][2] = { { 2, 1 }, { 1, -1 } };
+    for (int m = 0; m < 2; m++) {
+        int ox = world_x0(w), oz = world_z0(w);
+        assert_true(world_move(w, moves[m][0], moves[m][1]) > 0);
+        /* a frame later the texture follows; the columns that entered are
+         * dark until they arrive (their texels held the columns that left) */
+        assert_int_equal(cmd_exec("frames 1"), 0);
+        light_shading lm;
+        uint8_t *moved = read_light(a, &lm);
+        assert_int_equal(lm.origin[0], world_x0(w));
+        long dark = 0, entering = 0;
+        for (int z = world_z0(w); z < world_z0(w) + w->sz; z++)
+            for (int x = world_x0(w); x < world_x0(w) + w->sx; x++) {
+                if (x >= ox && x < ox + w->sx && z >= oz && z < oz + w->sz) continue;
+                for (int y = 0; y < w->sy; y++, entering++) {
+                    size_t t = texel(&lm, x, y, z);
+                    dark += moved[2 * t] + moved[2 * t + 1] == 0;
+                }
+            }
+        assert_true(entering > 0);
+        assert_int_equal(dark, entering);
+        free(moved);
+        arrive_all(a, saved);
+        check_equals_whole_bake(a);
+    }
+    free(saved);
+    app_destroy(a);
+}
+
+/* A new world whose window holds no generated column yet (streaming's
+ * start) is not baked: the volume starts dark and is lit as columns
+ * arrive, ending where a whole bake would. */
+static void test_empty_streamed_window_lit_as_columns_arrive(void **state)
+{
+    (void)state;
+    app *a = open_app();
+    world *w = a->w;
+    uint8_t *saved = save_columns(w);
+    assert_int_equal(world_move(w, -40, 25), w->cx * w->cz); /* every column empty */
+    component_new_world_all(&a->comps, a, w);
+    light_shading ls;
+    uint8_t *dark = read_light(a, &ls);
+    size_t n = (size_t)w->sx * w->sy * w->sz * 2, lit = 0;
+    for (size_t i = 0; i < n; i++) lit += dark[i] != 0;
+    assert_int_equal(lit, 0);
+    assert_true(app_light_progress(a) < 0); /* no bake in flight, none done */
+    assert_non_null(strstr(stdout_of("light stats"), "light_last=none\n"));
+    free(dark);
+    arrive_all(a, saved);
+    assert_non_null(strstr(stdout_of("light stats"), "light_last=relight\n"));
+    check_equals_whole_bake(a);
+    free(saved);
+    app_destroy(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_moved_window_relit_as_columns_arrive),
+        cmocka_unit_test(test_empty_streamed_window_lit_as_columns_arrive),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
