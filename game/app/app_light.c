@@ -1,7 +1,5 @@
 #include "app_light.h"
 
-#include "app_stream.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,14 +225,6 @@ static void light_new_world(void *self, app *a, world *w)
     L->baked = false;
     L->w = w;
     L->seed = seed;
-    if (app_stream(a)) {
-        /* light over a moving window is not built yet: a streamed world is
-         * drawn with the fixed directional shade */
-        light_destroy(L->vol);
-        L->vol = NULL;
-        if (L->gl) light_tex_destroy(&L->tex);
-        return;
-    }
     int sx = 0, sy = 0, sz = 0;
     if (L->vol) light_size(L->vol, &sx, &sy, &sz);
     if (!L->vol || sx != w->sx || sy != w->sy || sz != w->sz) {

@@ -84,10 +84,12 @@ void app_world_edited(app *a, const int lo[3], const int hi[3], const component 
 {
     if (!a->w) return;
     world_edit e = { .source = source };
-    const int size[3] = { a->w->sx, a->w->sy, a->w->sz };
+    /* clipped to the window (global coordinates: a streamed one may be anywhere) */
+    const int wlo[3] = { world_x0(a->w), 0, world_z0(a->w) };
+    const int whi[3] = { wlo[0] + a->w->sx, a->w->sy, wlo[2] + a->w->sz };
     for (int i = 0; i < 3; i++) {
-        e.lo[i] = lo[i] < 0 ? 0 : lo[i];
-        e.hi[i] = hi[i] > size[i] ? size[i] : hi[i];
+        e.lo[i] = lo[i] < wlo[i] ? wlo[i] : lo[i];
+        e.hi[i] = hi[i] > whi[i] ? whi[i] : hi[i];
         if (e.lo[i] >= e.hi[i]) return; /* nothing of the world changed */
     }
     component_edit_all(&a->comps, a, &e);
