@@ -50,6 +50,7 @@ bool biome_heightmap(biome_plan *b, const world *w, const char *prefix, int64_t 
     }
     b->hp = p;
     b->seed = seed;
+    noise_init(&b->hn, seed);
     b->sy = w->sy;
     b->wx0 = world_x0(w);
     b->wz0 = world_z0(w);
@@ -66,11 +67,17 @@ bool biome_heightmap(biome_plan *b, const world *w, const char *prefix, int64_t 
 }
 
 /* Eq. 9, then eq. 12: everything above the mesa floor rises. */
+int biome_height(const biome_plan *b, int x, int z)
+{
+    int h = terrain_height_at(&b->hp, &b->hn, x, z, b->sy);
+    if ((float)h > b->mesa_floor) h = h + b->mesa_offset > b->sy - 1 ? b->sy - 1 : h + b->mesa_offset;
+    return h;
+}
+
 static void biome_heights(const biome_plan *b, int x0, int z0, int nx, int nz, int *out)
 {
-    terrain_heightmap(&b->hp, b->seed, x0, z0, nx, nz, b->sy, out);
-    for (int i = 0; i < nx * nz; i++)
-        if ((float)out[i] > b->mesa_floor) out[i] = out[i] + b->mesa_offset > b->sy - 1 ? b->sy - 1 : out[i] + b->mesa_offset;
+    for (int z = 0; z < nz; z++)
+        for (int x = 0; x < nx; x++) out[z * nx + x] = biome_height(b, x0 + x, z0 + z);
 }
 
 bool biome_area_make(const biome_plan *b, int x0, int z0, int nx, int nz, biome_area *a)

@@ -49,6 +49,7 @@ struct biome_plan {
     int sy;
     int64_t seed;
     terrain_heightmap_params hp; /* eq. 9 with the biome's cvars */
+    noise hn;                    /* its noise (of seed), for biome_height */
     /* eq. 12: ground above mesa_floor rises by mesa_offset (desert; +inf elsewhere) */
     float mesa_floor;
     int mesa_offset;
@@ -82,6 +83,8 @@ typedef struct biome_area {
     int *h;
 } biome_area;
 bool biome_area_make(const biome_plan *b, int x0, int z0, int nx, int nz, biome_area *a);
+/* The same for one column (plans that need a few scattered ones). */
+int biome_height(const biome_plan *b, int x, int z);
 /* worldgen_kind.ground of every biome: the heights above (a muskeg or a
  * salt flat on top counts as ground). */
 void biome_ground(void *plan, int x0, int z0, int n, int *out);

@@ -127,8 +127,7 @@ static bool deciduous_grow(const biome_plan *b, int x0, int z0, flora_set *out, 
     int M = p->margin, n = BIOME_REGION + 2 * M, cells = n * n;
     biomass_map m = { x0 - M, z0 - M, n, malloc(sizeof(float) * (size_t)cells) };
     int *queue = malloc(sizeof(int) * (size_t)cells);
-    biome_area a = { 0 };
-    if (!m.v || !queue || !biome_area_make(b, x0, z0, BIOME_REGION, BIOME_REGION, &a)) {
+    if (!m.v || !queue) {
         free(m.v);
         free(queue);
         return false;
@@ -165,7 +164,7 @@ static bool deciduous_grow(const biome_plan *b, int x0, int z0, flora_set *out, 
     for (int i = 0; i < nq && ok; i++) {
         int x = m.x0 + queue[i] % n, z = m.z0 + queue[i] / n;
         if (x < x0 || z < z0 || x >= x0 + BIOME_REGION || z >= z0 + BIOME_REGION) continue;
-        int h = biome_area_h(&a, x, z);
+        int h = biome_height(b, x, z);
         if (h + 1 >= b->sy) continue;
         flora f = { .x = x, .y = h + 1, .z = z, .kind = FLORA_OAK };
         f.height = (uint8_t)biome_hash_range(seed, SALT_HEIGHT, x, 0, z, q->min_h, q->max_h);
@@ -175,7 +174,6 @@ static bool deciduous_grow(const biome_plan *b, int x0, int z0, flora_set *out, 
         for (int x = 0; x < BIOME_REGION; x++) biomass[z * BIOME_REGION + x] = m.v[(z + M) * n + x + M];
     free(queue);
     free(m.v);
-    free(a.h);
     return ok;
 }
 

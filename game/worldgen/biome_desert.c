@@ -124,8 +124,8 @@ static bool desert_levels(desert_plan *p, const desert_params *q, char *err, siz
 }
 
 /* The cacti of one region (biome_plant_fn): eq. 14/15 sites, then a kind
- * each. Reads the heights of the region and one column around it (saguaro
- * arms look at their neighbours). */
+ * each. Reads the heights of the sites and their neighbours (saguaro arms
+ * look at them). */
 static bool desert_plant(const biome_plan *b, int x0, int z0, flora_set *out, float *biomass)
 {
     (void)biomass;
@@ -133,16 +133,11 @@ static bool desert_plant(const biome_plan *b, int x0, int z0, flora_set *out, fl
     const desert_params *q = &p->q;
     int64_t seed = b->seed;
     int count = 0;
-    biome_area a;
-    if (!biome_area_make(b, x0 - 1, z0 - 1, BIOME_REGION + 2, BIOME_REGION + 2, &a)) return false;
     int *sites = biome_pick_sites(seed, &q->sites, x0, z0, BIOME_REGION, &count);
-    if (!sites) {
-        free(a.h);
-        return false;
-    }
+    if (!sites) return false;
     bool ok = true;
     for (int s = 0; s < count && ok; s++) {
-        int x = sites[2 * s], z = sites[2 * s + 1], h = biome_area_h(&a, x, z);
+        int x = sites[2 * s], z = sites[2 * s + 1], h = biome_height(b, x, z);
         /* cacti root in sand: not on mesa rock, not on the salt crust */
         if (h + 1 >= b->sy || desert_material(b, h, h, true) != MAT_SAND) continue;
         double u = biome_hash_unit(seed, SALT_KIND, x, 0, z);
@@ -166,7 +161,7 @@ static bool desert_plant(const biome_plan *b, int x0, int z0, flora_set *out, fl
             int want = biome_hash_range(seed, SALT_ARMS, x, 0, z, q->min_arms, q->max_arms);
             for (int i = 0; i < 4 && f.arms < want; i++) {
                 int nx = x + flora_cardinal[order[i]][0], nz = z + flora_cardinal[order[i]][1];
-                if (biome_area_h(&a, nx, nz) > h) continue;
+                if (biome_height(b, nx, nz) > h) continue;
                 int k = f.arms++;
                 f.arm_dir[k] = (uint8_t)order[i];
                 f.arm_at[k] = (uint8_t)biome_hash_range(seed, SALT_ARM_AT, x, k, z, 1, f.height - 3);
@@ -180,7 +175,6 @@ static bool desert_plant(const biome_plan *b, int x0, int z0, flora_set *out, fl
         ok = flora_push(out, &f);
     }
     free(sites);
-    free(a.h);
     return ok;
 }
 

@@ -96,12 +96,10 @@ static bool taiga_plant(const biome_plan *b, int x0, int z0, flora_set *out, flo
     (void)biomass;
     const taiga_params *q = &((const taiga_plan *)b)->q;
     int count = 0;
-    biome_area a;
-    if (!biome_area_make(b, x0, z0, BIOME_REGION, BIOME_REGION, &a)) return false;
     int *sites = biome_pick_sites(b->seed, &q->sites, x0, z0, BIOME_REGION, &count);
     bool ok = sites != NULL;
     for (int s = 0; s < count && ok; s++) {
-        int x = sites[2 * s], z = sites[2 * s + 1], h = biome_area_h(&a, x, z);
+        int x = sites[2 * s], z = sites[2 * s + 1], h = biome_height(b, x, z);
         /* firs root in taiga grass: never above the tree line, never in a muskeg */
         if (h + 1 >= b->sy || taiga_material(b, h, h, true) != MAT_TAIGA_GRASS) continue;
         flora f = { .x = x, .y = h + 1, .z = z, .kind = FLORA_FIR };
@@ -109,7 +107,6 @@ static bool taiga_plant(const biome_plan *b, int x0, int z0, flora_set *out, flo
         ok = flora_push(out, &f);
     }
     free(sites);
-    free(a.h);
     return ok;
 }
 

@@ -290,17 +290,18 @@ static int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a - 1) / b) - 1
  * when none; `air` flags the column's chunks that hold nothing but air. */
 static int ground_y(const world *w, const bool *air, int x, int z)
 {
-    int y = w->sy - 1;
-    while (y > 0) {
-        if (air[y >> CHUNK_BITS]) { /* the sky: skip the whole chunk */
-            y = (y & ~CHUNK_MASK) - 1;
-            continue;
+    int lxz = CHUNK_INDEX(x & CHUNK_MASK, 0, z & CHUNK_MASK);
+    for (int cy = w->cy - 1; cy >= 0; cy--) {
+        if (air[cy]) continue; /* the sky: skip the whole chunk */
+        /* down the column inside the chunk: a run of bytes CHUNK_AREA apart */
+        const uint8_t *v = world_chunk(w, x >> CHUNK_BITS, cy, z >> CHUNK_BITS)->vox + lxz;
+        for (int ly = CHUNK_MASK; ly >= 0; ly--) {
+            int y = cy * CHUNK_SIZE + ly;
+            if (y == 0) return 0;
+            if (caves_is_terrain(v[ly * CHUNK_AREA])) return y;
         }
-        const chunk *c = world_chunk(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS);
-        if (caves_is_terrain(c->vox[CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK)])) break;
-        y--;
     }
-    return y;
+    return 0;
 }
 
 static void air_chunks(const world *w, int cx, int cz, bool *air)

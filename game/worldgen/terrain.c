@@ -20,26 +20,27 @@ void terrain_height_range(const terrain_heightmap_params *p, int sy, int *min_h,
     *max_h = clamp_height(p->weight * (0.5f + TERRAIN_NOISE_HALF_RANGE) + p->ground, sy);
 }
 
+int terrain_height_at(const terrain_heightmap_params *p, const noise *n, int x, int z, int sy)
+{
+    float inv = 1.f / (p->scale > 0.001f ? p->scale : 0.001f);
+    /* octaves beyond the first add detail at half amplitude, double frequency */
+    float v = 0.f, amp = 1.f, freq = inv, norm = 0.f;
+    for (int o = 0; o < (p->octaves < 1 ? 1 : p->octaves); o++) {
+        v += amp * noise_perlin2_01(n, (float)x * freq + 0.5f, (float)z * freq + 0.5f);
+        norm += amp;
+        amp *= 0.5f;
+        freq *= 2.f;
+    }
+    return clamp_height(p->weight * (v / norm) + p->ground, sy);
+}
+
 void terrain_heightmap(const terrain_heightmap_params *p, int64_t seed, int x0, int z0, int nx, int nz, int sy,
                        int *heights)
 {
     noise n;
     noise_init(&n, seed);
-    float inv = 1.f / (p->scale > 0.001f ? p->scale : 0.001f);
-    for (int iz = 0; iz < nz; iz++) {
-        for (int ix = 0; ix < nx; ix++) {
-            int x = x0 + ix, z = z0 + iz;
-            /* octaves beyond the first add detail at half amplitude, double frequency */
-            float v = 0.f, amp = 1.f, freq = inv, norm = 0.f;
-            for (int o = 0; o < (p->octaves < 1 ? 1 : p->octaves); o++) {
-                v += amp * noise_perlin2_01(&n, (float)x * freq + 0.5f, (float)z * freq + 0.5f);
-                norm += amp;
-                amp *= 0.5f;
-                freq *= 2.f;
-            }
-            heights[iz * nx + ix] = clamp_height(p->weight * (v / norm) + p->ground, sy);
-        }
-    }
+    for (int iz = 0; iz < nz; iz++)
+        for (int ix = 0; ix < nx; ix++) heights[iz * nx + ix] = terrain_height_at(p, &n, x0 + ix, z0 + iz, sy);
 }
 
 typedef struct hills_plan {

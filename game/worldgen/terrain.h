@@ -5,6 +5,7 @@
 #ifndef STRATA_TERRAIN_H
 #define STRATA_TERRAIN_H
 
+#include "core/noise.h"
 #include "worldgen.h"
 
 void terrain_register(void);
@@ -23,6 +24,10 @@ typedef struct terrain_heightmap_params {
  * two rectangles agree where they overlap. */
 void terrain_heightmap(const terrain_heightmap_params *p, int64_t seed, int x0, int z0, int nx, int nz, int sy,
                        int *heights);
+
+/* One column of equation 9, with the noise of `seed` (noise_init) in n:
+ * for plans that need the height of a few scattered columns. */
+int terrain_height_at(const terrain_heightmap_params *p, const noise *n, int x, int z, int sy);
 
 /* The range equation 9 can produce anywhere (not what one map happens to
  * reach): noise_perlin2 is bounded by +-sqrt(1/2) (eight gradients of
