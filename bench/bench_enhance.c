@@ -33,7 +33,7 @@ static void bench_enhance_terrain(enhance_input *in)
     enum { S = CHUNK_SIZE + 2 * ENHANCE_PAD };
     int heights[S * S];
     terrain_heightmap_params tp = { .weight = 24.f, .scale = 40.f, .ground = 4.f, .octaves = 3 };
-    terrain_heightmap(&tp, 1, S, CHUNK_SIZE, S, heights);
+    terrain_heightmap(&tp, 1, 0, 0, S, S, CHUNK_SIZE, heights);
     memset(in, 0, sizeof *in);
     for (int y = -ENHANCE_PAD; y < CHUNK_SIZE + ENHANCE_PAD; y++)
         for (int z = -ENHANCE_PAD; z < CHUNK_SIZE + ENHANCE_PAD; z++)

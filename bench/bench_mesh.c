@@ -42,7 +42,7 @@ static void *bench_mesh_terrain_setup(void)
     static uint8_t vox[CHUNK_VOLUME];
     int heights[CHUNK_AREA];
     terrain_heightmap_params p = { .weight = 24.f, .scale = 40.f, .ground = 4.f, .octaves = 3 };
-    terrain_heightmap(&p, 1, CHUNK_SIZE, CHUNK_SIZE, CHUNK_SIZE, heights);
+    terrain_heightmap(&p, 1, 0, 0, CHUNK_SIZE, CHUNK_SIZE, CHUNK_SIZE, heights);
     for (int y = 0; y < CHUNK_SIZE; y++)
         for (int z = 0; z < CHUNK_SIZE; z++)
             for (int x = 0; x < CHUNK_SIZE; x++) {

@@ -134,9 +134,11 @@ chmod 644 "$W"
 # a world made by another generator version is refused, and kept
 if python3 -c "import sqlite3" 2>/dev/null; then
     python3 - "$W" <<'PY'
-import sqlite3, sys
+import re, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
-db.execute("UPDATE slots SET inputs = replace(inputs, 'generator 1', 'generator 999')")
+# whatever version wrote it (WORLDGEN_VERSION), another one
+for rowid, inputs in db.execute("SELECT rowid, inputs FROM slots").fetchall():
+    db.execute("UPDATE slots SET inputs = ? WHERE rowid = ?", (re.sub(r'^generator \d+', 'generator 999', inputs), rowid))
 db.commit()
 PY
     cp "$W" "$tmp/w.gen"

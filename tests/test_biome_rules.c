@@ -56,8 +56,13 @@ static int ivar(const char *name)
     return c->i;
 }
 
-/* Equation 9 with the biome's own cvars: the raw height map every level
- * below is derived from, and its min and max. */
+/* Equation 9 with the biome's own cvars: the raw height map, and the range
+ * the equation can produce anywhere, which every level below is derived
+ * from (docs/biomes.md): 2D Perlin noise with gradients no longer than
+ * sqrt 2 lies in [-1, 1] (four corner terms of at most 1, blended), scaled
+ * by 0.7071, so the 0..1 noise 0.5 * (n + 1), and any normalised sum of
+ * octaves of it, lies in 0.5 +- 0.7071 / 2; the height in ground + weight
+ * times that, rounded and clamped to [1, sy - 1] like the map. */
 static int *eq9_heights(const world *w, const char *prefix, int64_t seed, int *min_h, int *max_h)
 {
     char n[64];
@@ -70,12 +75,13 @@ static int *eq9_heights(const world *w, const char *prefix, int64_t seed, int *m
     p.ground = fvar(n);
     int *h = malloc(sizeof(int) * (size_t)w->sx * (size_t)w->sz);
     assert_non_null(h);
-    terrain_heightmap(&p, seed, w->sx, w->sy, w->sz, h);
-    *min_h = *max_h = h[0];
-    for (int i = 1; i < w->sx * w->sz; i++) {
-        if (h[i] < *min_h) *min_h = h[i];
-        if (h[i] > *max_h) *max_h = h[i];
-    }
+    terrain_heightmap(&p, seed, 0, 0, w->sx, w->sz, w->sy, h);
+    float half = 0.7071f / 2.f; /* the 0..1 noise's distance from 0.5 at most */
+    int lo = (int)lrintf(p.weight * (0.5f - half) + p.ground), hi = (int)lrintf(p.weight * (0.5f + half) + p.ground);
+    *min_h = lo < 1 ? 1 : lo > w->sy - 1 ? w->sy - 1 : lo;
+    *max_h = hi < 1 ? 1 : hi > w->sy - 1 ? w->sy - 1 : hi;
+    for (int i = 0; i < w->sx * w->sz; i++) /* a bound, not a guess: the map stays inside it */
+        assert_true(h[i] >= *min_h && h[i] <= *max_h);
     return h;
 }
 
@@ -333,11 +339,8 @@ static void vput(vset *s, int x, int y, int z, uint8_t m)
 static void check_plant(const flora *f, const flora_style *st, const vset *want)
 {
     world *w = world_create(2, 2, 2);
-    flora_set set = { 0 };
-    assert_true(flora_push(&set, f));
-    assert_true(flora_bin(&set, st, w));
     for (int cz = 0; cz < w->cz; cz++)
-        for (int cx = 0; cx < w->cx; cx++) flora_draw_column(&set, st, w, cx, cz);
+        for (int cx = 0; cx < w->cx; cx++) flora_draw_in_column(f, st, w, cx, cz);
     uint64_t counts[MAT_COUNT];
     world_count_materials(w, counts);
     assert_int_equal(counts[MAT_AIR], (uint64_t)w->sx * w->sy * w->sz - (uint64_t)want->n);
@@ -347,7 +350,6 @@ static void check_plant(const flora *f, const flora_style *st, const vset *want)
             fail_msg("voxel (%d, %d, %d) is %s, want %s", want->v[i].x, want->v[i].y, want->v[i].z, material_get(got)->name,
                      material_get(want->v[i].m)->name);
     }
-    flora_free(&set);
     world_destroy(w);
 }
 

@@ -318,8 +318,10 @@ static void test_lod_no_holes(void **state)
                           crack_plain, crack_lod, diff);
             assert_true(lod_st.triangles * 10 < plain_st.triangles * 8);
             assert_true(crack_lod <= crack_plain + W * H / 1000);
-            /* terrain in view; distant firs thin by under 2% of the picture */
-            assert_true(sky_lod * 10 < W * H * 9 && sky_lod - sky_plain < W * H / 50);
+            /* terrain in view; distant firs thin by under 4% of the picture
+             * (2% before WORLDGEN_VERSION 2: its lower taiga shows more firs
+             * against the sky toward the tunnel, 2.5 to 3.2% for seeds 3 to 5) */
+            assert_true(sky_lod * 10 < W * H * 9 && sky_lod - sky_plain < W * H / 25);
             assert_true(diff < 12);
             free(plain), free(far), free(lod);
         }

@@ -48,23 +48,16 @@ bool biome_heightmap(biome_plan *b, const world *w, const char *prefix, int64_t 
                  prefix, (double)p.ground, w->sy - 1);
         return false;
     }
-    b->sx = w->sx;
+    b->hp = p;
+    b->seed = seed;
+    noise_init(&b->hn, seed);
     b->sy = w->sy;
-    b->sz = w->sz;
-    b->heights = malloc(sizeof(int) * (size_t)w->sx * (size_t)w->sz);
-    if (!b->heights) {
-        snprintf(err, errlen, "out of memory for the height map");
-        return false;
-    }
-    terrain_heightmap(&p, seed, w->sx, w->sy, w->sz, b->heights);
-    int lo = b->heights[0], hi = b->heights[0];
-    for (int i = 1; i < w->sx * w->sz; i++) {
-        int h = b->heights[i];
-        lo = h < lo ? h : lo;
-        hi = h > hi ? h : hi;
-    }
-    b->lv.min_height = lo;
-    b->lv.max_height = hi;
+    b->wx0 = world_x0(w);
+    b->wz0 = world_z0(w);
+    b->wsx = w->sx;
+    b->wsz = w->sz;
+    b->mesa_floor = INFINITY;
+    terrain_height_range(&p, w->sy, &b->lv.min_height, &b->lv.max_height);
     /* levels a biome does not have stay empty ranges that no y can satisfy */
     b->lv.min_mesa = INT32_MAX;
     b->lv.playa_lo = b->lv.muskeg_lo = 1;
@@ -72,6 +65,74 @@ bool biome_heightmap(biome_plan *b, const world *w, const char *prefix, int64_t 
     b->lv.tree_line = INT32_MAX;
     return true;
 }
+
+/* Eq. 9, then eq. 12: everything above the mesa floor rises. */
+int biome_height(const biome_plan *b, int x, int z)
+{
+    int h = terrain_height_at(&b->hp, &b->hn, x, z, b->sy);
+    if ((float)h > b->mesa_floor) h = h + b->mesa_offset > b->sy - 1 ? b->sy - 1 : h + b->mesa_offset;
+    return h;
+}
+
+static void biome_heights(const biome_plan *b, int x0, int z0, int nx, int nz, int *out)
+{
+    for (int z = 0; z < nz; z++)
+        for (int x = 0; x < nx; x++) out[z * nx + x] = biome_height(b, x0 + x, z0 + z);
+}
+
+bool biome_area_make(const biome_plan *b, int x0, int z0, int nx, int nz, biome_area *a)
+{
+    *a = (biome_area){ x0, z0, nx, nz, malloc(sizeof(int) * (size_t)nx * (size_t)nz) };
+    if (!a->h) return false;
+    biome_heights(b, x0, z0, nx, nz, a->h);
+    return true;
+}
+
+void biome_ground(void *plan, int x0, int z0, int n, int *out) { biome_heights(plan, x0, z0, n, n, out); }
+
+/* A region's plan: its plants, and (deciduous) its biomass cells. */
+typedef struct biome_region {
+    flora_set flora;
+    float *biomass;
+} biome_region;
+
+static void *region_make(void *user, void *arg, int rx, int rz)
+{
+    (void)arg;
+    const biome_plan *b = user;
+    biome_region *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    if (b->keep_biomass) r->biomass = malloc(sizeof(float) * BIOME_REGION * BIOME_REGION);
+    if ((b->keep_biomass && !r->biomass) || !b->plant(b, rx * BIOME_REGION, rz * BIOME_REGION, &r->flora, r->biomass)) {
+        flora_free(&r->flora);
+        free(r->biomass);
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+static void region_free(void *user, void *value)
+{
+    (void)user;
+    biome_region *r = value;
+    flora_free(&r->flora);
+    free(r->biomass);
+    free(r);
+}
+
+bool biome_plan_regions(biome_plan *b, biome_plant_fn plant, bool keep_biomass, char *err, size_t errlen)
+{
+    b->plant = plant;
+    b->keep_biomass = keep_biomass;
+    /* 64 regions of 256 x 256 columns: a view 1024 voxels across needs at most 25 of them at once */
+    b->regions = region_cache_create(64, region_make, region_free, b);
+    if (!b->regions) snprintf(err, errlen, "out of memory");
+    return b->regions != NULL;
+}
+
+/* Region index of global voxel coordinate v (floor division). */
+static int region_of(int v) { return v >= 0 ? v / BIOME_REGION : -((-v - 1) / BIOME_REGION) - 1; }
 
 uint64_t biome_hash(int64_t seed, uint32_t salt, int x, int y, int z)
 {
@@ -89,50 +150,48 @@ double biome_hash_unit(int64_t seed, uint32_t salt, int x, int y, int z)
     return (double)(biome_hash(seed, salt, x, y, z) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-int *biome_pick_sites(const biome_plan *b, int64_t seed, const biome_sites_params *p, int *count)
+int *biome_pick_sites(int64_t seed, const biome_sites_params *p, int x0, int z0, int n, int *count)
 {
-    int sx = b->sx, sz = b->sz;
+    int r = p->spacing, m = n + 2 * r;
     *count = 0;
-    float *place = malloc(sizeof(float) * (size_t)sx * (size_t)sz);
-    int cap = 256, n = 0;
-    int *sites = malloc(sizeof(int) * (size_t)cap);
+    float *place = malloc(sizeof(float) * (size_t)m * (size_t)m);
+    int cap = 256, k = 0;
+    int *sites = malloc(sizeof(int) * 2 * (size_t)cap);
     if (!place || !sites) {
         free(place);
         free(sites);
         return NULL;
     }
     /* The paper samples both fields with -seed (eq. 14, 15); the +0.5 keeps
-     * samples off the lattice where Perlin noise is always exactly zero. */
+     * samples off the lattice where Perlin noise is always exactly zero. The
+     * placement noise covers the region and `spacing` around it, which the
+     * peak test reads. */
     noise field;
     noise_init(&field, -seed);
     float pinv = 1.f / p->place_scale, zinv = 1.f / p->zone_scale;
-    for (int z = 0; z < sz; z++)
-        for (int x = 0; x < sx; x++)
-            place[z * sx + x] = noise_perlin2_01(&field, ((float)x + 0.5f) * pinv, ((float)z + 0.5f) * pinv);
-    int r = p->spacing;
-    for (int z = 0; z < sz; z++) {
-        for (int x = 0; x < sx; x++) {
-            int i = z * sx + x;
+    for (int z = 0; z < m; z++)
+        for (int x = 0; x < m; x++)
+            place[z * m + x] = noise_perlin2_01(&field, ((float)(x0 - r + x) + 0.5f) * pinv, ((float)(z0 - r + z) + 0.5f) * pinv);
+    for (int z = r; z < n + r; z++) {
+        for (int x = r; x < n + r; x++) {
+            int i = z * m + x;
             float v = place[i];
             if (!(v > p->place_threshold)) continue;
             bool peak = true;
-            for (int dz = -r; dz <= r && peak; dz++) {
-                int zz = z + dz;
-                if (zz < 0 || zz >= sz) continue;
+            for (int dz = -r; dz <= r && peak; dz++)
                 for (int dx = -r; dx <= r; dx++) {
-                    int xx = x + dx;
-                    if (xx < 0 || xx >= sx || (dx == 0 && dz == 0)) continue;
-                    int j = zz * sx + xx;
-                    /* ties go to the lower index, so exactly one column of a plateau wins */
+                    if (dx == 0 && dz == 0) continue;
+                    int j = i + dz * m + dx;
+                    /* ties go to the column first in scan order, so exactly one column of a plateau wins */
                     if (place[j] > v || (place[j] == v && j < i)) { peak = false; break; }
                 }
-            }
             if (!peak) continue;
-            float zone = noise_perlin2_01(&field, ((float)x + 0.5f) * zinv, ((float)z + 0.5f) * zinv);
+            int gx = x0 - r + x, gz = z0 - r + z;
+            float zone = noise_perlin2_01(&field, ((float)gx + 0.5f) * zinv, ((float)gz + 0.5f) * zinv);
             if (!(zone > p->zone_threshold)) continue;
-            if (n == cap) {
+            if (k == cap) {
                 cap *= 2;
-                int *grown = realloc(sites, sizeof(int) * (size_t)cap);
+                int *grown = realloc(sites, sizeof(int) * 2 * (size_t)cap);
                 if (!grown) {
                     free(sites);
                     free(place);
@@ -140,11 +199,13 @@ int *biome_pick_sites(const biome_plan *b, int64_t seed, const biome_sites_param
                 }
                 sites = grown;
             }
-            sites[n++] = i;
+            sites[2 * k] = gx;
+            sites[2 * k + 1] = gz;
+            k++;
         }
     }
     free(place);
-    *count = n;
+    *count = k;
     return sites;
 }
 
@@ -182,40 +243,6 @@ int flora_reach(const flora *f, const flora_style *st)
     case FLORA_OAK: return st->oak_leaf_radius;
     }
     return 0;
-}
-
-bool flora_bin(flora_set *s, const flora_style *st, const world *w)
-{
-    int ncols = w->cx * w->cz;
-    s->bin_start = calloc((size_t)ncols + 1, sizeof(int));
-    if (!s->bin_start) return false;
-    /* two passes (count, then fill) keep each bin in plant order */
-    for (int pass = 0; pass < 2; pass++) {
-        int *fill = NULL;
-        if (pass == 1) {
-            for (int c = 0; c < ncols; c++) s->bin_start[c + 1] += s->bin_start[c];
-            s->bin_items = malloc(sizeof(int) * (size_t)(s->bin_start[ncols] > 0 ? s->bin_start[ncols] : 1));
-            fill = calloc((size_t)ncols, sizeof(int));
-            if (!s->bin_items || !fill) {
-                free(fill);
-                return false;
-            }
-        }
-        for (int i = 0; i < s->count; i++) {
-            const flora *f = &s->items[i];
-            int r = flora_reach(f, st);
-            int x0 = f->x - r < 0 ? 0 : f->x - r, x1 = f->x + r >= w->sx ? w->sx - 1 : f->x + r;
-            int z0 = f->z - r < 0 ? 0 : f->z - r, z1 = f->z + r >= w->sz ? w->sz - 1 : f->z + r;
-            for (int cz = z0 >> CHUNK_BITS; cz <= z1 >> CHUNK_BITS; cz++)
-                for (int cx = x0 >> CHUNK_BITS; cx <= x1 >> CHUNK_BITS; cx++) {
-                    int c = cz * w->cx + cx;
-                    if (pass == 0) s->bin_start[c + 1]++;
-                    else s->bin_items[s->bin_start[c] + fill[c]++] = i;
-                }
-        }
-        free(fill);
-    }
-    return true;
 }
 
 /* The box of voxels one fill_column call may write. */
@@ -282,19 +309,37 @@ static void flora_draw(const flora *f, const flora_style *st, world *w, const fl
     }
 }
 
-void flora_draw_column(const flora_set *s, const flora_style *st, world *w, int cx, int cz)
+void flora_draw_in_column(const flora *f, const flora_style *st, world *w, int cx, int cz)
 {
-    if (!s->bin_start) return;
     flora_clip cl = { cx * CHUNK_SIZE, (cx + 1) * CHUNK_SIZE, cz * CHUNK_SIZE, (cz + 1) * CHUNK_SIZE, w->sy };
-    int c = cz * w->cx + cx;
-    for (int k = s->bin_start[c]; k < s->bin_start[c + 1]; k++) flora_draw(&s->items[s->bin_items[k]], st, w, &cl);
+    flora_draw(f, st, w, &cl);
+}
+
+void flora_draw_column(const biome_plan *b, world *w, int cx, int cz)
+{
+    if (!b->regions) return;
+    flora_clip cl = { cx * CHUNK_SIZE, (cx + 1) * CHUNK_SIZE, cz * CHUNK_SIZE, (cz + 1) * CHUNK_SIZE, w->sy };
+    /* every region whose plants may reach into the column: its own, and
+     * those within the widest reach of it */
+    int rx0 = region_of(cl.x0 - b->reach), rx1 = region_of(cl.x1 - 1 + b->reach);
+    int rz0 = region_of(cl.z0 - b->reach), rz1 = region_of(cl.z1 - 1 + b->reach);
+    for (int rz = rz0; rz <= rz1; rz++)
+        for (int rx = rx0; rx <= rx1; rx++) {
+            const biome_region *r = region_cache_get(b->regions, rx, rz);
+            if (!r) continue;
+            for (int i = 0; i < r->flora.count; i++) {
+                const flora *f = &r->flora.items[i];
+                int reach = flora_reach(f, &b->style);
+                if (f->x + reach >= cl.x0 && f->x - reach < cl.x1 && f->z + reach >= cl.z0 && f->z - reach < cl.z1)
+                    flora_draw(f, &b->style, w, &cl);
+            }
+            region_cache_release(b->regions, r);
+        }
 }
 
 void flora_free(flora_set *s)
 {
     free(s->items);
-    free(s->bin_start);
-    free(s->bin_items);
     memset(s, 0, sizeof *s);
 }
 
@@ -313,25 +358,33 @@ void biome_fill_column(const biome_plan *b, world *w, int cx, int cz, biome_mate
 {
     int sy = w->sy;
     uint8_t *col = malloc((size_t)sy);
-    if (!col) return; /* 128 bytes for the default world; worldgen has no error path here */
+    biome_area a;
+    /* 128 bytes and 4 KiB for the default world; worldgen has no error path here */
+    if (!col || !biome_area_make(b, cx * CHUNK_SIZE, cz * CHUNK_SIZE, CHUNK_SIZE, CHUNK_SIZE, &a)) {
+        free(col);
+        return;
+    }
     for (int lz = 0; lz < CHUNK_SIZE; lz++) {
         int z = cz * CHUNK_SIZE + lz;
         for (int lx = 0; lx < CHUNK_SIZE; lx++) {
             int x = cx * CHUNK_SIZE + lx;
-            int h = b->heights[z * b->sx + x];
+            int h = biome_area_h(&a, x, z);
             for (int y = 0; y <= h && y < sy; y++) col[y] = mat(b, h, y, y + 2 > h);
             if (h + 1 < sy) memset(col + h + 1, MAT_AIR, (size_t)(sy - h - 1));
             biome_write_column(w, x, z, col);
         }
     }
     free(col);
-    flora_draw_column(&b->flora, &b->style, w, cx, cz);
-    if (feature == MAT_AIR || lo > hi) return;
+    flora_draw_column(b, w, cx, cz);
+    if (feature == MAT_AIR || lo > hi) {
+        free(a.h);
+        return;
+    }
     for (int lz = 0; lz < CHUNK_SIZE; lz++) {
         int z = cz * CHUNK_SIZE + lz;
         for (int lx = 0; lx < CHUNK_SIZE; lx++) {
             int x = cx * CHUNK_SIZE + lx;
-            int h = b->heights[z * b->sx + x];
+            int h = biome_area_h(&a, x, z);
             /* only the top two voxels of a column can have open air two above */
             for (int y = h - 1; y <= h; y++) {
                 if (y < lo || y > hi || y < 1 || world_get(w, x, y, z) != feature) continue;
@@ -342,13 +395,14 @@ void biome_fill_column(const biome_plan *b, world *w, int cx, int cz, biome_mate
             }
         }
     }
+    free(a.h);
 }
 
 void biome_plan_release(biome_plan *b)
 {
-    free(b->heights);
-    b->heights = NULL;
-    flora_free(&b->flora);
+    region_cache_destroy(b->regions);
+    b->regions = NULL;
+    flora_free(&b->window);
 }
 
 const biome_levels *biome_plan_levels(const void *plan)
@@ -356,9 +410,36 @@ const biome_levels *biome_plan_levels(const void *plan)
     return &((const biome_plan *)plan)->lv;
 }
 
+/* The plants of the plan's window: those of the regions it overlaps whose
+ * trunk lies inside it, region by region. Made once, on the first call. */
 const flora *biome_plan_flora(const void *plan, int *count)
 {
+    biome_plan *b = (biome_plan *)plan;
+    if (!b->window_ready && b->regions) {
+        b->window_ready = true;
+        int x1 = b->wx0 + b->wsx, z1 = b->wz0 + b->wsz;
+        for (int rz = region_of(b->wz0); rz <= region_of(z1 - 1); rz++)
+            for (int rx = region_of(b->wx0); rx <= region_of(x1 - 1); rx++) {
+                const biome_region *r = region_cache_get(b->regions, rx, rz);
+                for (int i = 0; r && i < r->flora.count; i++) {
+                    const flora *f = &r->flora.items[i];
+                    if (f->x >= b->wx0 && f->x < x1 && f->z >= b->wz0 && f->z < z1) flora_push(&b->window, f);
+                }
+                region_cache_release(b->regions, r);
+            }
+    }
+    *count = b->window.count;
+    return b->window.items;
+}
+
+float biome_plan_biomass(const void *plan, int x, int z)
+{
     const biome_plan *b = plan;
-    *count = b->flora.count;
-    return b->flora.items;
+    if (!b->keep_biomass || !b->regions) return 0.f;
+    int rx = region_of(x), rz = region_of(z);
+    const biome_region *r = region_cache_get(b->regions, rx, rz);
+    if (!r) return 0.f;
+    float v = r->biomass[(z - rz * BIOME_REGION) * BIOME_REGION + (x - rx * BIOME_REGION)];
+    region_cache_release(b->regions, r);
+    return v;
 }

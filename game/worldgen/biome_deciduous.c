@@ -9,10 +9,18 @@
 #include "biome_common.h"
 #include "ui/cvar.h"
 
+typedef struct deciduous_params {
+    int middle; /* dirt to this depth below the grass */
+    int min_h, max_h;
+    int initial, attempts;
+    float r_neighbour, r_canopy, r_depletion, r_seed;
+    float large, moderate, light;
+} deciduous_params;
+
 typedef struct deciduous_plan {
     biome_plan b;
-    int middle;     /* dirt to this depth below the grass */
-    float *biomass; /* sx * sz soil fertility, 0..100; -1 marks a trunk */
+    deciduous_params q;
+    int margin; /* columns around a region its growth model also runs on */
 } deciduous_plan;
 
 enum { SALT_BIOMASS = 1, SALT_INITIAL, SALT_DISPERSE_X, SALT_DISPERSE_Z, SALT_GERMINATE, SALT_HEIGHT };
@@ -25,17 +33,9 @@ static uint8_t deciduous_material(const biome_plan *b, int h, int y, bool open_a
     if (y == 0) return MAT_BEDROCK;
     if (y > h) return MAT_AIR;
     if (y == h) return MAT_GRASS;
-    if (y > h - p->middle) return MAT_DIRT;
+    if (y > h - p->q.middle) return MAT_DIRT;
     return MAT_STONE;
 }
-
-typedef struct deciduous_params {
-    int middle;
-    int min_h, max_h;
-    int initial, attempts;
-    float r_neighbour, r_canopy, r_depletion, r_seed;
-    float large, moderate, light;
-} deciduous_params;
 
 static bool deciduous_read(deciduous_params *q, flora_style *st, char *err, size_t n)
 {
@@ -77,23 +77,30 @@ static bool deciduous_check(const deciduous_params *q, const flora_style *st, ch
     return true;
 }
 
-/* A tree at cell (x, z): mark the trunk and deplete the soil around it, each
- * cell by the amount of the innermost ring it lies in. Values stop at 0 so
- * that -1 always means "trunk". */
-static void deciduous_deplete(deciduous_plan *p, const deciduous_params *q, int x, int z)
+/* The growth model's field: soil fertility 0..100 (-1 marks a trunk) over
+ * the columns [x0, x0 + n) x [z0, z0 + n). */
+typedef struct biomass_map {
+    int x0, z0, n;
+    float *v;
+} biomass_map;
+
+/* A tree at global cell (x, z): mark the trunk and deplete the soil around
+ * it, each cell by the amount of the innermost ring it lies in. Values stop
+ * at 0 so that -1 always means "trunk". */
+static void deciduous_deplete(biomass_map *m, const deciduous_params *q, int x, int z)
 {
-    int sx = p->b.sx, sz = p->b.sz;
-    p->biomass[z * sx + x] = -1.f;
+    int n = m->n, lx = x - m->x0, lz = z - m->z0;
+    m->v[lz * n + lx] = -1.f;
     int r = (int)floorf(q->r_depletion);
     float n2 = q->r_neighbour * q->r_neighbour, c2 = q->r_canopy * q->r_canopy, d2 = q->r_depletion * q->r_depletion;
     for (int dz = -r; dz <= r; dz++) {
-        int zz = z + dz;
-        if (zz < 0 || zz >= sz) continue;
+        int zz = lz + dz;
+        if (zz < 0 || zz >= n) continue;
         for (int dx = -r; dx <= r; dx++) {
-            int xx = x + dx;
+            int xx = lx + dx;
             float dd = (float)(dx * dx + dz * dz);
-            if (xx < 0 || xx >= sx || dd > d2) continue;
-            float *v = &p->biomass[zz * sx + xx];
+            if (xx < 0 || xx >= n || dd > d2) continue;
+            float *v = &m->v[zz * n + xx];
             if (*v < 0.f) continue;
             float cut = dd <= n2 ? q->large : dd <= c2 ? q->moderate : q->light;
             *v = *v > cut ? *v - cut : 0.f;
@@ -101,61 +108,73 @@ static void deciduous_deplete(deciduous_plan *p, const deciduous_params *q, int 
     }
 }
 
-/* The growth loop: the initial trees go into a queue; every tree in queue
- * order casts seed_attempts seeds to random cells within seed_radius, and a
- * seed takes root with probability biomass / 100, becoming a tree at the end
- * of the queue. Depleted soil makes germination unlikely near trees without
- * forbidding it. The queue ends because each tree takes a cell for good. */
-static bool deciduous_grow(deciduous_plan *p, const deciduous_params *q, int64_t seed, char *err, size_t n)
+/* The growth loop for one region (biome_plant_fn), run on the region and
+ * `margin` columns around it: the region's initial trees go into a queue;
+ * every tree in queue order casts seed_attempts seeds to random cells
+ * within seed_radius, and a seed takes root with probability biomass /
+ * 100, becoming a tree at the end of the queue. Depleted soil makes
+ * germination unlikely near trees without forbidding it. The queue ends
+ * because each tree takes a cell for good. Only the trees whose trunk lies
+ * in the region are kept: each tree has one region that plans it, so it is
+ * the same tree from every column; the margin's trees stand in for the
+ * neighbours' so the soil near a border is depleted as the neighbours'
+ * trees would (docs/streaming.md). */
+static bool deciduous_grow(const biome_plan *b, int x0, int z0, flora_set *out, float *biomass)
 {
-    biome_plan *b = &p->b;
-    int cells = b->sx * b->sz;
-    p->biomass = malloc(sizeof(float) * (size_t)cells);
+    const deciduous_plan *p = (const deciduous_plan *)b;
+    const deciduous_params *q = &p->q;
+    int64_t seed = b->seed;
+    int M = p->margin, n = BIOME_REGION + 2 * M, cells = n * n;
+    biomass_map m = { x0 - M, z0 - M, n, malloc(sizeof(float) * (size_t)cells) };
     int *queue = malloc(sizeof(int) * (size_t)cells);
-    if (!p->biomass || !queue) {
+    if (!m.v || !queue) {
+        free(m.v);
         free(queue);
-        snprintf(err, n, "out of memory for the biomass map");
         return false;
     }
-    for (int z = 0; z < b->sz; z++)
-        for (int x = 0; x < b->sx; x++)
-            p->biomass[z * b->sx + x] = (float)(100.0 * biome_hash_unit(seed, SALT_BIOMASS, x, 0, z));
+    for (int z = 0; z < n; z++)
+        for (int x = 0; x < n; x++) m.v[z * n + x] = (float)(100.0 * biome_hash_unit(seed, SALT_BIOMASS, m.x0 + x, 0, m.z0 + z));
     int nq = 0;
+    int rx = x0 / BIOME_REGION - (x0 < 0), rz = z0 / BIOME_REGION - (z0 < 0);
     for (int i = 0; i < q->initial; i++) {
-        int c = (int)(biome_hash(seed, SALT_INITIAL, i, 0, 0) % (uint64_t)cells);
-        if (p->biomass[c] < 0.f) continue; /* two initial trees drew the same cell */
-        deciduous_deplete(p, q, c % b->sx, c / b->sx);
-        queue[nq++] = c;
+        /* initial_trees per region, inside it */
+        uint64_t c = biome_hash(seed, SALT_INITIAL, i, rx, rz) % (uint64_t)(BIOME_REGION * BIOME_REGION);
+        int x = x0 + (int)(c % BIOME_REGION), z = z0 + (int)(c / BIOME_REGION);
+        if (m.v[(z - m.z0) * n + (x - m.x0)] < 0.f) continue; /* two initial trees drew the same cell */
+        deciduous_deplete(&m, q, x, z);
+        queue[nq++] = (z - m.z0) * n + (x - m.x0);
     }
     int r = (int)floorf(q->r_seed);
     float r2 = q->r_seed * q->r_seed;
     for (int i = 0; i < nq; i++) {
-        int tx = queue[i] % b->sx, tz = queue[i] / b->sx;
+        int tx = m.x0 + queue[i] % n, tz = m.z0 + queue[i] / n;
         for (int k = 0; k < q->attempts; k++) {
             int dx = biome_hash_range(seed, SALT_DISPERSE_X, tx, k, tz, -r, r);
             int dz = biome_hash_range(seed, SALT_DISPERSE_Z, tx, k, tz, -r, r);
-            int x = tx + dx, z = tz + dz;
-            if ((float)(dx * dx + dz * dz) > r2 || x < 0 || z < 0 || x >= b->sx || z >= b->sz) continue;
-            float v = p->biomass[z * b->sx + x];
+            int lx = tx + dx - m.x0, lz = tz + dz - m.z0;
+            if ((float)(dx * dx + dz * dz) > r2 || lx < 0 || lz < 0 || lx >= n || lz >= n) continue;
+            float v = m.v[lz * n + lx];
             if (v <= 0.f || 100.0 * biome_hash_unit(seed, SALT_GERMINATE, tx, k, tz) >= (double)v) continue;
-            deciduous_deplete(p, q, x, z);
-            queue[nq++] = z * b->sx + x;
+            deciduous_deplete(&m, q, tx + dx, tz + dz);
+            queue[nq++] = lz * n + lx;
         }
     }
-    /* plants in queue order: the order the forest grew */
-    for (int i = 0; i < nq; i++) {
-        int x = queue[i] % b->sx, z = queue[i] / b->sx, h = b->heights[queue[i]];
+    /* plants in queue order (the order the forest grew), the region's own only */
+    bool ok = true;
+    for (int i = 0; i < nq && ok; i++) {
+        int x = m.x0 + queue[i] % n, z = m.z0 + queue[i] / n;
+        if (x < x0 || z < z0 || x >= x0 + BIOME_REGION || z >= z0 + BIOME_REGION) continue;
+        int h = biome_height(b, x, z);
         if (h + 1 >= b->sy) continue;
         flora f = { .x = x, .y = h + 1, .z = z, .kind = FLORA_OAK };
         f.height = (uint8_t)biome_hash_range(seed, SALT_HEIGHT, x, 0, z, q->min_h, q->max_h);
-        if (!flora_push(&b->flora, &f)) {
-            free(queue);
-            snprintf(err, n, "out of memory planning oak trees");
-            return false;
-        }
+        ok = flora_push(out, &f);
     }
+    for (int z = 0; z < BIOME_REGION && biomass; z++)
+        for (int x = 0; x < BIOME_REGION; x++) biomass[z * BIOME_REGION + x] = m.v[(z + M) * n + x + M];
     free(queue);
-    return true;
+    free(m.v);
+    return ok;
 }
 
 static void deciduous_free(void *plan)
@@ -163,7 +182,6 @@ static void deciduous_free(void *plan)
     deciduous_plan *p = plan;
     if (!p) return;
     biome_plan_release(&p->b);
-    free(p->biomass);
     free(p);
 }
 
@@ -180,9 +198,13 @@ static void *deciduous_plan_make(const world *w, int64_t seed, char *err, size_t
     }
     p->b.id = BIOME_DECIDUOUS;
     p->b.style = st;
-    p->middle = q.middle;
-    if (!biome_heightmap(&p->b, w, "deciduous", seed, err, n) || !deciduous_grow(p, &q, seed, err, n) ||
-        !flora_bin(&p->b.flora, &p->b.style, w)) {
+    p->q = q;
+    p->b.reach = st.oak_leaf_radius;
+    /* a neighbour's tree within seed_radius can seed into the region, and
+     * its depletion reaches depletion_radius further: run the model that
+     * far around the region so those trees are there to deplete the soil */
+    p->margin = (int)ceilf(q.r_seed + q.r_depletion);
+    if (!biome_heightmap(&p->b, w, "deciduous", seed, err, n) || !biome_plan_regions(&p->b, deciduous_grow, true, err, n)) {
         if (!err[0]) snprintf(err, n, "out of memory");
         deciduous_free(p);
         return NULL;
@@ -196,13 +218,6 @@ static void deciduous_fill_column(void *plan, world *w, int cx, int cz)
     biome_fill_column(&p->b, w, cx, cz, deciduous_material, MAT_AIR, 1, 0);
 }
 
-float biome_plan_biomass(const void *plan, int x, int z)
-{
-    const deciduous_plan *p = plan;
-    if (p->b.id != BIOME_DECIDUOUS || x < 0 || z < 0 || x >= p->b.sx || z >= p->b.sz) return 0.f;
-    return p->biomass[z * p->b.sx + x];
-}
-
 static const char *const k_own_cvars[] = { "deciduous.", NULL };
 
 const worldgen_kind biome_deciduous = {
@@ -212,6 +227,7 @@ const worldgen_kind biome_deciduous = {
     .plan = deciduous_plan_make,
     .fill_column = deciduous_fill_column,
     .free_plan = deciduous_free,
+    .ground = biome_ground,
 };
 
 void biome_deciduous_register(void)
@@ -224,7 +240,7 @@ void biome_deciduous_register(void)
         { "deciduous.min_tree_height", "shortest oak trunk in voxels", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "6", 2, 48 },
         { "deciduous.max_tree_height", "tallest oak trunk in voxels", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "9", 2, 48 },
         { "deciduous.leaf_radius", "half-size of the oak's cube of leaves", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "2", 0, 8 },
-        { "deciduous.initial_trees", "trees placed at random to start the forest growth model", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 100000 },
+        { "deciduous.initial_trees", "trees placed at random in each 256 x 256 region to start the forest growth model", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 100000 },
         { "deciduous.neighbour_radius", "biomass cells within this many voxels of a trunk lose the large amount", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "2", 0, 32 },
         { "deciduous.canopy_radius", "biomass cells within this radius (outside the neighbour one) lose the moderate amount", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "3.5", 0, 32 },
         { "deciduous.depletion_radius", "biomass cells within this radius (outside the canopy one) lose the light amount", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "6", 0, 32 },

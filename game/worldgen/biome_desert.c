@@ -8,25 +8,8 @@
 #include "biome_common.h"
 #include "ui/cvar.h"
 
-typedef struct desert_plan {
-    biome_plan b;
-    int upper, middle; /* soil depths below the surface: sand, then sandstone */
-} desert_plan;
 
 enum { SALT_KIND = 1, SALT_HEIGHT, SALT_ARMS, SALT_DIRS, SALT_ARM_AT, SALT_ARM_LEN };
-
-/* Figure 13, rule by rule in the paper's order. */
-static uint8_t desert_material(const biome_plan *b, int h, int y, bool open_above)
-{
-    const desert_plan *p = (const desert_plan *)b;
-    if (y == 0) return MAT_BEDROCK;
-    if (y > h) return MAT_AIR;
-    if (y >= b->lv.min_mesa) return MAT_MESA;
-    if (open_above && y >= b->lv.playa_lo && y <= b->lv.playa_hi) return MAT_SALT_FLAT;
-    if (y > h - p->upper) return MAT_SAND;
-    if (y > h - p->middle) return MAT_SANDSTONE;
-    return MAT_STONE;
-}
 
 typedef struct desert_params {
     int upper, middle;
@@ -37,6 +20,24 @@ typedef struct desert_params {
     float pillar, barrel, saguaro;
     int min_arms, max_arms;
 } desert_params;
+
+typedef struct desert_plan {
+    biome_plan b;
+    desert_params q; /* upper, middle: soil depths below the surface: sand, then sandstone */
+} desert_plan;
+
+/* Figure 13, rule by rule in the paper's order. */
+static uint8_t desert_material(const biome_plan *b, int h, int y, bool open_above)
+{
+    const desert_plan *p = (const desert_plan *)b;
+    if (y == 0) return MAT_BEDROCK;
+    if (y > h) return MAT_AIR;
+    if (y >= b->lv.min_mesa) return MAT_MESA;
+    if (open_above && y >= b->lv.playa_lo && y <= b->lv.playa_hi) return MAT_SALT_FLAT;
+    if (y > h - p->q.upper) return MAT_SAND;
+    if (y > h - p->q.middle) return MAT_SANDSTONE;
+    return MAT_STONE;
+}
 
 static bool desert_read(desert_params *q, char *err, size_t n)
 {
@@ -89,7 +90,8 @@ static bool desert_check(const desert_params *q, char *err, size_t n)
     return true;
 }
 
-/* Equations 10 and 12 (mesas) and 11 (playas) on the finished height map. */
+/* Equations 10 and 12 (mesas) and 11 (playas) on the range eq. 9 can
+ * produce (biome_heightmap), so they are constants of the settings. */
 static bool desert_levels(desert_plan *p, const desert_params *q, char *err, size_t n)
 {
     biome_plan *b = &p->b;
@@ -97,11 +99,8 @@ static bool desert_levels(desert_plan *p, const desert_params *q, char *err, siz
     if (q->mesa_chance > 0.f) {
         float max_h = (float)lv->max_height;
         float min_mesa = max_h - max_h * q->mesa_chance; /* eq. 10 */
-        for (int i = 0; i < b->sx * b->sz; i++) /* eq. 12: raise everything above the mesa floor */
-            if ((float)b->heights[i] > min_mesa) {
-                int h = b->heights[i] + q->mesa_offset;
-                b->heights[i] = h > b->sy - 1 ? b->sy - 1 : h;
-            }
+        b->mesa_floor = min_mesa; /* eq. 12: biome_area_make raises everything above it */
+        b->mesa_offset = q->mesa_offset;
         /* then lower the floor by the bleed-off so the mesas stand on mesa rock */
         lv->min_mesa = (int)ceilf(min_mesa - (float)q->mesa_bleed);
         if (lv->min_mesa <= lv->min_height) {
@@ -124,17 +123,21 @@ static bool desert_levels(desert_plan *p, const desert_params *q, char *err, siz
     return true;
 }
 
-static bool desert_plant(desert_plan *p, const desert_params *q, int64_t seed, char *err, size_t n)
+/* The cacti of one region (biome_plant_fn): eq. 14/15 sites, then a kind
+ * each. Reads the heights of the sites and their neighbours (saguaro arms
+ * look at them). */
+static bool desert_plant(const biome_plan *b, int x0, int z0, flora_set *out, float *biomass)
 {
-    biome_plan *b = &p->b;
+    (void)biomass;
+    const desert_plan *p = (const desert_plan *)b;
+    const desert_params *q = &p->q;
+    int64_t seed = b->seed;
     int count = 0;
-    int *sites = biome_pick_sites(b, seed, &q->sites, &count);
-    if (!sites) {
-        snprintf(err, n, "out of memory planning cacti");
-        return false;
-    }
-    for (int s = 0; s < count; s++) {
-        int x = sites[s] % b->sx, z = sites[s] / b->sx, h = b->heights[sites[s]];
+    int *sites = biome_pick_sites(seed, &q->sites, x0, z0, BIOME_REGION, &count);
+    if (!sites) return false;
+    bool ok = true;
+    for (int s = 0; s < count && ok; s++) {
+        int x = sites[2 * s], z = sites[2 * s + 1], h = biome_height(b, x, z);
         /* cacti root in sand: not on mesa rock, not on the salt crust */
         if (h + 1 >= b->sy || desert_material(b, h, h, true) != MAT_SAND) continue;
         double u = biome_hash_unit(seed, SALT_KIND, x, 0, z);
@@ -158,25 +161,21 @@ static bool desert_plant(desert_plan *p, const desert_params *q, int64_t seed, c
             int want = biome_hash_range(seed, SALT_ARMS, x, 0, z, q->min_arms, q->max_arms);
             for (int i = 0; i < 4 && f.arms < want; i++) {
                 int nx = x + flora_cardinal[order[i]][0], nz = z + flora_cardinal[order[i]][1];
-                if (nx < 0 || nz < 0 || nx >= b->sx || nz >= b->sz || b->heights[nz * b->sx + nx] > h) continue;
-                int a = f.arms++;
-                f.arm_dir[a] = (uint8_t)order[i];
-                f.arm_at[a] = (uint8_t)biome_hash_range(seed, SALT_ARM_AT, x, a, z, 1, f.height - 3);
-                f.arm_len[a] = (uint8_t)biome_hash_range(seed, SALT_ARM_LEN, x, a, z, 1, f.height - 2 - f.arm_at[a]);
+                if (biome_height(b, nx, nz) > h) continue;
+                int k = f.arms++;
+                f.arm_dir[k] = (uint8_t)order[i];
+                f.arm_at[k] = (uint8_t)biome_hash_range(seed, SALT_ARM_AT, x, k, z, 1, f.height - 3);
+                f.arm_len[k] = (uint8_t)biome_hash_range(seed, SALT_ARM_LEN, x, k, z, 1, f.height - 2 - f.arm_at[k]);
             }
             if (f.arms < q->min_arms) { /* hemmed in by higher ground: grows as a plain pillar */
                 f.kind = FLORA_PILLAR;
                 f.arms = 0;
             }
         }
-        if (!flora_push(&b->flora, &f)) {
-            free(sites);
-            snprintf(err, n, "out of memory planning cacti");
-            return false;
-        }
+        ok = flora_push(out, &f);
     }
     free(sites);
-    return true;
+    return ok;
 }
 
 static void desert_free(void *plan)
@@ -198,10 +197,10 @@ static void *desert_plan_make(const world *w, int64_t seed, char *err, size_t n)
         return NULL;
     }
     p->b.id = BIOME_DESERT;
-    p->upper = q.upper;
-    p->middle = q.middle;
+    p->q = q;
+    p->b.reach = 1; /* a barrel's plus, a saguaro's arms */
     if (!biome_heightmap(&p->b, w, "desert", seed, err, n) || !desert_levels(p, &q, err, n) ||
-        !desert_plant(p, &q, seed, err, n) || !flora_bin(&p->b.flora, &p->b.style, w)) {
+        !biome_plan_regions(&p->b, desert_plant, false, err, n)) {
         if (!err[0]) snprintf(err, n, "out of memory");
         desert_free(p);
         return NULL;
@@ -224,20 +223,21 @@ const worldgen_kind biome_desert = {
     .plan = desert_plan_make,
     .fill_column = desert_fill_column,
     .free_plan = desert_free,
+    .ground = biome_ground,
 };
 
 void biome_desert_register(void)
 {
     static const cvar_desc vars[] = {
-        { "desert.terrain_weight", "TerrainWeight (eq. 9): desert height map amplitude in voxels", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "96", 0, 512 },
+        { "desert.terrain_weight", "TerrainWeight (eq. 9): desert height map amplitude in voxels", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "48", 0, 512 },
         { "desert.terrain_scale", "TerrainScale (eq. 9): voxels per noise period of the dunes", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "160", 1, 4096 },
-        { "desert.ground_height", "SolidGroundHeight (eq. 9): base height of the desert in voxels", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0", 0, 1024 },
+        { "desert.ground_height", "SolidGroundHeight (eq. 9): base height of the desert in voxels", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "24", 0, 1024 },
         { "desert.upper_soil_depth", "UpperSoilDepth: sand layers under the surface", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "4", 1, 64 },
         { "desert.middle_soil_depth", "MiddleSoilDepth: depth where sandstone gives way to stone", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "14", 1, 128 },
-        { "desert.mesa_chance", "MesaChance (eq. 10): top fraction of the height range that becomes mesa (0 = none)", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.12", 0, 1 },
+        { "desert.mesa_chance", "MesaChance (eq. 10): top fraction of the heights eq. 9 can produce that becomes mesa (0 = none)", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.22", 0, 1 },
         { "desert.mesa_height_offset", "MesaHeightOffset (eq. 12): voxels added to ground above the mesa floor", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "18", 0, 128 },
         { "desert.mesa_bleed_off", "MesaBleedOff (eq. 12): voxels the mesa floor is lowered to ground the mesas", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "3", 0, 128 },
-        { "desert.playa_chance", "PlayaChance (eq. 11): fraction of MinHeight above the floor that is salt flat (0 = none)", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.15", 0, 1 },
+        { "desert.playa_chance", "PlayaChance (eq. 11): fraction of MinHeight (the lowest height eq. 9 can produce) above it that is salt flat (0 = none)", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.3", 0, 1 },
         { "desert.zone_scale", "treeZoneScale (eq. 14): voxels per period of the cactus zone noise", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "48", 1, 4096 },
         { "desert.zone_threshold", "treeZoneThreshold (eq. 14): zone noise must exceed this for cacti", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.6", 0, 1 },
         { "desert.placement_scale", "treePlacementScale (eq. 15): voxels per period of the placement noise", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "3", 0.5, 256 },

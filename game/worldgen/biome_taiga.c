@@ -9,9 +9,16 @@
 #include "biome_common.h"
 #include "ui/cvar.h"
 
+typedef struct taiga_params {
+    int upper, middle; /* taiga dirt to `upper` below the surface, permafrost to `middle` */
+    float tree_line, muskeg_chance;
+    biome_sites_params sites;
+    int min_h, max_h;
+} taiga_params;
+
 typedef struct taiga_plan {
     biome_plan b;
-    int upper, middle; /* taiga dirt to `upper` below the surface, permafrost to `middle` */
+    taiga_params q;
 } taiga_plan;
 
 enum { SALT_HEIGHT = 1 };
@@ -25,17 +32,10 @@ static uint8_t taiga_material(const biome_plan *b, int h, int y, bool open_above
     if (y >= b->lv.tree_line) return MAT_CRACKED_STONE;
     if (open_above && y >= b->lv.muskeg_lo && y <= b->lv.muskeg_hi) return MAT_PLACEHOLDER;
     if (y == h) return MAT_TAIGA_GRASS;
-    if (y > h - p->upper) return MAT_TAIGA_DIRT;
-    if (y > h - p->middle) return MAT_PERMAFROST;
+    if (y > h - p->q.upper) return MAT_TAIGA_DIRT;
+    if (y > h - p->q.middle) return MAT_PERMAFROST;
     return MAT_STONE;
 }
-
-typedef struct taiga_params {
-    int upper, middle;
-    float tree_line, muskeg_chance;
-    biome_sites_params sites;
-    int min_h, max_h;
-} taiga_params;
 
 static bool taiga_read(taiga_params *q, flora_style *st, char *err, size_t n)
 {
@@ -72,7 +72,7 @@ static bool taiga_check(const taiga_params *q, const flora_style *st, char *err,
     return true;
 }
 
-/* Equations 16 and 17 on the height map. */
+/* Equations 16 and 17 on the range eq. 9 can produce (biome_heightmap). */
 static void taiga_levels(taiga_plan *p, const taiga_params *q)
 {
     biome_levels *lv = &p->b.lv;
@@ -90,29 +90,24 @@ static void taiga_levels(taiga_plan *p, const taiga_params *q)
     }
 }
 
-static bool taiga_plant(taiga_plan *p, const taiga_params *q, int64_t seed, char *err, size_t n)
+/* The firs of one region (biome_plant_fn): eq. 14/15 sites on taiga grass. */
+static bool taiga_plant(const biome_plan *b, int x0, int z0, flora_set *out, float *biomass)
 {
-    biome_plan *b = &p->b;
+    (void)biomass;
+    const taiga_params *q = &((const taiga_plan *)b)->q;
     int count = 0;
-    int *sites = biome_pick_sites(b, seed, &q->sites, &count);
-    if (!sites) {
-        snprintf(err, n, "out of memory planning fir trees");
-        return false;
-    }
-    for (int s = 0; s < count; s++) {
-        int x = sites[s] % b->sx, z = sites[s] / b->sx, h = b->heights[sites[s]];
+    int *sites = biome_pick_sites(b->seed, &q->sites, x0, z0, BIOME_REGION, &count);
+    bool ok = sites != NULL;
+    for (int s = 0; s < count && ok; s++) {
+        int x = sites[2 * s], z = sites[2 * s + 1], h = biome_height(b, x, z);
         /* firs root in taiga grass: never above the tree line, never in a muskeg */
         if (h + 1 >= b->sy || taiga_material(b, h, h, true) != MAT_TAIGA_GRASS) continue;
         flora f = { .x = x, .y = h + 1, .z = z, .kind = FLORA_FIR };
-        f.height = (uint8_t)biome_hash_range(seed, SALT_HEIGHT, x, 0, z, q->min_h, q->max_h);
-        if (!flora_push(&b->flora, &f)) {
-            free(sites);
-            snprintf(err, n, "out of memory planning fir trees");
-            return false;
-        }
+        f.height = (uint8_t)biome_hash_range(b->seed, SALT_HEIGHT, x, 0, z, q->min_h, q->max_h);
+        ok = flora_push(out, &f);
     }
     free(sites);
-    return true;
+    return ok;
 }
 
 static void taiga_free(void *plan)
@@ -136,11 +131,12 @@ static void *taiga_plan_make(const world *w, int64_t seed, char *err, size_t n)
     }
     p->b.id = BIOME_TAIGA;
     p->b.style = st;
-    p->upper = q.upper;
-    p->middle = q.middle;
+    p->q = q;
+    flora tallest = { .kind = FLORA_FIR, .height = (uint8_t)q.max_h };
+    p->b.reach = flora_reach(&tallest, &st); /* the widest fir: reach grows with height */
     bool ok = biome_heightmap(&p->b, w, "taiga", seed, err, n);
     if (ok) taiga_levels(p, &q);
-    if (!ok || !taiga_plant(p, &q, seed, err, n) || !flora_bin(&p->b.flora, &p->b.style, w)) {
+    if (!ok || !biome_plan_regions(&p->b, taiga_plant, false, err, n)) {
         if (!err[0]) snprintf(err, n, "out of memory");
         taiga_free(p);
         return NULL;
@@ -155,22 +151,20 @@ static void taiga_fill_column(void *plan, world *w, int cx, int cz)
 }
 
 /* The paper's second pass: only once every opaque voxel (trees included) is
- * in place do the placeholders become translucent muskeg. Placeholders only
- * occur within the muskeg bounds, so only those y rows are scanned. */
-static void taiga_finish(void *plan, world *w)
+ * in place do the placeholders become translucent muskeg. A column's
+ * placeholders depend on that column alone, so the pass runs per column
+ * after its fill. Placeholders only occur within the muskeg bounds, so
+ * only those y rows are scanned. */
+static void taiga_finish_column(void *plan, world *w, int cx, int cz)
 {
     const taiga_plan *p = plan;
     int lo = p->b.lv.muskeg_lo, hi = p->b.lv.muskeg_hi;
     if (lo < 1) lo = 1;
     if (hi > w->sy - 1) hi = w->sy - 1;
     for (int y = lo; y <= hi; y++) {
-        int cy = y >> CHUNK_BITS, ly = y & CHUNK_MASK;
-        for (int cz = 0; cz < w->cz; cz++)
-            for (int cx = 0; cx < w->cx; cx++) {
-                uint8_t *v = world_chunk(w, cx, cy, cz)->vox + ly * CHUNK_AREA;
-                for (int i = 0; i < CHUNK_AREA; i++)
-                    if (v[i] == MAT_PLACEHOLDER) v[i] = MAT_MUSKEG;
-            }
+        uint8_t *v = world_chunk(w, cx, y >> CHUNK_BITS, cz)->vox + (y & CHUNK_MASK) * CHUNK_AREA;
+        for (int i = 0; i < CHUNK_AREA; i++)
+            if (v[i] == MAT_PLACEHOLDER) v[i] = MAT_MUSKEG;
     }
 }
 
@@ -182,20 +176,21 @@ const worldgen_kind biome_taiga = {
     .help = "seed 001 boreal forest: fir trees, a tree line of cracked stone, muskegs",
     .plan = taiga_plan_make,
     .fill_column = taiga_fill_column,
-    .finish = taiga_finish,
+    .finish_column = taiga_finish_column,
     .free_plan = taiga_free,
+    .ground = biome_ground,
 };
 
 void biome_taiga_register(void)
 {
     static const cvar_desc vars[] = {
-        { "taiga.terrain_weight", "TerrainWeight (eq. 9): taiga height map amplitude in voxels", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "120", 0, 512 },
+        { "taiga.terrain_weight", "TerrainWeight (eq. 9): taiga height map amplitude in voxels", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "64", 0, 512 },
         { "taiga.terrain_scale", "TerrainScale (eq. 9): voxels per noise period of the hills", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "192", 1, 4096 },
-        { "taiga.ground_height", "SolidGroundHeight (eq. 9): base height of the taiga in voxels", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0", 0, 1024 },
+        { "taiga.ground_height", "SolidGroundHeight (eq. 9): base height of the taiga in voxels", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "24", 0, 1024 },
         { "taiga.upper_soil_depth", "UpperSoilDepth: grass and taiga dirt layers under the surface", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "2", 1, 64 },
         { "taiga.middle_soil_depth", "MiddleSoilDepth: depth where permafrost gives way to stone", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 128 },
-        { "taiga.tree_line", "TreeLinePercentage (eq. 16): top fraction of the height range above the tree line (0 = none)", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.14", 0, 1 },
-        { "taiga.muskeg_chance", "MuskegChance (eq. 17): fraction of MinHeight above the floor that is muskeg (0 = none)", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.12", 0, 1 },
+        { "taiga.tree_line", "TreeLinePercentage (eq. 16): top fraction of the heights eq. 9 can produce above the tree line (0 = none)", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.25", 0, 1 },
+        { "taiga.muskeg_chance", "MuskegChance (eq. 17): fraction of MinHeight (the lowest height eq. 9 can produce) above it that is muskeg (0 = none)", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.45", 0, 1 },
         { "taiga.zone_scale", "treeZoneScale (eq. 14): voxels per period of the fir zone noise", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "96", 1, 4096 },
         { "taiga.zone_threshold", "treeZoneThreshold (eq. 14): zone noise must exceed this for firs", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "0.3", 0, 1 },
         { "taiga.placement_scale", "treePlacementScale (eq. 15): voxels per period of the placement noise", CVAR_FLOAT, CVAR_ARCHIVE | CVAR_REGEN, "6", 0.5, 256 },

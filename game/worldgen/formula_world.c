@@ -70,8 +70,9 @@ static void *formula_plan_make(const world *w, int64_t seed, char *err, size_t e
         return NULL;
     }
     pl->n = n;
-    pl->ox = (w->sx - n) / 2;
-    pl->oz = (w->sz - n) / 2;
+    /* global coordinates: the middle of the window the plan was made for */
+    pl->ox = world_x0(w) + (w->sx - n) / 2;
+    pl->oz = world_z0(w) + (w->sz - n) / 2;
     paint(pl, &s);
     shape_free(&s);
     return pl;

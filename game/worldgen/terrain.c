@@ -8,31 +8,46 @@
 #include "core/noise.h"
 #include "ui/cvar.h"
 
-void terrain_heightmap(const terrain_heightmap_params *p, int64_t seed, int sx, int sy, int sz, int *heights)
+static int clamp_height(float h, int sy)
+{
+    int v = (int)lrintf(h);
+    return v < 1 ? 1 : v > sy - 1 ? sy - 1 : v;
+}
+
+void terrain_height_range(const terrain_heightmap_params *p, int sy, int *min_h, int *max_h)
+{
+    *min_h = clamp_height(p->weight * (0.5f - TERRAIN_NOISE_HALF_RANGE) + p->ground, sy);
+    *max_h = clamp_height(p->weight * (0.5f + TERRAIN_NOISE_HALF_RANGE) + p->ground, sy);
+}
+
+int terrain_height_at(const terrain_heightmap_params *p, const noise *n, int x, int z, int sy)
+{
+    float inv = 1.f / (p->scale > 0.001f ? p->scale : 0.001f);
+    /* octaves beyond the first add detail at half amplitude, double frequency */
+    float v = 0.f, amp = 1.f, freq = inv, norm = 0.f;
+    for (int o = 0; o < (p->octaves < 1 ? 1 : p->octaves); o++) {
+        v += amp * noise_perlin2_01(n, (float)x * freq + 0.5f, (float)z * freq + 0.5f);
+        norm += amp;
+        amp *= 0.5f;
+        freq *= 2.f;
+    }
+    return clamp_height(p->weight * (v / norm) + p->ground, sy);
+}
+
+void terrain_heightmap(const terrain_heightmap_params *p, int64_t seed, int x0, int z0, int nx, int nz, int sy,
+                       int *heights)
 {
     noise n;
     noise_init(&n, seed);
-    float inv = 1.f / (p->scale > 0.001f ? p->scale : 0.001f);
-    for (int z = 0; z < sz; z++) {
-        for (int x = 0; x < sx; x++) {
-            /* octaves beyond the first add detail at half amplitude, double frequency */
-            float v = 0.f, amp = 1.f, freq = inv, norm = 0.f;
-            for (int o = 0; o < (p->octaves < 1 ? 1 : p->octaves); o++) {
-                v += amp * noise_perlin2_01(&n, (float)x * freq + 0.5f, (float)z * freq + 0.5f);
-                norm += amp;
-                amp *= 0.5f;
-                freq *= 2.f;
-            }
-            int h = (int)lrintf(p->weight * (v / norm) + p->ground);
-            heights[z * sx + x] = h < 1 ? 1 : h > sy - 1 ? sy - 1 : h;
-        }
-    }
+    for (int iz = 0; iz < nz; iz++)
+        for (int ix = 0; ix < nx; ix++) heights[iz * nx + ix] = terrain_height_at(p, &n, x0 + ix, z0 + iz, sy);
 }
 
 typedef struct hills_plan {
-    int sx, sz;
+    terrain_heightmap_params p;
+    int64_t seed;
+    int sy;
     int soil; /* dirt depth under the grass */
-    int *heights;
 } hills_plan;
 
 static void *hills_plan_make(const world *w, int64_t seed, char *err, size_t errlen)
@@ -44,22 +59,22 @@ static void *hills_plan_make(const world *w, int64_t seed, char *err, size_t err
         .octaves = cvar_int("world.octaves", 3),
     };
     hills_plan *pl = calloc(1, sizeof *pl);
-    pl->sx = w->sx;
-    pl->sz = w->sz;
-    pl->soil = cvar_int("world.soil_depth", 4);
-    pl->heights = malloc(sizeof(int) * (size_t)w->sx * (size_t)w->sz);
-    if (!pl->heights) {
-        snprintf(err, errlen, "out of memory for the height map");
-        free(pl);
+    if (!pl) {
+        snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    terrain_heightmap(&p, seed, w->sx, w->sy, w->sz, pl->heights);
+    pl->p = p;
+    pl->seed = seed;
+    pl->sy = w->sy;
+    pl->soil = cvar_int("world.soil_depth", 4);
     return pl;
 }
 
 static void hills_fill_column(void *plan, world *w, int cx, int cz)
 {
     hills_plan *pl = plan;
+    int heights[CHUNK_AREA];
+    terrain_heightmap(&pl->p, pl->seed, cx * CHUNK_SIZE, cz * CHUNK_SIZE, CHUNK_SIZE, CHUNK_SIZE, pl->sy, heights);
     for (int cy = 0; cy < w->cy; cy++) {
         chunk *c = world_chunk(w, cx, cy, cz);
         int y0 = cy * CHUNK_SIZE;
@@ -68,7 +83,7 @@ static void hills_fill_column(void *plan, world *w, int cx, int cz)
         for (int ly = 0; ly < CHUNK_SIZE; ly++) {
             int y = y0 + ly;
             for (int lz = 0; lz < CHUNK_SIZE; lz++) {
-                const int *hrow = &pl->heights[(cz * CHUNK_SIZE + lz) * pl->sx + cx * CHUNK_SIZE];
+                const int *hrow = &heights[lz * CHUNK_SIZE];
                 for (int lx = 0; lx < CHUNK_SIZE; lx++) {
                     int h = hrow[lx];
                     uint8_t m;
@@ -84,11 +99,12 @@ static void hills_fill_column(void *plan, world *w, int cx, int cz)
     }
 }
 
-static void hills_free(void *plan)
+static void hills_free(void *plan) { free(plan); }
+
+static void hills_ground(void *plan, int x0, int z0, int n, int *out)
 {
-    hills_plan *pl = plan;
-    free(pl->heights);
-    free(pl);
+    const hills_plan *pl = plan;
+    terrain_heightmap(&pl->p, pl->seed, x0, z0, n, n, pl->sy, out);
 }
 
 static const char *const k_own_cvars[] = { "world.terrain_", "world.ground_height", "world.soil_depth", NULL };
@@ -100,6 +116,7 @@ const worldgen_kind terrain_hills = {
     .plan = hills_plan_make,
     .fill_column = hills_fill_column,
     .free_plan = hills_free,
+    .ground = hills_ground,
 };
 
 void terrain_register(void)

@@ -31,12 +31,69 @@ const worldgen_kind *worldgen_find(const char *name)
 int worldgen_kind_count(void) { return g_nkinds; }
 const worldgen_kind *worldgen_kind_at(int i) { return (i >= 0 && i < g_nkinds) ? g_kinds[i] : NULL; }
 
-struct worldgen_task {
-    world *w;
+void worldgen_fill_base(const worldgen_kind *kind, void *plan, world *w, int cx, int cz)
+{
+    kind->fill_column(plan, w, cx, cz);
+    if (kind->finish_column) kind->finish_column(plan, w, cx, cz);
+}
+
+struct worldgen_stream {
     const worldgen_kind *kind;
     void *plan;
     const worldgen_pass *pass;
     void *pass_state; /* NULL: no pass for this kind */
+};
+
+worldgen_stream *worldgen_stream_create(const worldgen_kind *kind, int64_t seed, const world *shape, char *err,
+                                        size_t errlen)
+{
+    if (errlen) err[0] = '\0';
+    worldgen_stream *ws = calloc(1, sizeof *ws);
+    if (!ws) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    ws->kind = kind;
+    ws->pass = g_pass;
+    ws->plan = kind->plan(shape, seed, err, errlen);
+    if (!ws->plan) {
+        free(ws);
+        return NULL;
+    }
+    if (g_pass) {
+        err[0] = '\0';
+        ws->pass_state = g_pass->prepare(kind, ws->plan, seed, shape, err, errlen);
+        if (!ws->pass_state && err[0]) { /* refused, rather than skipped for this kind */
+            kind->free_plan(ws->plan);
+            free(ws);
+            return NULL;
+        }
+    }
+    return ws;
+}
+
+void worldgen_stream_column(worldgen_stream *ws, world *w, int cx, int cz)
+{
+    if (ws->pass_state) ws->pass->column(ws->pass_state, w, cx, cz);
+    else worldgen_fill_base(ws->kind, ws->plan, w, cx, cz);
+}
+
+void worldgen_stream_prepare(worldgen_stream *ws, const world *w, job_pool *jobs)
+{
+    if (ws->pass_state && ws->pass->prepare_window) ws->pass->prepare_window(ws->pass_state, w, jobs);
+}
+
+void worldgen_stream_destroy(worldgen_stream *ws)
+{
+    if (!ws) return;
+    if (ws->pass_state) ws->pass->free_state(ws->pass_state);
+    ws->kind->free_plan(ws->plan);
+    free(ws);
+}
+
+struct worldgen_task {
+    world *w;
+    worldgen_stream *ws;
     job_pool *jobs;
     atomic_int columns_done;
     int columns;
@@ -47,49 +104,32 @@ struct worldgen_task {
 static void fill_one(void *arg, int index)
 {
     worldgen_task *t = arg;
-    t->kind->fill_column(t->plan, t->w, index % t->w->cx, index / t->w->cx);
+    world *w = t->w;
+    worldgen_stream_column(t->ws, w, w->ocx + index % w->cx, w->ocz + index / w->cx);
+    world_set_column_state(w, w->ocx + index % w->cx, w->ocz + index / w->cx, WORLD_COL_READY);
     atomic_fetch_add(&t->columns_done, 1);
 }
 
-/* plan -> columns in parallel -> serial finish; the world's bits depend
- * only on the plan and the column, never on which thread ran it. */
+/* shared plans first, then the columns in parallel; the world's bits
+ * depend only on the column, never on which thread ran it */
 static void run_columns(worldgen_task *t)
 {
+    worldgen_stream_prepare(t->ws, t->w, t->jobs);
     job_parallel_for(t->jobs, t->columns, fill_one, t);
-    if (t->kind->finish) t->kind->finish(t->plan, t->w);
-    t->kind->free_plan(t->plan);
-    t->plan = NULL;
-    if (t->pass_state) {
-        t->pass->run(t->pass_state, t->w, t->jobs);
-        t->pass->free_state(t->pass_state);
-        t->pass_state = NULL;
-    }
+    worldgen_stream_destroy(t->ws);
+    t->ws = NULL;
     world_mark_all_dirty(t->w);
-}
-
-/* The pass's state for this kind; false (plan freed) when it refuses. */
-static bool prepare_pass(const worldgen_kind *kind, int64_t seed, void *plan, void **state, char *err, size_t errlen)
-{
-    *state = NULL;
-    if (!g_pass) return true;
-    err[0] = '\0';
-    *state = g_pass->prepare(kind, seed, err, errlen);
-    if (*state || !err[0]) return true;
-    kind->free_plan(plan);
-    return false;
 }
 
 bool worldgen_generate(world *w, const worldgen_kind *kind, int64_t seed, job_pool *jobs)
 {
     char err[256] = "";
-    void *plan = kind->plan(w, seed, err, sizeof err);
-    void *pass_state = NULL;
-    if (!plan || !prepare_pass(kind, seed, plan, &pass_state, err, sizeof err)) {
+    worldgen_stream *ws = worldgen_stream_create(kind, seed, w, err, sizeof err);
+    if (!ws) {
         log_error("%s: %s", kind->name, err);
         return false;
     }
-    worldgen_task t = { .w = w, .kind = kind, .plan = plan, .pass = g_pass, .pass_state = pass_state, .jobs = jobs,
-                        .columns = w->cx * w->cz };
+    worldgen_task t = { .w = w, .ws = ws, .jobs = jobs, .columns = w->cx * w->cz };
     run_columns(&t);
     return true;
 }
@@ -111,23 +151,18 @@ worldgen_task *worldgen_start(int cx, int cy, int cz, const worldgen_kind *kind,
         return NULL;
     }
     /* plan on the caller: it validates parameters, so errors come back at once */
-    void *plan = kind->plan(w, seed, err, errlen);
-    void *pass_state = NULL;
-    if (!plan || !prepare_pass(kind, seed, plan, &pass_state, err, errlen)) {
+    worldgen_stream *ws = worldgen_stream_create(kind, seed, w, err, errlen);
+    if (!ws) {
         world_destroy(w);
         return NULL;
     }
     worldgen_task *t = calloc(1, sizeof *t);
-    t->pass = g_pass;
-    t->pass_state = pass_state;
     t->w = w;
-    t->kind = kind;
-    t->plan = plan;
+    t->ws = ws;
     t->jobs = jobs;
     t->columns = cx * cz;
     if (pthread_create(&t->thread, NULL, task_main, t) != 0) {
-        kind->free_plan(plan);
-        if (pass_state) t->pass->free_state(pass_state);
+        worldgen_stream_destroy(ws);
         world_destroy(w);
         free(t);
         snprintf(err, errlen, "cannot start the generation thread");

@@ -1,9 +1,12 @@
-/* worldgen: world generation as a pure function of (kind, seed, cvars).
- * A kind (default hills, desert, taiga, deciduous, formula, ...) plans its
- * global features once (height map, flora positions, forest model) and then
- * fills chunks independently, so the result is the same bits on any number
- * of worker threads. Generation can run in the background into a fresh
- * world while the current one stays playable. */
+/* worldgen: world generation as a pure function of (kind, seed, cvars) and
+ * global coordinates. A kind (hills, desert, taiga, deciduous, formula, ...)
+ * reads its parameters once (the plan) and then fills any chunk column on
+ * its own, planning what crosses columns (flora, the forest model, caves)
+ * per deterministic region, lazily, in caches the workers share: a column's
+ * voxels are the same bits whichever window, order or number of workers
+ * produced them (docs/streaming.md). A worldgen_stream is that function for
+ * the streaming manager; worldgen_generate and worldgen_start are loops of
+ * it over a window's columns. */
 #ifndef STRATA_WORLDGEN_H
 #define STRATA_WORLDGEN_H
 
@@ -18,20 +21,30 @@
  * a saved world records it, and one made by another version is refused
  * (its edits would land on different terrain). Saves also keep the hash of
  * the generated world, which catches a forgotten bump. */
-#define WORLDGEN_VERSION 1
+/* 2: levels from the range eq. 9 can produce, plants and caves planned per
+ * region (docs/streaming.md). */
+#define WORLDGEN_VERSION 2
 
 typedef struct worldgen_kind {
     const char *name; /* "hills", "desert", ... (the `biome NAME` argument) */
     const char *help;
-    /* Reads its cvars, checks combinations (min > max, ...) and builds the
-     * global plan. Runs on one thread. Returns NULL and writes err on
-     * invalid parameters. */
+    /* Reads its cvars, checks combinations (min > max, ...) and makes the
+     * plan: parameters and empty region caches, nothing that grows with the
+     * world. w gives the height of the worlds it will fill (and the formula
+     * world its object's place: the middle of w's window). Runs on one
+     * thread. Returns NULL and writes err on invalid parameters. */
     void *(*plan)(const world *w, int64_t seed, char *err, size_t errlen);
-    /* Writes every voxel of chunk column (cx, cz) (all cy). Called
-     * concurrently for different columns; must only write that column. */
+    /* Writes every voxel of global chunk column (cx, cz) (all cy) of any
+     * window of that height holding it. Called concurrently for different
+     * columns; writes only that column and reads no voxel outside it. */
     void (*fill_column)(void *plan, world *w, int cx, int cz);
-    /* Optional serial pass after all columns (kept deterministic). */
-    void (*finish)(void *plan, world *w);
+    /* Optional second pass over a filled column (the taiga's muskegs). */
+    void (*finish_column)(void *plan, world *w, int cx, int cz);
+    /* Optional: the ground height of global columns [x0, x0 + n) x
+     * [z0, z0 + n) (row by row) from the kind's height function alone,
+     * without filling them: the caves' worms walk on it. Without it a pass
+     * fills the column to measure its ground. */
+    void (*ground)(void *plan, int x0, int z0, int n, int *out);
     void (*free_plan)(void *plan);
     /* Name prefixes of the cvars only this kind reads ("taiga."), NULL-
      * terminated; NULL = none. Changing another kind's cvar must not
@@ -42,17 +55,21 @@ typedef struct worldgen_kind {
     bool seedless;
 } worldgen_kind;
 
-/* A pass over the whole world after a kind's columns and finish (the caves
- * of caves.c). prepare runs on the caller's thread, reads its cvars and
- * may refuse (NULL with a message) or skip this kind (NULL, empty message);
- * run may use the pool but its result must not depend on how many workers
- * it has. One slot: registering again replaces it; NULL removes it.
+/* A pass after a kind's fill (the caves of caves.c). prepare runs on the
+ * caller's thread, reads its cvars and may refuse (NULL with a message) or
+ * skip this kind (NULL, empty message); it gets the kind's plan, which it
+ * uses (worldgen_fill_base) to generate the terrain under it. column then
+ * writes every voxel of global column (cx, cz) in place of the kind's fill,
+ * reading nothing of w outside it; concurrently for different columns. prepare_window, optional, may compute ahead (on the caller's
+ * thread, with jobs) what the columns of window w will need; the bits must
+ * not change. One slot: registering again replaces it; NULL removes it.
  * Its cvars start with cvar_prefix; affects says whether changing one
  * alters a world of `kind` (the pass may skip that kind), so a change that
  * cannot does not regenerate it and wipe the player's edits. */
 typedef struct worldgen_pass {
-    void *(*prepare)(const worldgen_kind *kind, int64_t seed, char *err, size_t errlen);
-    void (*run)(void *state, world *w, job_pool *jobs);
+    void *(*prepare)(const worldgen_kind *kind, void *plan, int64_t seed, const world *w, char *err, size_t errlen);
+    void (*column)(void *state, world *w, int cx, int cz);
+    void (*prepare_window)(void *state, const world *w, job_pool *jobs);
     void (*free_state)(void *state);
     const char *cvar_prefix;
     bool (*affects)(const worldgen_kind *kind, const char *name);
@@ -70,8 +87,33 @@ const worldgen_kind *worldgen_kind_at(int i);
  * parameters (world.seed, world.octaves, ...) affect every kind. */
 bool worldgen_cvar_affects(const worldgen_kind *current, const char *name);
 
-/* Synchronous generation on the pool (tests, bench, headless). Returns
- * false and logs when the kind's parameters are refused. */
+/* The kind's own voxels of column (cx, cz): fill_column, then finish_column. */
+void worldgen_fill_base(const worldgen_kind *kind, void *plan, world *w, int cx, int cz);
+
+/* Generation as a pure function of global coordinates, for the streaming
+ * manager. create reads and validates the kind's and the pass's cvars on
+ * the caller's thread (NULL with a message when refused); `shape` is a
+ * world of the height the stream fills (see worldgen_kind.plan). column
+ * writes every voxel of global column (cx, cz) of w (terrain, plants,
+ * muskegs, caves, grammar passes) reading nothing of w outside it, and may
+ * be called concurrently for different columns, in any order, on windows
+ * anywhere: the bits depend only on (kind, seed, cvars, cx, cz). Plans that
+ * cross columns are cached per region with a bounded size. */
+typedef struct worldgen_stream worldgen_stream;
+worldgen_stream *worldgen_stream_create(const worldgen_kind *kind, int64_t seed, const world *shape, char *err,
+                                        size_t errlen);
+void worldgen_stream_column(worldgen_stream *ws, world *w, int cx, int cz);
+/* Optional, before the columns of window w: computes on the caller's thread
+ * what they will share (the caves' tiles, each derivation on jobs, or on
+ * the GPU where the app installed it, see caves_set_pass_derive); the
+ * columns' bits are the same with or without it. */
+void worldgen_stream_prepare(worldgen_stream *ws, const world *w, job_pool *jobs);
+void worldgen_stream_destroy(worldgen_stream *ws);
+
+/* Synchronous generation of every column of w's window on the pool
+ * (tests, bench, headless): worldgen_stream_prepare, then
+ * worldgen_stream_column for each column. Returns false and logs when the
+ * kind's parameters are refused. */
 bool worldgen_generate(world *w, const worldgen_kind *kind, int64_t seed, job_pool *jobs);
 
 /* Background generation into a world of its own. */
