@@ -7,76 +7,23 @@
 
 #include "app_world.h"
 #include "core/log.h"
-#include "core/noise.h"
 #include "core/timer.h"
 #include "ui/cmd.h"
 #include "ui/cvar.h"
 
-/* ---- the column generator (interim: the hills' equation 9 per column,
- * until every kind generates by column; see docs/streaming.md) ---- */
-
-typedef struct column_gen {
-    noise n;
-    float weight, inv_scale, ground;
-    int octaves, soil;
-} column_gen;
-
-static column_gen *column_gen_create(const worldgen_kind *kind, int64_t seed, char *err, size_t errlen)
-{
-    (void)kind;
-    column_gen *g = calloc(1, sizeof *g);
-    if (!g) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    noise_init(&g->n, seed);
-    g->weight = cvar_float("world.terrain_weight", 48.f);
-    float scale = cvar_float("world.terrain_scale", 128.f);
-    g->inv_scale = 1.f / (scale > 0.001f ? scale : 0.001f);
-    g->ground = cvar_float("world.ground_height", 40.f);
-    g->octaves = cvar_int("world.octaves", 3);
-    g->soil = cvar_int("world.soil_depth", 4);
-    return g;
-}
-
+/* The stream's generator: the kind's pure column function (worldgen.h). */
 static bool column_gen_run(void *ctx, world *w, int cx, int cz)
 {
-    const column_gen *g = ctx;
-    int heights[CHUNK_AREA];
-    for (int lz = 0; lz < CHUNK_SIZE; lz++)
-        for (int lx = 0; lx < CHUNK_SIZE; lx++) {
-            float x = (float)(cx * CHUNK_SIZE + lx), z = (float)(cz * CHUNK_SIZE + lz);
-            float v = 0.f, amp = 1.f, freq = g->inv_scale, norm = 0.f;
-            for (int o = 0; o < (g->octaves < 1 ? 1 : g->octaves); o++) {
-                v += amp * noise_perlin2_01(&g->n, x * freq + 0.5f, z * freq + 0.5f);
-                norm += amp;
-                amp *= 0.5f;
-                freq *= 2.f;
-            }
-            int h = (int)lrintf(g->weight * (v / norm) + g->ground);
-            heights[lz * CHUNK_SIZE + lx] = h < 1 ? 1 : h > w->sy - 1 ? w->sy - 1 : h;
-        }
-    for (int cy = 0; cy < w->cy; cy++) {
-        uint8_t *v = world_chunk(w, cx, cy, cz)->vox;
-        for (int ly = 0; ly < CHUNK_SIZE; ly++) {
-            int y = cy * CHUNK_SIZE + ly;
-            for (int i = 0; i < CHUNK_AREA; i++) {
-                int h = heights[i];
-                *v++ = y == 0 ? MAT_BEDROCK : y > h ? MAT_AIR : y == h ? MAT_GRASS : y > h - g->soil ? MAT_DIRT : MAT_STONE;
-            }
-        }
-    }
+    worldgen_stream_column(ctx, w, cx, cz);
     return true;
 }
-
-static void column_gen_destroy(column_gen *g) { free(g); }
 
 /* ---- the component ---- */
 
 typedef struct stream_comp {
     stream *s;
-    column_gen *gen;         /* made by app_stream_begin, for the next world */
-    column_gen *gen_pending;
+    worldgen_stream *gen;         /* made by app_stream_begin, for the next world */
+    worldgen_stream *gen_pending;
     struct {
         cvar *enable, *margin, *hysteresis, *memory_mb, *spawn_radius;
     } cv;
@@ -160,17 +107,15 @@ bool app_stream_begin(app *a, world **out)
         log_error("stream: %s", c ? err : "no stream component");
         return false;
     }
-    column_gen *g = column_gen_create(app_kind(a), a->cv.seed->i, err, sizeof err);
+    world *w = world_create_window(0, 0, n, a->cv.size_y->i, n);
+    if (!w) return false;
+    worldgen_stream *g = worldgen_stream_create(app_kind(a), a->cv.seed->i, w, err, sizeof err);
     if (!g) {
         log_error("stream: %s: %s", app_kind(a)->name, err);
+        world_destroy(w);
         return false;
     }
-    world *w = world_create_window(0, 0, n, a->cv.size_y->i, n);
-    if (!w) {
-        column_gen_destroy(g);
-        return false;
-    }
-    column_gen_destroy(c->gen_pending);
+    worldgen_stream_destroy(c->gen_pending);
     c->gen_pending = g;
     *out = w;
     return true;
@@ -180,7 +125,7 @@ static void drop_stream(stream_comp *c)
 {
     stream_destroy(c->s);
     c->s = NULL;
-    column_gen_destroy(c->gen);
+    worldgen_stream_destroy(c->gen);
     c->gen = NULL;
 }
 
@@ -195,7 +140,7 @@ static void stream_new_world(void *self, app *a, world *w)
     c->s = stream_create(w, a->jobs, column_gen_run, c->gen, 0, c->cv.hysteresis->i);
     if (!c->s) {
         log_error("stream: out of memory");
-        column_gen_destroy(c->gen);
+        worldgen_stream_destroy(c->gen);
         c->gen = NULL;
         return;
     }
@@ -299,7 +244,7 @@ static void stream_shutdown(void *self, app *a)
     stream_comp *c = self;
     if (!c) return;
     drop_stream(c);
-    column_gen_destroy(c->gen_pending);
+    worldgen_stream_destroy(c->gen_pending);
     free(c->arrived_x);
     free(c->arrived_z);
     cmd_unregister("stream");
