@@ -26,6 +26,11 @@ struct op {
     char slot[64];
     bool replace, make_current;
     int index;
+    /* OP_CHUNK of a streamed world (save_put_chunk_at): keyed by its
+     * global coordinates, with the fingerprint of the chunk as generated */
+    bool at;
+    int cx, cy, cz;
+    uint64_t gen_hash;
     chunk *copy;  /* OP_CHUNK: owned; OP_LIVE: NULL, the chunk is read from w */
     world *w;
     save_slot meta;
@@ -52,6 +57,7 @@ struct save_file {
     char failed_err[1024];
     /* writer thread only */
     sqlite3 *db;
+    bool has_stream_table; /* stream_chunks exists (a read-only format-2 file may lack it) */
     chunk_codec *codec;
     uint8_t *blob;
     bool in_txn, txn_failed;
