@@ -543,6 +543,7 @@ void save_close(save_file *f)
     chunk_codec_destroy(f->codec);
     free(f->blob);
     free(f->take);
+    free(f->fp);
     pthread_mutex_destroy(&f->mu);
     pthread_mutex_destroy(&f->guard);
     pthread_cond_destroy(&f->wake);
@@ -557,6 +558,7 @@ void save_begin(save_file *f, const char *slot, bool replace)
     o->kind = OP_BEGIN;
     snprintf(o->slot, sizeof o->slot, "%s", slot);
     o->replace = replace;
+    save_fingerprints_begin(f, slot, replace);
     push(f, o);
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/jobs.h"
 #include "core/log.h"
+#include "io/save_internal.h"
 #include "voxel/chunk_codec.h"
 #include "voxel/stream.h"
 
@@ -24,6 +25,7 @@ typedef struct entry {
     size_t len;
     char why[160];     /* loading: why the row is skipped ("" when it loads) */
     bool mismatch;     /* loading: decoded, but its terrain is not the generator's now */
+    bool known;        /* saving: gen_hash came from the file's fingerprints */
 } entry;
 
 typedef struct entries {
@@ -66,6 +68,9 @@ static void column_job(void *arg, int k)
     column_work *cw = arg;
     entry *e0 = &cw->e[cw->first[k]];
     int n = cw->first[k + 1] - cw->first[k];
+    bool all_known = !cw->load;
+    for (int i = 0; i < n && all_known; i++) all_known = e0[i].known;
+    if (all_known) return; /* saved before: no need to generate it again */
     const world *w = stream_world(cw->s);
     world *col = world_create_at(e0->cx, e0->cz, 1, w->cy, 1);
     /* a generator that fails now (it is retried in play) leaves the chunk
@@ -76,7 +81,7 @@ static void column_job(void *arg, int k)
         bool layer = e->cy >= 0 && e->cy < w->cy;
         const chunk *gen = generated && layer ? world_chunk(col, e->cx, e->cy, e->cz) : NULL;
         if (!cw->load) {
-            e->gen_hash = gen && e->c ? save_chunk_fingerprint(gen) : 0;
+            if (!e->known) e->gen_hash = gen && e->c ? save_chunk_fingerprint(gen) : 0;
             continue;
         }
         if (!layer) {
@@ -117,6 +122,47 @@ static void per_column(const stream *s, entry *e, int n, bool load, job_pool *jo
     free(first);
 }
 
+/* ---- the fingerprints of chunks saved or loaded (main thread) ---- */
+
+static int fp_order(const void *a, const void *b)
+{
+    const save_fingerprint *x = a, *y = b;
+    if (x->cx != y->cx) return x->cx < y->cx ? -1 : 1;
+    if (x->cz != y->cz) return x->cz < y->cz ? -1 : 1;
+    return (x->cy > y->cy) - (x->cy < y->cy);
+}
+
+void save_fingerprints_begin(save_file *f, const char *slot, bool replace)
+{
+    if (!replace && strcmp(f->fp_slot, slot) == 0) return;
+    f->fp_count = 0;
+    snprintf(f->fp_slot, sizeof f->fp_slot, "%s", slot);
+}
+
+static const save_fingerprint *fp_find(const save_file *f, int cx, int cy, int cz)
+{
+    save_fingerprint key = { cx, cz, cy, 0 };
+    return f->fp_count ? bsearch(&key, f->fp, (size_t)f->fp_count, sizeof key, fp_order) : NULL;
+}
+
+/* Remembers the fingerprints of e[0..n) not yet known (0: none recorded). */
+static void fp_add(save_file *f, const entry *e, int n, bool only_new)
+{
+    int added = 0;
+    for (int i = 0; i < n; i++) {
+        if ((only_new && e[i].known) || !e[i].gen_hash || e[i].why[0] || fp_find(f, e[i].cx, e[i].cy, e[i].cz)) continue;
+        if (f->fp_count + added == f->fp_cap) {
+            int cap = f->fp_cap ? 2 * f->fp_cap : 256;
+            save_fingerprint *m = realloc(f->fp, sizeof *m * (size_t)cap);
+            if (!m) break; /* not remembered: computed again next time */
+            f->fp = m, f->fp_cap = cap;
+        }
+        f->fp[f->fp_count + added++] = (save_fingerprint){ e[i].cx, e[i].cz, e[i].cy, e[i].gen_hash };
+    }
+    f->fp_count += added;
+    qsort(f->fp, (size_t)f->fp_count, sizeof *f->fp, fp_order);
+}
+
 /* ---- saving ---- */
 
 static void add_stored(void *arg, int cx, int cy, int cz, const chunk *c)
@@ -144,7 +190,12 @@ int save_put_stream_unsaved(save_file *f, stream *s, job_pool *jobs)
     free(take);
     stream_take_stored_unsaved(s, add_stored, &l);
     qsort(l.e, (size_t)l.count, sizeof *l.e, by_column);
+    for (int i = 0; i < l.count; i++) {
+        const save_fingerprint *k = fp_find(f, l.e[i].cx, l.e[i].cy, l.e[i].cz);
+        if (k) l.e[i].known = true, l.e[i].gen_hash = k->gen_hash;
+    }
     per_column(s, l.e, l.count, false, jobs);
+    fp_add(f, l.e, l.count, true);
     for (int i = 0; i < l.count; i++) save_put_chunk_at(f, l.e[i].cx, l.e[i].cy, l.e[i].cz, l.e[i].gen_hash, l.e[i].c);
     free(l.e);
     return l.count;
@@ -176,11 +227,13 @@ int save_load_stream(save_file *f, const char *slot, stream *s, job_pool *jobs, 
     entries l = { 0 };
     int loaded = 0, bad = 0;
     int rows = save_read_stream_chunks(f, slot, keep_row, &l, err, errlen);
+    save_fingerprints_begin(f, slot, true);
     qsort(l.e, (size_t)l.count, sizeof *l.e, by_column); /* the file's order, unless it is damaged */
     for (int lo = 0; rows >= 0 && lo < l.count;) {
         int hi = lo + LOAD_BATCH < l.count ? lo + LOAD_BATCH : l.count;
         while (hi < l.count && l.e[hi].cx == l.e[hi - 1].cx && l.e[hi].cz == l.e[hi - 1].cz) hi++; /* whole columns */
         per_column(s, l.e + lo, hi - lo, true, jobs);
+        fp_add(f, l.e + lo, hi - lo, false); /* those that loaded, checked */
         for (int i = lo; i < hi; i++) {
             entry *e = &l.e[i];
             if (!e->why[0] && !stream_store_chunk(s, e->cx, e->cy, e->cz, e->c->vox, e->c->tint))

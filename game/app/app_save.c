@@ -531,7 +531,9 @@ static int c_save(void *u, int argc, char **argv)
         return 1;
     }
     app_sync_world(a);
+    uint64_t t0 = timer_ns();
     uint64_t t = flush_all(a);
+    double queue_ms = timer_ms_since(t0); /* the main thread's share (and a streamed world's fingerprints) */
     int chunks = g_save.snap_chunks;
     if (!platform_headless(a->plat)) { /* the window keeps playing; the frame reports it */
         g_save.announce = t;
@@ -545,6 +547,8 @@ static int c_save(void *u, int argc, char **argv)
     }
     log_out("saved=%s", save_path(g_save.file));
     log_out("saved_chunks=%d", chunks);
+    log_out("save_queue_ms=%.2f", queue_ms);
+    log_out("save_ms=%.1f", timer_ms_since(t0));
     return 0;
 }
 
