@@ -56,6 +56,9 @@ if grep -q "regenerates" "$tmp/err"; then echo "FAIL a sound file warned: $(cat 
 # a save that came back, saved again unchanged, writes nothing twice
 run "a save with nothing new" 0 --world "$W" --exec "save"
 same "nothing unsaved after a load" "0" "$(nth saved_chunks 1)"
+# the window's width is view.distance's: world.size_x/z are not its inputs
+run "world.size_x changed" 0 --world "$W" --exec "set world.size_x 9; regen; $home; $near"
+same "the origin's cuts with another world.size_x" "$h_near" "$(nth probe_hash 1)"
 
 # kill -9 right after 'save' returns: the save is there
 K=$tmp/k.strata

@@ -93,11 +93,14 @@ bool app_save_world_path(const char *name, char *out, size_t len)
 
 /* world.stream came after worlds were saved: a finite world's inputs leave
  * it out, so they stay the text every earlier save wrote (inputs are
- * compared as text), and a slot without it is finite. */
+ * compared as text), and a slot without it is finite. A streamed world's
+ * width is not world.size_x/z (the window follows view.distance): changing
+ * them must not make it a new world. */
 #define STREAM_CVAR "world.stream"
-static bool is_finite_stream_line(const char *name, const char *value)
+static bool not_an_input(const char *name, const char *value, bool streamed)
 {
-    return strcmp(name, STREAM_CVAR) == 0 && strcmp(value, "0") == 0;
+    if (strcmp(name, STREAM_CVAR) == 0) return strcmp(value, "0") == 0;
+    return streamed && (strcmp(name, "world.size_x") == 0 || strcmp(name, "world.size_z") == 0);
 }
 
 char *app_save_inputs_text(app *a)
@@ -110,7 +113,7 @@ char *app_save_inputs_text(app *a)
     for (int i = 0; i < cvar_count(); i++) {
         cvar *c = cvar_at(i);
         if (!(c->d.flags & CVAR_REGEN) || !worldgen_cvar_affects(k, c->d.name)) continue;
-        if (is_finite_stream_line(c->d.name, c->str)) continue;
+        if (not_an_input(c->d.name, c->str, app_streaming(a))) continue;
         size_t need = strlen(c->d.name) + 2 * strlen(c->str) + 8;
         if (len + need >= cap) {
             while (len + need >= cap) cap *= 2;
