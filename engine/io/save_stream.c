@@ -160,7 +160,7 @@ static void fp_add(save_file *f, const entry *e, int n, bool only_new)
         f->fp[f->fp_count + added++] = (save_fingerprint){ e[i].cx, e[i].cz, e[i].cy, e[i].gen_hash };
     }
     f->fp_count += added;
-    qsort(f->fp, (size_t)f->fp_count, sizeof *f->fp, fp_order);
+    if (f->fp_count > 1) qsort(f->fp, (size_t)f->fp_count, sizeof *f->fp, fp_order);
 }
 
 /* ---- saving ---- */
@@ -189,7 +189,7 @@ int save_put_stream_unsaved(save_file *f, stream *s, job_pool *jobs)
     }
     free(take);
     stream_take_stored_unsaved(s, add_stored, &l);
-    qsort(l.e, (size_t)l.count, sizeof *l.e, by_column);
+    if (l.count > 1) qsort(l.e, (size_t)l.count, sizeof *l.e, by_column);
     for (int i = 0; i < l.count; i++) {
         const save_fingerprint *k = fp_find(f, l.e[i].cx, l.e[i].cy, l.e[i].cz);
         if (k) l.e[i].known = true, l.e[i].gen_hash = k->gen_hash;
@@ -228,7 +228,7 @@ int save_load_stream(save_file *f, const char *slot, stream *s, job_pool *jobs, 
     int loaded = 0, bad = 0;
     int rows = save_read_stream_chunks(f, slot, keep_row, &l, err, errlen);
     save_fingerprints_begin(f, slot, true);
-    qsort(l.e, (size_t)l.count, sizeof *l.e, by_column); /* the file's order, unless it is damaged */
+    if (l.count > 1) qsort(l.e, (size_t)l.count, sizeof *l.e, by_column); /* the file's order, unless it is damaged */
     for (int lo = 0; rows >= 0 && lo < l.count;) {
         int hi = lo + LOAD_BATCH < l.count ? lo + LOAD_BATCH : l.count;
         while (hi < l.count && l.e[hi].cx == l.e[hi - 1].cx && l.e[hi].cz == l.e[hi - 1].cz) hi++; /* whole columns */
