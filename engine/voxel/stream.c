@@ -178,6 +178,8 @@ void stream_destroy(stream *s)
 
 world *stream_world(const stream *s) { return s->w; }
 
+void stream_jobs_joined(stream *s) { s->jobs = NULL; }
+
 bool stream_meshable(const world *w, int cx, int cz)
 {
     for (int dz = -1; dz <= 1; dz++)

@@ -60,6 +60,10 @@ size_t stream_window_bytes(int columns, int cy);
 stream *stream_create(world *w, job_pool *jobs, stream_gen_fn gen, void *ctx, int max_in_flight, int hysteresis);
 /* Waits for the jobs in flight, then frees (the world stays the caller's). */
 void stream_destroy(stream *s);
+/* The pool was destroyed (every job it ran has finished): the stream no
+ * longer waits on it, so stream_destroy after the app's workers are joined
+ * reads no freed pool. */
+void stream_jobs_joined(stream *s);
 
 /* One frame, main thread: installs finished columns, moves the window when
  * the centre (voxel x, z) drifted past the hysteresis (storing the edited

@@ -296,6 +296,7 @@ static void stream_shutdown(void *self, app *a)
 {
     stream_comp *c = self;
     if (!c) return;
+    if (c->s) stream_jobs_joined(c->s); /* the app destroyed the job pool before its components */
     drop_stream(c);
     column_gen_destroy(c->gen_pending);
     free(c->arrived_x);
