@@ -327,7 +327,8 @@ static bool find_slot(const char *name, save_slot *out)
 static job_pool *jobs_now(app *a) { return g_save.shutting_down ? NULL : a->jobs; }
 
 /* One save: the world's unsaved chunks go to the writer by reference
- * (microseconds for a thousand), then the commit. Returns its ticket. */
+ * (microseconds for a thousand), or for a streamed world as copies with
+ * their fingerprints (docs/saves.md), then the commit. Returns its ticket. */
 static uint64_t snapshot(app *a)
 {
     app_save *s = &g_save;
@@ -379,7 +380,8 @@ static bool same_inputs(const char *stored, const char *now)
     return strncmp(stored, now, head) == 0 && strcmp(stored + head + skip, now + head) == 0;
 }
 
-/* A streamed slot's chunks into the stream; damaged ones are skipped (and
+/* The slot's chunks into the world: all or nothing for a finite one; into
+ * the stream for a streamed one, where a damaged row is skipped alone (and
  * said) by save_load_stream. False with err when the file cannot be read. */
 static bool load_chunks(app *a, const char *slot, char *err, size_t errlen)
 {
