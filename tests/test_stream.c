@@ -160,6 +160,56 @@ static void test_edits_survive_flying_away_and_back(void **state)
     job_pool_destroy(jobs);
 }
 
+static void count_chunk(void *arg, int cx, int cy, int cz, const chunk *c)
+{
+    (void)cx, (void)cy, (void)cz, (void)c;
+    (*(int *)arg)++;
+}
+
+/* Saves take the stored chunks that left the window unsaved, once; a
+ * failed save marks them all unsaved again; a chunk loaded into the store
+ * is saved already. */
+static void test_stored_unsaved_taken_once(void **state)
+{
+    (void)state;
+    world *w = window_for(64, 1);
+    stream *s = stream_create(w, NULL, synth_column, NULL, 0, 1);
+    stream_wait(s, 0, 0, 64);
+    world_set(w, 1, 5, 1, MAT_AIR);   /* chunk 0,0,0 */
+    world_set(w, -40, 5, 1, MAT_AIR); /* chunk -2,0,0 */
+    int taken[8];
+    assert_int_equal(world_take_unsaved(w, taken, 8), 2); /* a save took both */
+    world_set(w, 1, 5, 1, MAT_SAND); /* and 0,0,0 changed again */
+    assert_int_equal(w->unsaved_count, 1);
+    stream_wait(s, 5000, 0, 64);
+    stream_stats st = stream_get_stats(s);
+    assert_int_equal(st.stored_chunks, 2);
+    assert_int_equal(st.stored_unsaved, 1);
+    int n = 0;
+    assert_int_equal(stream_take_stored_unsaved(s, count_chunk, &n), 1);
+    assert_int_equal(n, 1);
+    assert_int_equal(stream_take_stored_unsaved(s, count_chunk, &n), 0);
+    assert_int_equal(stream_get_stats(s).stored_unsaved, 0);
+    stream_mark_stored_unsaved(s);
+    assert_int_equal(stream_get_stats(s).stored_unsaved, 2);
+    assert_int_equal(stream_take_stored_unsaved(s, count_chunk, &n), 2);
+    /* loaded from a file: stored, not unsaved */
+    uint8_t vox[CHUNK_VOLUME];
+    memset(vox, MAT_STONE, sizeof vox);
+    assert_true(stream_store_chunk(s, 300, 1, -7, vox, NULL));
+    assert_int_equal(stream_get_stats(s).stored_unsaved, 0);
+    /* a column regenerated alone equals the streamed one */
+    world *col = world_create_at(156, 3, 1, w->cy, 1);
+    assert_true(stream_generate_column(s, col, 156, 3));
+    for (int y = 0; y < col->sy; y += 3)
+        for (int z = 96; z < 128; z += 5)
+            for (int x = 156 * 32; x < 157 * 32; x += 3) assert_int_equal(world_get(col, x, y, z), synth(x, y, z));
+    assert_false(stream_generate_column(s, col, 157, 3)); /* not where the window is */
+    world_destroy(col);
+    stream_destroy(s);
+    world_destroy(w);
+}
+
 static void test_failures_retry_never_drop(void **state)
 {
     (void)state;
@@ -220,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_window_follows_and_fills),
         cmocka_unit_test(test_order_and_workers_do_not_matter),
         cmocka_unit_test(test_edits_survive_flying_away_and_back),
+        cmocka_unit_test(test_stored_unsaved_taken_once),
         cmocka_unit_test(test_failures_retry_never_drop),
         cmocka_unit_test(test_installed_column_marks_its_ring_dirty),
         cmocka_unit_test(test_centre_beyond_the_limit_refused),

@@ -95,6 +95,16 @@ static const char k_schema_v2[] =
     "CREATE TABLE chunks(slot TEXT NOT NULL, idx INTEGER NOT NULL, data BLOB NOT NULL,"
     " PRIMARY KEY(slot, idx)) WITHOUT ROWID;";
 
+/* Streamed worlds' chunks, keyed by global chunk coordinates (a chunk
+ * index is a slot of the moving window, not a place). Added to format 2
+ * files as they open for writing, without a new format number: older
+ * programs ignore the table and refuse the slots that use it (their inputs
+ * name world.stream), so a finite world's file stays what it was. */
+static const char k_schema_stream[] =
+    "CREATE TABLE IF NOT EXISTS stream_chunks(slot TEXT NOT NULL, cx INTEGER NOT NULL, cy INTEGER NOT NULL,"
+    " cz INTEGER NOT NULL, data BLOB NOT NULL, gen_hash INTEGER NOT NULL,"
+    " PRIMARY KEY(slot, cx, cz, cy)) WITHOUT ROWID;";
+
 /* Format 1 had no gen_hash: its worlds load by generator version alone. */
 static const char k_migrate_1_to_2[] = "ALTER TABLE slots ADD COLUMN gen_hash TEXT;";
 
@@ -237,6 +247,9 @@ static bool open_on_writer(save_file *f, void *arg, char *err, size_t errlen)
             continue;
         }
         if (f->readonly) {
+            long long t = 0;
+            query_int(f->db, "SELECT count(*) FROM sqlite_master WHERE name='stream_chunks'", &t);
+            f->has_stream_table = t == 1;
             if (v == V_EMPTY || v == V_OLDER) {
                 snprintf(err, errlen, "%s is %s and %s", f->path, f->readonly_why,
                          v == V_EMPTY ? "empty" : "of an older format that needs migrating");
@@ -266,6 +279,9 @@ static bool open_on_writer(save_file *f, void *arg, char *err, size_t errlen)
                      version, SAVE_FORMAT_VERSION, bak);
             note_add(f, msg);
         }
+        /* a file that cannot take the table still plays finite worlds; a
+         * streamed world's save then fails, saying why */
+        f->has_stream_table = exec_sql(f, k_schema_stream, why, sizeof why);
         return true;
     }
     return false;
@@ -281,6 +297,19 @@ static void txn_fail(save_file *f, const char *what)
              what, sqlite3_errmsg(f->db));
     if (f->in_txn) sqlite3_exec(f->db, "ROLLBACK", NULL, NULL, NULL);
     f->in_txn = false;
+}
+
+static void clear_slot(save_file *f, const char *sql, const char *slot)
+{
+    sqlite3_stmt *st;
+    if (f->txn_failed) return;
+    if (sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        txn_fail(f, "clear");
+        return;
+    }
+    sqlite3_bind_text(st, 1, slot, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE) txn_fail(f, "clear");
+    sqlite3_finalize(st);
 }
 
 static void do_begin(save_file *f, op *o)
@@ -301,14 +330,8 @@ static void do_begin(save_file *f, op *o)
     f->in_txn = true;
     snprintf(f->txn_slot, sizeof f->txn_slot, "%s", o->slot);
     if (o->replace) {
-        sqlite3_stmt *st;
-        if (sqlite3_prepare_v2(f->db, "DELETE FROM chunks WHERE slot=?", -1, &st, NULL) != SQLITE_OK) {
-            txn_fail(f, "clear");
-            return;
-        }
-        sqlite3_bind_text(st, 1, o->slot, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) != SQLITE_DONE) txn_fail(f, "clear");
-        sqlite3_finalize(st);
+        clear_slot(f, "DELETE FROM chunks WHERE slot=?", o->slot);
+        if (f->has_stream_table) clear_slot(f, "DELETE FROM stream_chunks WHERE slot=?", o->slot);
     }
 }
 
@@ -326,14 +349,23 @@ static void do_chunk(save_file *f, op *o)
         return;
     }
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(f->db, "INSERT OR REPLACE INTO chunks(slot, idx, data) VALUES(?,?,?)", -1, &st, NULL) !=
-        SQLITE_OK) {
+    const char *sql = o->at ? "INSERT OR REPLACE INTO stream_chunks(slot, cx, cy, cz, data, gen_hash) VALUES(?,?,?,?,?,?)"
+                            : "INSERT OR REPLACE INTO chunks(slot, idx, data) VALUES(?,?,?)";
+    if (sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK) {
         txn_fail(f, "chunk");
         return;
     }
     sqlite3_bind_text(st, 1, f->txn_slot, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, o->index);
-    sqlite3_bind_blob(st, 3, f->blob, (int)n, SQLITE_STATIC);
+    if (o->at) {
+        sqlite3_bind_int(st, 2, o->cx);
+        sqlite3_bind_int(st, 3, o->cy);
+        sqlite3_bind_int(st, 4, o->cz);
+        sqlite3_bind_blob(st, 5, f->blob, (int)n, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 6, (sqlite3_int64)o->gen_hash); /* the 64 bits as they are */
+    } else {
+        sqlite3_bind_int(st, 2, o->index);
+        sqlite3_bind_blob(st, 3, f->blob, (int)n, SQLITE_STATIC);
+    }
     if (sqlite3_step(st) != SQLITE_DONE) txn_fail(f, "chunk");
     sqlite3_finalize(st);
 }
@@ -511,6 +543,7 @@ void save_close(save_file *f)
     chunk_codec_destroy(f->codec);
     free(f->blob);
     free(f->take);
+    free(f->fp);
     pthread_mutex_destroy(&f->mu);
     pthread_mutex_destroy(&f->guard);
     pthread_cond_destroy(&f->wake);
@@ -525,20 +558,39 @@ void save_begin(save_file *f, const char *slot, bool replace)
     o->kind = OP_BEGIN;
     snprintf(o->slot, sizeof o->slot, "%s", slot);
     o->replace = replace;
+    save_fingerprints_begin(f, slot, replace);
     push(f, o);
 }
 
-void save_put_chunk(save_file *f, int index, chunk *copy)
+/* An OP_CHUNK owning `copy` (freed when there is no memory for the op). */
+static op *chunk_op(chunk *copy)
 {
     op *o = calloc(1, sizeof *o);
     if (!o) {
         chunk_copy_free(copy);
-        return;
+        return NULL;
     }
     o->kind = OP_CHUNK;
-    o->index = index;
     o->copy = copy;
+    return o;
+}
+
+void save_put_chunk(save_file *f, int index, chunk *copy)
+{
+    op *o = chunk_op(copy);
+    if (!o) return;
+    o->index = index;
     push(f, o); /* it belongs to the slot of the last begin */
+}
+
+void save_put_chunk_at(save_file *f, int cx, int cy, int cz, uint64_t gen_hash, chunk *copy)
+{
+    op *o = chunk_op(copy);
+    if (!o) return;
+    o->at = true;
+    o->cx = cx, o->cy = cy, o->cz = cz;
+    o->gen_hash = gen_hash;
+    push(f, o);
 }
 
 uint64_t save_commit(save_file *f, const save_slot *slot, bool make_current)

@@ -14,6 +14,7 @@
 
 struct world;
 struct job_pool;
+struct stream;
 
 /* PRAGMA user_version of the files this program writes; older ones are
  * migrated (with a backup), newer ones refused. */
@@ -76,11 +77,45 @@ int save_load_chunks(save_file *f, const char *slot, struct world *w, struct job
  * chunk hashed on the workers, then the list. Equal worlds, equal prints. */
 uint64_t save_world_fingerprint(const struct world *w, struct job_pool *jobs);
 
+/* ---- streamed worlds (voxel/stream.h) ----
+ * Their chunks are keyed by global chunk coordinates, each with the
+ * fingerprint of the chunk as its generator made it (gen_hash), so a row
+ * that is damaged or lies on terrain the generator no longer makes loses
+ * only itself (docs/saves.md). */
+
+/* Hash of a chunk's voxels and tints: equal chunks, equal prints. */
+uint64_t save_chunk_fingerprint(const chunk *c);
+
+/* Calls fn for every streamed chunk row of `slot` (as save_read_chunks). */
+typedef bool (*save_stream_chunk_fn)(void *user, int cx, int cy, int cz, uint64_t gen_hash, const void *blob,
+                                     size_t len, char *err, size_t errlen);
+int save_read_stream_chunks(save_file *f, const char *slot, save_stream_chunk_fn fn, void *user, char *err,
+                            size_t errlen);
+
+/* Every saved chunk of `slot` into the stream (stream_store_chunk: resident
+ * columns get theirs now, the others when they arrive). A row that does
+ * not decode, or whose gen_hash is not what the stream's generator makes
+ * there now, is skipped with a warning naming its coordinates (the chunk
+ * regenerates), never the rest. Columns regenerate on the workers (jobs may
+ * be NULL). Returns the chunks loaded (skipped ones in *skipped), or -1
+ * with err when the file cannot be read. */
+int save_load_stream(save_file *f, const char *slot, struct stream *s, struct job_pool *jobs, int *skipped, char *err,
+                     size_t errlen);
+/* Queues every edited chunk of the streamed world no save has taken yet:
+ * the window's unsaved ones and the stream's stored ones, as copies (the
+ * window moves, so a reference by index could name another place by the
+ * time the writer reads it), each with its fingerprint as generated.
+ * Returns how many. */
+int save_put_stream_unsaved(save_file *f, struct stream *s, struct job_pool *jobs);
+
 /* Writing, queued (none of these waits): one transaction per
  * begin ... commit. `replace` drops the slot's chunks first (new inputs). */
 void save_begin(save_file *f, const char *slot, bool replace);
 /* Takes ownership of a chunk_copy() of chunk `index`. */
 void save_put_chunk(save_file *f, int index, chunk *copy);
+/* The streamed form: a chunk_copy() at global chunk (cx, cy, cz), with the
+ * fingerprint of that chunk as generated. */
+void save_put_chunk_at(save_file *f, int cx, int cy, int cz, uint64_t gen_hash, chunk *copy);
 /* Queues up to `max` of w's unsaved chunks (lowest index first) by
  * reference: the main thread's whole share of a save, no copying. The
  * writer copies each chunk under w's guard (world_set takes it too, so an

@@ -15,6 +15,15 @@
 #include "voxel/chunk_codec.h"
 #include "voxel/world.h"
 
+typedef struct save_fingerprint {
+    int cx, cz, cy;
+    uint64_t gen_hash;
+} save_fingerprint;
+
+/* Streamed chunks' fingerprints kept for `slot` (save_stream.c): a new slot,
+ * or new inputs (replace), forgets them. */
+void save_fingerprints_begin(save_file *f, const char *slot, bool replace);
+
 typedef enum op_kind { OP_OPEN, OP_BEGIN, OP_CHUNK, OP_LIVE, OP_COMMIT, OP_CALL, OP_QUIT } op_kind;
 
 typedef struct op op;
@@ -26,6 +35,11 @@ struct op {
     char slot[64];
     bool replace, make_current;
     int index;
+    /* OP_CHUNK of a streamed world (save_put_chunk_at): keyed by its
+     * global coordinates, with the fingerprint of the chunk as generated */
+    bool at;
+    int cx, cy, cz;
+    uint64_t gen_hash;
     chunk *copy;  /* OP_CHUNK: owned; OP_LIVE: NULL, the chunk is read from w */
     world *w;
     save_slot meta;
@@ -52,6 +66,7 @@ struct save_file {
     char failed_err[1024];
     /* writer thread only */
     sqlite3 *db;
+    bool has_stream_table; /* stream_chunks exists (a read-only format-2 file may lack it) */
     chunk_codec *codec;
     uint8_t *blob;
     bool in_txn, txn_failed;
@@ -62,6 +77,12 @@ struct save_file {
     /* main thread only: indices taken by save_put_unsaved */
     int *take;
     int take_cap;
+    /* main thread only: the fingerprints (as generated) of the streamed
+     * chunks of slot fp_slot already saved or loaded, sorted by column, so
+     * a chunk's column is regenerated once, when it is first saved */
+    save_fingerprint *fp;
+    int fp_count, fp_cap;
+    char fp_slot[64];
     /* Chunks queued by reference are read from this world under `guard`,
      * which world_set takes too; busy is the world the writer is reading. */
     pthread_mutex_t guard;

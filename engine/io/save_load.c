@@ -115,13 +115,17 @@ typedef struct print_job {
     uint64_t *h;
 } print_job;
 
+uint64_t save_chunk_fingerprint(const chunk *c)
+{
+    uint64_t h = hash_bytes(HASH_SEED, c->vox, CHUNK_VOLUME);
+    if (c->tint) h = hash_bytes(h ^ 0x7469, c->tint, CHUNK_VOLUME);
+    return h;
+}
+
 static void print_chunk(void *arg, int i)
 {
     print_job *p = arg;
-    const chunk *c = &p->w->chunks[i];
-    uint64_t h = hash_bytes(HASH_SEED, c->vox, CHUNK_VOLUME);
-    if (c->tint) h = hash_bytes(h ^ 0x7469, c->tint, CHUNK_VOLUME);
-    p->h[i] = h;
+    p->h[i] = save_chunk_fingerprint(&p->w->chunks[i]);
 }
 
 uint64_t save_world_fingerprint(const world *w, job_pool *jobs)

@@ -99,36 +99,35 @@ bool save_current_slot(save_file *f, char *name, size_t len, char *err, size_t e
     return save_run_sync(f, OP_CALL, current_on_writer, &ca, err, errlen);
 }
 
-typedef struct chunks_arg {
-    const char *slot;
-    save_chunk_fn fn;
-    void *user;
-    int count;
-} chunks_arg;
+/* Runs `sql` (one parameter: the slot) and hands each row to fn on the
+ * writer; fn says what is wrong with a row in err (naming it) to stop. */
+typedef bool (*row_fn)(sqlite3_stmt *st, void *arg, char *err, size_t errlen);
 
-static bool chunks_on_writer(save_file *f, void *arg, char *err, size_t errlen)
+typedef struct rows_arg {
+    const char *sql, *slot;
+    row_fn fn;
+    void *arg;
+    int count;
+} rows_arg;
+
+static bool rows_on_writer(save_file *f, void *arg, char *err, size_t errlen)
 {
-    chunks_arg *ca = arg;
+    rows_arg *ra = arg;
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(f->db, "SELECT idx, data FROM chunks WHERE slot=? ORDER BY idx", -1, &st, NULL) !=
-        SQLITE_OK) {
+    if (sqlite3_prepare_v2(f->db, ra->sql, -1, &st, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "%s: %s", f->path, sqlite3_errmsg(f->db));
         return false;
     }
-    sqlite3_bind_text(st, 1, ca->slot, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 1, ra->slot, -1, SQLITE_STATIC);
     int rc;
     bool ok = true;
     while (ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        long long idx = sqlite3_column_int64(st, 0);
-        const void *blob = sqlite3_column_blob(st, 1);
-        int n = sqlite3_column_bytes(st, 1);
-        char why[400] = "";
-        if (idx < 0 || idx > 1 << 24 || !ca->fn(ca->user, (int)idx, blob, (size_t)(n > 0 ? n : 0), why, sizeof why)) {
-            snprintf(err, errlen, "%s: slot '%s', chunk %lld: %s", f->path, ca->slot, idx,
-                     why[0] ? why : "index out of range");
+        char why[600] = "";
+        if (!ra->fn(st, ra->arg, why, sizeof why)) {
+            snprintf(err, errlen, "%s: slot '%s', %s", f->path, ra->slot, why);
             ok = false;
         }
-        ca->count++;
+        ra->count++;
     }
     if (ok && rc != SQLITE_DONE) {
         snprintf(err, errlen, "%s: %s", f->path, sqlite3_errstr(rc));
@@ -138,9 +137,67 @@ static bool chunks_on_writer(save_file *f, void *arg, char *err, size_t errlen)
     return ok;
 }
 
+static int read_rows(save_file *f, const char *sql, const char *slot, row_fn fn, void *arg, char *err, size_t errlen)
+{
+    rows_arg ra = { sql, slot, fn, arg, 0 };
+    if (!save_run_sync(f, OP_CALL, rows_on_writer, &ra, err, errlen)) return -1;
+    return ra.count;
+}
+
+typedef struct chunks_arg {
+    save_chunk_fn fn;
+    void *user;
+} chunks_arg;
+
+static bool chunk_row(sqlite3_stmt *st, void *arg, char *err, size_t errlen)
+{
+    chunks_arg *ca = arg;
+    long long idx = sqlite3_column_int64(st, 0);
+    const void *blob = sqlite3_column_blob(st, 1);
+    int n = sqlite3_column_bytes(st, 1);
+    char why[400] = "";
+    if (idx < 0 || idx > 1 << 24 || !ca->fn(ca->user, (int)idx, blob, (size_t)(n > 0 ? n : 0), why, sizeof why)) {
+        snprintf(err, errlen, "chunk %lld: %s", idx, why[0] ? why : "index out of range");
+        return false;
+    }
+    return true;
+}
+
 int save_read_chunks(save_file *f, const char *slot, save_chunk_fn fn, void *user, char *err, size_t errlen)
 {
-    chunks_arg ca = { slot, fn, user, 0 };
-    if (!save_run_sync(f, OP_CALL, chunks_on_writer, &ca, err, errlen)) return -1;
-    return ca.count;
+    chunks_arg ca = { fn, user };
+    return read_rows(f, "SELECT idx, data FROM chunks WHERE slot=? ORDER BY idx", slot, chunk_row, &ca, err, errlen);
+}
+
+typedef struct stream_rows_arg {
+    save_stream_chunk_fn fn;
+    void *user;
+} stream_rows_arg;
+
+static bool stream_row(sqlite3_stmt *st, void *arg, char *err, size_t errlen)
+{
+    stream_rows_arg *ra = arg;
+    long long c[3];
+    for (int i = 0; i < 3; i++) c[i] = sqlite3_column_int64(st, i);
+    uint64_t gen_hash = (uint64_t)sqlite3_column_int64(st, 3);
+    const void *blob = sqlite3_column_blob(st, 4);
+    int n = sqlite3_column_bytes(st, 4);
+    bool in_range = true; /* a row whose coordinates are not a chunk's is damaged like a blob */
+    for (int i = 0; i < 3; i++) in_range = in_range && c[i] >= -(1LL << 31) && c[i] < (1LL << 31);
+    if (!in_range) n = 0, blob = NULL;
+    char why[400] = "";
+    if (!ra->fn(ra->user, (int)c[0], (int)c[1], (int)c[2], gen_hash, blob, (size_t)(n > 0 ? n : 0), why, sizeof why)) {
+        snprintf(err, errlen, "chunk %lld,%lld,%lld: %s", c[0], c[1], c[2], why);
+        return false;
+    }
+    return true;
+}
+
+int save_read_stream_chunks(save_file *f, const char *slot, save_stream_chunk_fn fn, void *user, char *err,
+                            size_t errlen)
+{
+    if (!f->has_stream_table) return 0; /* a file no streamed world was ever saved to */
+    stream_rows_arg ra = { fn, user };
+    return read_rows(f, "SELECT cx, cy, cz, gen_hash, data FROM stream_chunks WHERE slot=? ORDER BY cx, cz, cy", slot,
+                     stream_row, &ra, err, errlen);
 }

@@ -178,6 +178,8 @@ void stream_destroy(stream *s)
 
 world *stream_world(const stream *s) { return s->w; }
 
+void stream_jobs_joined(stream *s) { s->jobs = NULL; }
+
 bool stream_meshable(const world *w, int cx, int cz)
 {
     for (int dz = -1; dz <= 1; dz++)
@@ -398,6 +400,33 @@ void stream_each_stored(const stream *s, void (*fn)(void *arg, int cx, int cy, i
         if (s->st.e[i].c) fn(arg, s->st.e[i].cx, s->st.e[i].cy, s->st.e[i].cz, s->st.e[i].c);
 }
 
+int stream_take_stored_unsaved(stream *s, void (*fn)(void *arg, int cx, int cy, int cz, const chunk *c), void *arg)
+{
+    int n = 0;
+    for (int i = 0; i < s->st.cap; i++) {
+        stored *e = &s->st.e[i];
+        if (!e->c || !(e->flags & WORLD_UNSAVED)) continue;
+        fn(arg, e->cx, e->cy, e->cz, e->c);
+        e->flags &= (uint8_t)~WORLD_UNSAVED;
+        n++;
+    }
+    return n;
+}
+
+void stream_mark_stored_unsaved(stream *s)
+{
+    for (int i = 0; i < s->st.cap; i++)
+        if (s->st.e[i].c) s->st.e[i].flags |= WORLD_EDITED | WORLD_UNSAVED;
+}
+
+bool stream_generate_column(const stream *s, world *column, int cx, int cz)
+{
+    if (column->cx != 1 || column->cz != 1 || column->ocx != cx || column->ocz != cz || column->cy != s->w->cy)
+        return false;
+    world_clear(column);
+    return s->gen(s->ctx, column, cx, cz);
+}
+
 bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, const uint8_t *tint)
 {
     if (cy < 0 || cy >= s->w->cy) return false;
@@ -438,7 +467,10 @@ stream_stats stream_get_stats(const stream *s)
     for (int i = 0; i < s->max_jobs; i++) t.in_flight += atomic_load(&s->job[i].state) != JOB_FREE;
     t.stored_chunks = s->st.live;
     t.stored_bytes = (size_t)s->st.live * sizeof(chunk) + (size_t)s->st.cap * sizeof(stored);
-    for (int i = 0; i < s->st.cap; i++)
+    t.stored_unsaved = 0;
+    for (int i = 0; i < s->st.cap; i++) {
         if (s->st.e[i].c && s->st.e[i].c->tint) t.stored_bytes += CHUNK_VOLUME;
+        t.stored_unsaved += s->st.e[i].c && (s->st.e[i].flags & WORLD_UNSAVED);
+    }
     return t;
 }

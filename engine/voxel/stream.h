@@ -42,6 +42,7 @@ typedef struct stream_stats {
     long long dropped;   /* jobs whose column left the window before it finished */
     int moves;         /* window moves since creation */
     int stored_chunks; /* edited chunks kept for columns outside the window */
+    int stored_unsaved; /* of those, the ones whose edits no save has taken */
     size_t stored_bytes;
 } stream_stats;
 
@@ -59,6 +60,10 @@ size_t stream_window_bytes(int columns, int cy);
 stream *stream_create(world *w, job_pool *jobs, stream_gen_fn gen, void *ctx, int max_in_flight, int hysteresis);
 /* Waits for the jobs in flight, then frees (the world stays the caller's). */
 void stream_destroy(stream *s);
+/* The pool was destroyed (every job it ran has finished): the stream no
+ * longer waits on it, so stream_destroy after the app's workers are joined
+ * reads no freed pool. */
+void stream_jobs_joined(stream *s);
 
 /* One frame, main thread: installs finished columns, moves the window when
  * the centre (voxel x, z) drifted past the hysteresis (storing the edited
@@ -82,6 +87,19 @@ void stream_each_stored(const stream *s, void (*fn)(void *arg, int cx, int cy, i
  * the generated chunk when its column is next installed, or now if that
  * column is resident and ready. */
 bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, const uint8_t *tint);
+
+/* Saves: the stored chunks whose changes no save has taken yet (they left
+ * the window unsaved), handed to fn one by one and then counted as saved;
+ * returns how many. A stored chunk put in by stream_store_chunk is saved
+ * already (it came from the file). */
+int stream_take_stored_unsaved(stream *s, void (*fn)(void *arg, int cx, int cy, int cz, const chunk *c), void *arg);
+/* Every stored chunk unsaved again (a save failed: the next writes them all). */
+void stream_mark_stored_unsaved(stream *s);
+/* Generates column (cx, cz) into `column`, a 1 x cy x 1 window the caller
+ * placed there, with the stream's own generator: what the column was
+ * before any edit, for the saves' per-chunk fingerprints. Any thread (the
+ * generator is a pure function of the coordinates). */
+bool stream_generate_column(const stream *s, world *column, int cx, int cz);
 
 /* Moves up to `max` columns installed since the last call into cx/cz
  * (oldest first) and returns how many: the app announces each arrival. */

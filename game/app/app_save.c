@@ -12,8 +12,10 @@
 #include <unistd.h>
 
 #include "app_bodies.h"
+#include "app_stream.h"
 #include "app_internal.h"
 #include "app_world.h"
+#include "core/hash.h"
 #include "core/log.h"
 #include "core/timer.h"
 #include "io/save.h"
@@ -33,6 +35,7 @@ typedef struct app_save {
     uint64_t reported, announce; /* tickets: last reported; 'save' waiting to be announced */
     double autosave_next;
     cvar *autosave;
+    bool shutting_down;
     int failures; /* worlds asked for and not given (unusable, refused): a headless run exits 1 */
 } app_save;
 
@@ -88,6 +91,18 @@ bool app_save_world_path(const char *name, char *out, size_t len)
 
 /* ---- inputs and state as text ---------------------------------------------- */
 
+/* world.stream came after worlds were saved: a finite world's inputs leave
+ * it out, so they stay the text every earlier save wrote (inputs are
+ * compared as text), and a slot without it is finite. A streamed world's
+ * width is not world.size_x/z (the window follows view.distance): changing
+ * them must not make it a new world. */
+#define STREAM_CVAR "world.stream"
+static bool not_an_input(const char *name, const char *value, bool streamed)
+{
+    if (strcmp(name, STREAM_CVAR) == 0) return strcmp(value, "0") == 0;
+    return streamed && (strcmp(name, "world.size_x") == 0 || strcmp(name, "world.size_z") == 0);
+}
+
 char *app_save_inputs_text(app *a)
 {
     size_t cap = 1024, len = 0;
@@ -98,6 +113,7 @@ char *app_save_inputs_text(app *a)
     for (int i = 0; i < cvar_count(); i++) {
         cvar *c = cvar_at(i);
         if (!(c->d.flags & CVAR_REGEN) || !worldgen_cvar_affects(k, c->d.name)) continue;
+        if (not_an_input(c->d.name, c->str, app_streaming(a))) continue;
         size_t need = strlen(c->d.name) + 2 * strlen(c->str) + 8;
         if (len + need >= cap) {
             while (len + need >= cap) cap *= 2;
@@ -130,6 +146,27 @@ typedef struct inputs_parse {
     size_t errlen;
 } inputs_parse;
 
+static bool add_line(inputs_parse *p, const char *name, const char *value)
+{
+    if (p->count == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 32;
+        input_line *n = realloc(p->lines, sizeof *n * (size_t)p->cap);
+        if (!n) return true;
+        p->lines = n;
+    }
+    input_line *l = &p->lines[p->count++];
+    snprintf(l->name, sizeof l->name, "%s", name);
+    l->value = strdup(value);
+    return false;
+}
+
+static bool inputs_name(const inputs_parse *p, const char *name)
+{
+    for (int i = 0; i < p->count; i++)
+        if (strcmp(p->lines[i].name, name) == 0) return true;
+    return false;
+}
+
 static int visit_input(void *user, cmd_args *args, const char *source)
 {
     inputs_parse *p = user;
@@ -152,16 +189,7 @@ static int visit_input(void *user, cmd_args *args, const char *source)
         snprintf(p->err, p->errlen, "unknown world parameter '%.100s'", args->argv[0]);
         return 1;
     }
-    if (p->count == p->cap) {
-        p->cap = p->cap ? p->cap * 2 : 32;
-        input_line *n = realloc(p->lines, sizeof *n * (size_t)p->cap);
-        if (!n) return 1;
-        p->lines = n;
-    }
-    input_line *l = &p->lines[p->count++];
-    snprintf(l->name, sizeof l->name, "%s", args->argv[0]);
-    l->value = strdup(args->argv[1]);
-    return 0;
+    return add_line(p, args->argv[0], args->argv[1]) ? 1 : 0;
 }
 
 static void parse_free(inputs_parse *p)
@@ -176,6 +204,8 @@ bool app_save_apply_inputs(const char *inputs, const char *where, char *err, siz
     inputs_parse p = { .generator = -1, .err = why, .errlen = sizeof why };
     int rc = cmd_parse(inputs, visit_input, &p, why, sizeof why);
     if (rc == 0 && p.generator < 0) snprintf(why, sizeof why, "no generator version"), rc = 1;
+    if (rc == 0 && cvar_find(STREAM_CVAR) && !inputs_name(&p, STREAM_CVAR) && add_line(&p, STREAM_CVAR, "0"))
+        rc = 1; /* a slot that does not say so is finite */
     if (rc == 0 && p.generator != WORLDGEN_VERSION)
         snprintf(why, sizeof why,
                  "made by world generator %d, this program has %d: its edits would land on different terrain",
@@ -293,17 +323,24 @@ static bool find_slot(const char *name, save_slot *out)
 
 /* ---- saving ---------------------------------------------------------------- */
 
+/* The workers, unless the app already joined them (shutdown). */
+static job_pool *jobs_now(app *a) { return g_save.shutting_down ? NULL : a->jobs; }
+
 /* One save: the world's unsaved chunks go to the writer by reference
- * (microseconds for a thousand), then the commit. Returns its ticket. */
+ * (microseconds for a thousand), or for a streamed world as copies with
+ * their fingerprints (docs/saves.md), then the commit. Returns its ticket. */
 static uint64_t snapshot(app *a)
 {
     app_save *s = &g_save;
     app_bodies_settle(a); /* falling bodies back into the world first: a file never misses them */
     world *w = a->w;
+    stream *st = app_stream(a);
     if (s->full_next) world_mark_edited_unsaved(w);
+    if (s->full_next && st) stream_mark_stored_unsaved(st);
     save_begin(s->file, s->slot, s->replace || s->full_next);
     s->replace = s->full_next = false;
-    s->snap_chunks = save_put_unsaved(s->file, w, w->chunk_count);
+    /* a streamed world's edits are by coordinates, the window's and the stream's */
+    s->snap_chunks = st ? save_put_stream_unsaved(s->file, st, jobs_now(a)) : save_put_unsaved(s->file, w, w->chunk_count);
     char *state = state_text(a);
     save_slot meta = { .inputs = s->inputs, .state = state, .gen_hash = s->gen_hash };
     memcpy(meta.name, s->slot, sizeof meta.name);
@@ -311,6 +348,13 @@ static uint64_t snapshot(app *a)
     free(s->last_state);
     s->last_state = state;
     return t;
+}
+
+/* Unsaved edits, the stream's stored ones included. */
+static bool has_unsaved(app *a)
+{
+    stream *st = app_stream(a);
+    return a->w->unsaved_count > 0 || (st && stream_get_stats(st).stored_unsaved > 0);
 }
 
 static bool can_save(void) { return g_save.file && !save_readonly(g_save.file) && g_save.slot[0]; }
@@ -324,6 +368,32 @@ static void save_world_leaving(void *self, app *a, world *old)
     if (g_save.file) save_release_world(g_save.file, old); /* it is about to be destroyed */
 }
 
+/* Whether a slot's stored inputs are the world's: a slot saved while
+ * finite worlds still wrote `world.stream "0"` is the same world as one
+ * without the line. */
+static bool same_inputs(const char *stored, const char *now)
+{
+    static const char line[] = "\n" STREAM_CVAR " \"0\"\n";
+    const char *at = strstr(stored, line);
+    if (!at) return strcmp(stored, now) == 0;
+    size_t head = (size_t)(at - stored) + 1, skip = sizeof line - 2;
+    return strncmp(stored, now, head) == 0 && strcmp(stored + head + skip, now + head) == 0;
+}
+
+/* The slot's chunks into the world: all or nothing for a finite one; into
+ * the stream for a streamed one, where a damaged row is skipped alone (and
+ * said) by save_load_stream. False with err when the file cannot be read. */
+static bool load_chunks(app *a, const char *slot, char *err, size_t errlen)
+{
+    stream *st = app_stream(a);
+    if (!st) return save_load_chunks(g_save.file, slot, a->w, a->jobs, err, errlen) >= 0;
+    int skipped = 0;
+    int n = save_load_stream(g_save.file, slot, st, a->jobs, &skipped, err, errlen);
+    if (n >= 0 && skipped) log_warn("save: %d chunk%s of world '%s' regenerated (see above); %d loaded", skipped,
+                                    skipped == 1 ? "" : "s", slot, n);
+    return n >= 0;
+}
+
 static void save_new_world(void *self, app *a, world *w)
 {
     app_save *s = &g_save;
@@ -333,7 +403,8 @@ static void save_new_world(void *self, app *a, world *w)
     snprintf(s->slot, sizeof s->slot, "%s", a->world_kind->name);
     s->replace = true; /* a world of new inputs, until the file says otherwise */
     if (!s->file) return;
-    s->gen_hash = save_world_fingerprint(a->w, a->jobs);
+    /* a streamed world has no whole to fingerprint: each chunk row carries its own */
+    s->gen_hash = app_stream(a) ? 0 : save_world_fingerprint(a->w, a->jobs);
     save_slot slot;
     if (!find_slot(s->slot, &slot)) return;
     char err[1024], where[700];
@@ -345,12 +416,12 @@ static void save_new_world(void *self, app *a, world *w)
         snprintf(err, sizeof err, "%s was made by world generator %d, this program has %d: not loaded", where,
                  p.generator, WORLDGEN_VERSION);
         detach(err);
-    } else if (strcmp(slot.inputs, s->inputs) == 0) {
+    } else if (same_inputs(slot.inputs, s->inputs)) {
         if (slot.gen_hash && slot.gen_hash != s->gen_hash) {
             snprintf(err, sizeof err, "%s: the generator now makes different terrain from its inputs: not loaded",
                      where);
             detach(err);
-        } else if (save_load_chunks(s->file, slot.name, a->w, a->jobs, err, sizeof err) < 0) {
+        } else if (!load_chunks(a, slot.name, err, sizeof err)) {
             detach(err);
         } else {
             s->replace = false;
@@ -426,13 +497,14 @@ static void save_frame(void *self, app *a, double now, float dt)
     char *state = state_text(a);
     bool moved = !s->last_state || strcmp(state, s->last_state) != 0;
     free(state);
-    if (a->w->unsaved_count > 0 || s->full_next || moved) snapshot(a);
+    if (has_unsaved(a) || s->full_next || moved) snapshot(a);
 }
 
 static void save_shutdown(void *self, app *a)
 {
     app_save *s = &g_save;
-    if (s->file && save_readonly(s->file) && a->w && a->w->unsaved_count > 0)
+    s->shutting_down = true; /* the job pool is gone: fingerprints are computed here */
+    if (s->file && save_readonly(s->file) && a->w && has_unsaved(a))
         log_warn("%s is %s: the edits of this session are not saved", save_path(s->file),
                  save_readonly_why(s->file));
     if (s->file) {
@@ -464,7 +536,9 @@ static int c_save(void *u, int argc, char **argv)
         return 1;
     }
     app_sync_world(a);
+    uint64_t t0 = timer_ns();
     uint64_t t = flush_all(a);
+    double queue_ms = timer_ms_since(t0); /* the main thread's share (and a streamed world's fingerprints) */
     int chunks = g_save.snap_chunks;
     if (!platform_headless(a->plat)) { /* the window keeps playing; the frame reports it */
         g_save.announce = t;
@@ -478,6 +552,8 @@ static int c_save(void *u, int argc, char **argv)
     }
     log_out("saved=%s", save_path(g_save.file));
     log_out("saved_chunks=%d", chunks);
+    log_out("save_queue_ms=%.2f", queue_ms);
+    log_out("save_ms=%.1f", timer_ms_since(t0));
     return 0;
 }
 
@@ -646,6 +722,56 @@ static int c_sleep(void *u, int argc, char **argv)
     return 0;
 }
 
+/* `probe X Y Z [X2 Y2 Z2]`: what a voxel (or a box) holds, so scripts can
+ * check that an edit far away came back with its world (world_hash covers
+ * only the window, and which columns of it are ready varies). */
+static int c_probe(void *u, int argc, char **argv)
+{
+    app *a = u;
+    long v[6];
+    bool ok = argc == 4 || argc == 7;
+    for (int i = 0; ok && i < argc - 1; i++) {
+        char *end;
+        v[i] = strtol(argv[i + 1], &end, 10);
+        ok = *end == 0 && end != argv[i + 1] && labs(v[i]) <= WORLD_COORD_LIMIT;
+    }
+    if (!ok) {
+        log_error("usage: probe X Y Z [X2 Y2 Z2] (voxel coordinates, within +-%d)", WORLD_COORD_LIMIT);
+        return 1;
+    }
+    app_sync_world(a);
+    if (argc == 4) v[3] = v[0], v[4] = v[1], v[5] = v[2];
+    long lo[3], hi[3], n = 1;
+    for (int i = 0; i < 3; i++) {
+        lo[i] = v[i] < v[i + 3] ? v[i] : v[i + 3];
+        hi[i] = v[i] < v[i + 3] ? v[i + 3] : v[i];
+        n *= hi[i] - lo[i] + 1;
+        if (n > 1 << 24) {
+            log_error("probe: the box holds over %d voxels", 1 << 24);
+            return 1;
+        }
+    }
+    const world *w = a->w;
+    uint64_t h = HASH_SEED, solid = 0;
+    bool ready = true;
+    for (long z = lo[2]; z <= hi[2]; z++)
+        for (long x = lo[0]; x <= hi[0]; x++) {
+            int cx = (int)(x >> CHUNK_BITS), cz = (int)(z >> CHUNK_BITS);
+            ready = ready && world_chunk_valid(w, cx, 0, cz) && world_column_state(w, cx, cz) == WORLD_COL_READY;
+            for (long y = lo[1]; y <= hi[1]; y++) {
+                uint8_t m = world_get(w, (int)x, (int)y, (int)z), t = world_get_tint(w, (int)x, (int)y, (int)z);
+                uint8_t both[2] = { m, t };
+                h = hash_bytes(h, both, 2);
+                solid += m != MAT_AIR;
+            }
+        }
+    if (argc == 4) log_out("probe=%s", material_table[world_get(w, (int)v[0], (int)v[1], (int)v[2])].name);
+    log_out("probe_hash=%016llx", (unsigned long long)h);
+    log_out("probe_solid=%llu", (unsigned long long)solid);
+    log_out("probe_ready=%d", ready ? 1 : 0); /* 0: part of it is not generated yet (air for now) */
+    return 0;
+}
+
 static void *save_init(app *a)
 {
     cvar_desc d = { "save.autosave", "seconds between autosaves of the world's edits (0 = off)", CVAR_FLOAT,
@@ -657,6 +783,8 @@ static void *save_init(app *a)
         { "world", "new NAME", "start a new world file NAME from the current settings", c_world, a },
         { "worlds", "", "list the saved worlds with size and last played", c_worlds, a },
         { "sleep", "SECONDS", "wait (for scripted tests)", c_sleep, a },
+        { "probe", "X Y Z [X2 Y2 Z2]", "the material at a voxel, or a hash of a box (for scripted tests of saves)",
+          c_probe, a, NULL, CMD_NEEDS_WORLD },
     };
     cmd_register_table(table, (int)(sizeof table / sizeof table[0]));
     return &g_save;

@@ -129,6 +129,9 @@ static void drop_stream(stream_comp *c)
     c->gen = NULL;
 }
 
+/* The stream outlives its world's on_world_leaving (no hook there): the
+ * save component, after this one in the table, writes the stored edits of
+ * the world being left. The next world (or shutdown) drops it. */
 static void stream_new_world(void *self, app *a, world *w)
 {
     stream_comp *c = self;
@@ -153,11 +156,6 @@ static void stream_new_world(void *self, app *a, world *w)
      * this one have not heard of the new world yet */
 }
 
-static void stream_world_leaving(void *self, app *a, world *old)
-{
-    stream_comp *c = self;
-    if (c->s && stream_world(c->s) == old) drop_stream(c);
-}
 
 static void stream_frame(void *self, app *a, double now, float dt)
 {
@@ -243,6 +241,7 @@ static void stream_shutdown(void *self, app *a)
 {
     stream_comp *c = self;
     if (!c) return;
+    if (c->s) stream_jobs_joined(c->s); /* the app destroyed the job pool before its components */
     drop_stream(c);
     worldgen_stream_destroy(c->gen_pending);
     free(c->arrived_x);
@@ -255,7 +254,6 @@ const component app_stream_component = {
     .name = "stream",
     .init = stream_init,
     .on_new_world = stream_new_world,
-    .on_world_leaving = stream_world_leaving,
     .on_frame = stream_frame,
     .shutdown = stream_shutdown,
 };
