@@ -11,7 +11,10 @@
  * stream.generate.<biome>: columns a second through the whole pipeline on
  *   the two workers, from an empty window to every column within 256
  *   voxels ready; `needed` is what the flight above asks for (the columns
- *   a window of that width meets per second at 100 voxels a second). */
+ *   a window of that width meets per second at 100 voxels a second).
+ * stream.memory: 20 km east in steps of one column, each step's columns
+ *   generated before the next (no drawing: this measures the world's
+ *   memory, not the renderer's), RSS after 1 km and after 20 km. */
 #include <glad/gl.h>
 #include <math.h>
 #include <stdio.h>
@@ -140,7 +143,15 @@ static void fly_run(void *s)
     flight_at(0, total, pos, &yaw);
     memcpy(a->pl.pos, pos, sizeof pos);
     a->pl.yaw = yaw, a->pl.pitch = -12.f;
-    cmd_exec("stream wait 100000"); /* the whole window: the standing frame is the steady state */
+    /* the whole window generated, lit and meshed: the standing frame is
+     * the steady state, nothing arriving */
+    stream *st = app_stream(a);
+    for (int guard = 0; guard < 100000; guard++) {
+        stream_stats ss = stream_get_stats(st);
+        if (ss.ready == ss.resident && ss.in_flight == 0) break;
+        stream_wait(st, pos[0], pos[2], 1 << 16);
+        frame(a, a->script_time += 1.0 / 60.0);
+    }
     for (int i = 0; i < 10; i++) frame(a, a->script_time += 1.0 / 60.0); /* meshed, warm */
     float stand[30];
     for (int i = 0; i < 30; i++) stand[i] = frame(a, a->script_time += 1.0 / 60.0);
@@ -191,9 +202,8 @@ static void generate_run(void *s)
     /* a fresh window far from anything generated so far: every column new */
     static int far = 0;
     far += 100000;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "tp %d %g 0.5; frames 1", far, (double)FLY_HEIGHT);
-    cmd_exec(cmd);
+    /* no frame: the workers would generate while it renders, untimed */
+    a->pl.pos[0] = (float)far + 0.5f, a->pl.pos[1] = FLY_HEIGHT, a->pl.pos[2] = 0.5f;
     long long g0 = stream_get_stats(app_stream(a)).generated;
     uint64_t t0 = timer_ns();
     stream_wait(app_stream(a), a->pl.pos[0], a->pl.pos[2], VIEW_DISTANCE);
@@ -205,6 +215,28 @@ static void generate_run(void *s)
     /* the flight meets a new row of the window's width every column of travel */
     bench_note("needed_per_s", FLY_SPEED / CHUNK_SIZE * (double)w->cx);
     bench_note("ratio_to_needed", (double)n / s_wall / (FLY_SPEED / CHUNK_SIZE * (double)w->cx));
+}
+
+static void memory_run(void *s)
+{
+    stream_bench *b = s;
+    app *a = b->a;
+    stream *st = app_stream(a);
+    long at1 = 0;
+    uint64_t t0 = timer_ns();
+    for (int x = 0; x <= 20000; x += CHUNK_SIZE) {
+        a->pl.pos[0] = (float)x + 0.5f, a->pl.pos[2] = 0.5f;
+        stream_wait(st, a->pl.pos[0], a->pl.pos[2], VIEW_DISTANCE);
+        int cx[256], cz[256];
+        while (stream_take_arrived(st, cx, cz, 256) > 0) {} /* nobody draws them */
+        if (x / CHUNK_SIZE == 1000 / CHUNK_SIZE) at1 = rss_kib();
+    }
+    long at20 = rss_kib();
+    bench_note("rss_1km_kib", (double)at1);
+    bench_note("rss_20km_kib", (double)at20);
+    bench_note("growth", (double)at20 / (double)at1 - 1.0);
+    bench_note("columns", (double)stream_get_stats(st).generated);
+    bench_note("seconds", timer_ms_since(t0) / 1000.0);
 }
 
 static void *s_fly_hills(void) { return setup("hills"); }
@@ -221,5 +253,6 @@ static const bench_case stream_cases[] = {
     { "stream.generate.desert", s_fly_desert, generate_run, teardown, 3 },
     { "stream.generate.taiga", s_fly_taiga, generate_run, teardown, 3 },
     { "stream.generate.deciduous", s_fly_deciduous, generate_run, teardown, 3 },
+    { "stream.memory.deciduous", s_fly_deciduous, memory_run, teardown, 1 },
 };
 BENCH_REGISTER(stream_cases)
