@@ -125,7 +125,9 @@ static float frame(app *a, double now)
     app_render(a);
     glFinish();
     float ms = (float)timer_ms_since(t0);
-    if (getenv("STRATA_BENCH_TRACE") && ms > 150) fprintf(stderr, "slow frame %.1f ms: step %.1f\n", ms, ts);
+    if (getenv("STRATA_BENCH_TRACE"))
+        fprintf(stderr, "frame %.1f ms: step %.1f, %ld triangles, %d chunks drawn, pos %.0f\n", ms, ts,
+                a->stats.triangles, a->stats.chunks_drawn, a->pl.pos[0]);
     return ms;
 }
 
