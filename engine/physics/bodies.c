@@ -279,7 +279,8 @@ static void terrain_contacts(const bodies *s, int i, const world *w, const octre
                     float c[3] = { (float)x + 0.5f, (float)y + 0.5f, (float)z + 0.5f }, q[3];
                     body_to_world(b, pose.rot, c, q);
                     /* the floor is under the world; past its sides a body falls out */
-                    if (q[1] > VOXEL_R + MARGIN || q[0] < 0 || q[2] < 0 || q[0] >= (float)w->sx || q[2] >= (float)w->sz)
+                    if (q[1] > VOXEL_R + MARGIN || q[0] < (float)world_x0(w) || q[2] < (float)world_z0(w) ||
+                        q[0] >= (float)(world_x0(w) + w->sx) || q[2] >= (float)(world_z0(w) + w->sz))
                         continue;
                     bodies_contact *k = contact_push(out);
                     if (!k) return;

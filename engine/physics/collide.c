@@ -45,10 +45,11 @@ static bool collide_cells_solid(const world *w, const octree *occ, const int lo_
         if (hi[a] < lo[a]) return false;
     /* below y = 0 everything is bedrock, inside the world's columns or not */
     if (lo[1] < 0) return true;
-    const int size[3] = { w->sx, w->sy, w->sz };
+    /* the world's window, in world coordinates (a streamed one may be anywhere) */
+    const int start[3] = { world_x0(w), 0, world_z0(w) }, size[3] = { w->sx, w->sy, w->sz };
     for (int a = 0; a < 3; a++) {
-        if (lo[a] < 0) lo[a] = 0;
-        if (hi[a] > size[a] - 1) hi[a] = size[a] - 1;
+        if (lo[a] < start[a]) lo[a] = start[a];
+        if (hi[a] > start[a] + size[a] - 1) hi[a] = start[a] + size[a] - 1;
         if (hi[a] < lo[a]) return false; /* entirely outside: air */
     }
     if (occ && !octree_cells_occupied(occ, lo, hi)) return false;
@@ -67,7 +68,7 @@ typedef struct collide_space {
     const world *w;
     const octree *occ;
     const collide_grid *g;
-    int extent[3];
+    int start[3], extent[3]; /* cells [start, start + extent): the world's window */
 } collide_space;
 
 static bool collide_space_solid(const collide_space *s, const int lo_in[3], const int hi_in[3])
@@ -78,8 +79,8 @@ static bool collide_space_solid(const collide_space *s, const int lo_in[3], cons
         if (hi[a] < lo[a]) return false;
     if (lo[1] < 0) return true;
     for (int a = 0; a < 3; a++) {
-        if (lo[a] < 0) lo[a] = 0;
-        if (hi[a] > s->extent[a] - 1) hi[a] = s->extent[a] - 1;
+        if (lo[a] < s->start[a]) lo[a] = s->start[a];
+        if (hi[a] > s->start[a] + s->extent[a] - 1) hi[a] = s->start[a] + s->extent[a] - 1;
         if (hi[a] < lo[a]) return false;
     }
     for (int y = lo[1]; y <= hi[1]; y++)
@@ -121,7 +122,7 @@ static double collide_sweep_axis(const collide_space *sp, const double lo[3], co
     *blocked = false;
     if (chi[u] < clo[u] || chi[v] < clo[v]) return d; /* no cross-section: a plane touches nothing */
 
-    const int extent = sp->extent[a];
+    const int start = sp->start[a], end = sp->start[a] + sp->extent[a];
     /* Whether layers beyond the world on this axis are all air: true for the
      * sides and top, unless the box reaches below y = 0 where the endless
      * bedrock is (then the first layer blocks anyway). */
@@ -131,9 +132,9 @@ static double collide_sweep_axis(const collide_space *sp, const double lo[3], co
         const double face = hi[a], target = face + d;
         double kd = ceil(face);
         /* layers before the world's start on a side axis are air: skip them */
-        if (a != 1 && kd < 0 && outside_is_air) kd = 0;
+        if (a != 1 && kd < start && outside_is_air) kd = start;
         for (; kd < target; kd += 1) {
-            if (kd >= extent && outside_is_air) break;
+            if (kd >= end && outside_is_air) break;
             clo[a] = chi[a] = (int)collide_clampd(kd, -COLLIDE_COORD_LIMIT, COLLIDE_COORD_LIMIT);
             if (collide_space_solid(sp, clo, chi)) {
                 *blocked = true;
@@ -146,9 +147,9 @@ static double collide_sweep_axis(const collide_space *sp, const double lo[3], co
     }
     const double face = lo[a], target = face + d;
     double kd = floor(face) - 1;
-    if (kd > extent - 1 && outside_is_air) kd = extent - 1; /* above / beyond the world: air */
+    if (kd > end - 1 && outside_is_air) kd = end - 1; /* above / beyond the world: air */
     for (; kd + 1 > target; kd -= 1) {
-        if (a != 1 && kd < 0 && outside_is_air) break;
+        if (a != 1 && kd < start && outside_is_air) break;
         clo[a] = chi[a] = (int)collide_clampd(kd, -COLLIDE_COORD_LIMIT, COLLIDE_COORD_LIMIT);
         if (collide_space_solid(sp, clo, chi)) {
             *blocked = true;
@@ -210,14 +211,15 @@ static void collide_move_space(const collide_space *sp, double scale, float pos[
 void collide_move_octree(const world *w, const octree *occ, float pos[3], const collide_box_desc *box,
                          const float delta[3], collide_result *out)
 {
-    const collide_space sp = { w, occ, NULL, { w->sx, w->sy, w->sz } };
+    const collide_space sp = { w, occ, NULL, { world_x0(w), 0, world_z0(w) }, { w->sx, w->sy, w->sz } };
     collide_move_space(&sp, 1.0, pos, box, delta, out);
 }
 
 bool collide_grid_box_hits(const world *w, const collide_grid *g, const float min[3], const float max[3])
 {
     if (!g || g->scale < 1) return collide_box_hits(w, min, max);
-    const collide_space sp = { w, NULL, g, { w->sx * g->scale, w->sy * g->scale, w->sz * g->scale } };
+    const collide_space sp = { w, NULL, g, { world_x0(w) * g->scale, 0, world_z0(w) * g->scale },
+                               { w->sx * g->scale, w->sy * g->scale, w->sz * g->scale } };
     int lo[3], hi[3];
     for (int a = 0; a < 3; a++) {
         if (!(max[a] > min[a])) return false;
@@ -234,7 +236,8 @@ void collide_move_grid(const world *w, const collide_grid *g, float pos[3], cons
         collide_move_octree(w, NULL, pos, box, delta, out);
         return;
     }
-    const collide_space sp = { w, NULL, g, { w->sx * g->scale, w->sy * g->scale, w->sz * g->scale } };
+    const collide_space sp = { w, NULL, g, { world_x0(w) * g->scale, 0, world_z0(w) * g->scale },
+                               { w->sx * g->scale, w->sy * g->scale, w->sz * g->scale } };
     collide_move_space(&sp, (double)g->scale, pos, box, delta, out);
 }
 
@@ -245,8 +248,9 @@ static bool collide_ray_escaped(const world *w, const int v[3], const int step[3
 {
     if (step[1] < 0 || v[1] < 0) return false;
     if (v[1] >= w->sy) return true;
-    if ((v[0] < 0 && step[0] <= 0) || (v[0] >= w->sx && step[0] >= 0)) return true;
-    if ((v[2] < 0 && step[2] <= 0) || (v[2] >= w->sz && step[2] >= 0)) return true;
+    const int x0 = world_x0(w), z0 = world_z0(w);
+    if ((v[0] < x0 && step[0] <= 0) || (v[0] >= x0 + w->sx && step[0] >= 0)) return true;
+    if ((v[2] < z0 && step[2] <= 0) || (v[2] >= z0 + w->sz && step[2] >= 0)) return true;
     return false;
 }
 

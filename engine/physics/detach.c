@@ -174,7 +174,8 @@ static int search(detach *d, const world *w, int sx, int sy, int sz, int32_t id,
 static bool take_leaves(detach *d, const world *w, int32_t id, int reach)
 {
     int lo[3], hi[3], n[3];
-    const int size[3] = { w->sx, w->sy, w->sz };
+    /* the world's window, in world coordinates (a streamed one may be anywhere) */
+    const int start[3] = { world_x0(w), 0, world_z0(w) }, end[3] = { start[0] + w->sx, w->sy, start[2] + w->sz };
     for (int a = 0; a < 3; a++) {
         lo[a] = hi[a] = d->trail[a];
         for (size_t i = 0; i < d->trail_count; i++) {
@@ -182,8 +183,8 @@ static bool take_leaves(detach *d, const world *w, int32_t id, int reach)
             if (v < lo[a]) lo[a] = v;
             if (v > hi[a]) hi[a] = v;
         }
-        lo[a] = lo[a] - reach < 0 ? 0 : lo[a] - reach;
-        hi[a] = hi[a] + reach + 1 > size[a] ? size[a] : hi[a] + reach + 1;
+        lo[a] = lo[a] - reach < start[a] ? start[a] : lo[a] - reach;
+        hi[a] = hi[a] + reach + 1 > end[a] ? end[a] : hi[a] + reach + 1;
         n[a] = hi[a] - lo[a];
     }
     size_t vol = (size_t)n[0] * (size_t)n[1] * (size_t)n[2];
@@ -276,11 +277,11 @@ size_t detach_find(detach *d, const world *w, const int lo_in[3], const int hi_i
         d->now = 1;
     }
     if (limit < 1) limit = 1;
-    const int size[3] = { w->sx, w->sy, w->sz };
+    const int start[3] = { world_x0(w), 0, world_z0(w) }, end[3] = { start[0] + w->sx, w->sy, start[2] + w->sz };
     int lo[3], hi[3];
     for (int a = 0; a < 3; a++) {
-        lo[a] = lo_in[a] - 1 < 0 ? 0 : lo_in[a] - 1;
-        hi[a] = hi_in[a] + 1 > size[a] ? size[a] : hi_in[a] + 1;
+        lo[a] = lo_in[a] - 1 < start[a] ? start[a] : lo_in[a] - 1;
+        hi[a] = hi_in[a] + 1 > end[a] ? end[a] : hi_in[a] + 1;
         if (lo[a] >= hi[a]) return 0;
     }
     int32_t searches = 0;

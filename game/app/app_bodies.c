@@ -158,8 +158,9 @@ static void push_player(bodies_comp *b)
 static bool left_world(const body *bd, const world *w, float lost_y)
 {
     if (bd->pos[1] < lost_y) return true;
-    return bd->pos[0] + bd->radius < 0 || bd->pos[2] + bd->radius < 0 || bd->pos[0] - bd->radius > (float)w->sx ||
-           bd->pos[2] - bd->radius > (float)w->sz;
+    const float x0 = (float)world_x0(w), z0 = (float)world_z0(w); /* the window, wherever it is */
+    return bd->pos[0] + bd->radius < x0 || bd->pos[2] + bd->radius < z0 || bd->pos[0] - bd->radius > x0 + (float)w->sx ||
+           bd->pos[2] - bd->radius > z0 + (float)w->sz;
 }
 
 static void bodies_frame(void *self, app *a, double now, float dt)
