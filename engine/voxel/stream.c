@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/hash.h"
 #include "core/log.h"
 
 /* ---- the store: edited chunks of columns outside the window ----
@@ -109,7 +110,8 @@ struct stream {
     stream_gen_fn gen;
     void *ctx;
     int hysteresis;
-    int max_jobs;
+    int max_jobs;    /* job slots */
+    int active_jobs; /* of those, the ones used (stream_set_workers) */
     stream_job *job;
     store st;
     stream_stats stats;
@@ -156,6 +158,7 @@ stream *stream_create(world *w, job_pool *jobs, stream_gen_fn gen, void *ctx, in
         return NULL;
     }
     for (int i = 0; i < s->max_jobs; i++) atomic_init(&s->job[i].state, JOB_FREE);
+    s->active_jobs = s->max_jobs;
     /* the stream makes every column: none is ready until it has */
     world_clear(w);
     memset(w->col_state, WORLD_COL_EMPTY, (size_t)w->cx * (size_t)w->cz);
@@ -280,10 +283,17 @@ static void collect_finished(stream *s)
     }
 }
 
-/* Keeps the edited chunks of the columns the window is about to leave. */
+/* Keeps the edited chunks of the columns the window is about to leave
+ * (and counts the generated columns it evicts). */
 static void store_leaving(stream *s, int ocx, int ocz)
 {
     world *w = s->w;
+    for (int sz = 0; sz < w->cz; sz++)
+        for (int sx = 0; sx < w->cx; sx++) {
+            int cx = w->ocx + sx, cz = w->ocz + sz;
+            bool stays = cx >= ocx && cx < ocx + w->cx && cz >= ocz && cz < ocz + w->cz;
+            s->stats.evicted += !stays && world_column_state(w, cx, cz) == WORLD_COL_READY;
+        }
     for (int i = 0; i < w->chunk_count; i++) {
         if (!(w->edit[i] & WORLD_EDITED)) continue;
         int cx, cy, cz;
@@ -355,10 +365,10 @@ bool stream_update(stream *s, double x, double z)
         }
     }
     int free_jobs = 0;
-    for (int i = 0; i < s->max_jobs; i++) free_jobs += atomic_load(&s->job[i].state) == JOB_FREE;
+    for (int i = 0; i < s->active_jobs; i++) free_jobs += atomic_load(&s->job[i].state) == JOB_FREE;
     if (free_jobs > 0) {
         int n = nearest_empty(s, x, z, free_jobs);
-        for (int i = 0, k = 0; i < n && k < s->max_jobs; k++) {
+        for (int i = 0, k = 0; i < n && k < s->active_jobs; k++) {
             if (atomic_load(&s->job[k].state) != JOB_FREE) continue;
             int id = s->order[i++];
             submit(s, &s->job[k], w->ocx + id % w->cx, w->ocz + id / w->cx);
@@ -443,6 +453,30 @@ bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, c
     if (world_column_state(s->w, cx, cz) == WORLD_COL_READY) {
         restore_chunk(s, cx, cy, cz);
         mark_column_dirty(s->w, cx, cz);
+    }
+    return true;
+}
+
+void stream_set_workers(stream *s, int workers)
+{
+    /* slots beyond the limit finish what they run; they get nothing new */
+    s->active_jobs = workers > 0 && workers < s->max_jobs ? workers : s->max_jobs;
+}
+
+bool stream_hash_column(const stream *s, world *scratch, int cx, int cz, uint64_t *h)
+{
+    const world *w = s->w;
+    *h = hash_u64(*h, ((uint64_t)(uint32_t)cx << 32) | (uint32_t)cz);
+    if (world_column_state(w, cx, cz) == WORLD_COL_READY) {
+        for (int cy = 0; cy < w->cy; cy++) *h = world_hash_chunk(*h, &w->chunks[world_chunk_index(w, cx, cy, cz)]);
+        return true;
+    }
+    /* not here: what the stream would install, stored edits included */
+    world_move(scratch, cx, cz);
+    if (!stream_generate_column(s, scratch, cx, cz)) return false;
+    for (int cy = 0; cy < w->cy; cy++) {
+        const stored *e = store_find(&s->st, cx, cy, cz);
+        *h = world_hash_chunk(*h, e ? e->c : &scratch->chunks[world_chunk_index(scratch, cx, cy, cz)]);
     }
     return true;
 }

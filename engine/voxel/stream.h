@@ -40,6 +40,7 @@ typedef struct stream_stats {
     long long generated; /* columns installed since creation */
     long long retried;   /* generation failures retried */
     long long dropped;   /* jobs whose column left the window before it finished */
+    long long evicted;   /* generated columns the window left */
     int moves;         /* window moves since creation */
     int stored_chunks; /* edited chunks kept for columns outside the window */
     int stored_unsaved; /* of those, the ones whose edits no save has taken */
@@ -104,6 +105,18 @@ bool stream_generate_column(const stream *s, world *column, int cx, int cz);
 /* Moves up to `max` columns installed since the last call into cx/cz
  * (oldest first) and returns how many: the app announces each arrival. */
 int stream_take_arrived(stream *s, int *cx, int *cz, int max);
+
+/* At most `workers` columns generate at once (0: as many as the pool keeps
+ * busy, two per worker thread and two queued). Live: jobs beyond a lowered
+ * limit finish and get nothing new. */
+void stream_set_workers(stream *s, int workers);
+
+/* Folds column (cx, cz) into h: its coordinates, then each chunk's voxels
+ * and tints bottom up (world_hash_chunk). A ready column is read from the
+ * window; any other is generated into `scratch` (a 1 x cy x 1 window, moved
+ * there) with the stored edits put over it, i.e. what the stream would
+ * install. So a region hashes the same whatever is resident. */
+bool stream_hash_column(const stream *s, world *scratch, int cx, int cz, uint64_t *h);
 
 stream_stats stream_get_stats(const stream *s);
 world *stream_world(const stream *s);

@@ -331,14 +331,19 @@ uint64_t world_hash(const world *w)
      * windows holding the same columns hash alike however they moved */
     for (int n = 0; n < w->chunk_count; n++) {
         int i = world_chunk_index(w, w->ocx + n % w->cx, n / (w->cx * w->cz), w->ocz + (n / w->cx) % w->cz);
-        h = hash_bytes(h, w->chunks[i].vox, CHUNK_VOLUME);
-        /* an all-zero tint array hashes like none at all: tints are data, allocation is not */
-        const uint8_t *t = w->chunks[i].tint;
-        if (t) {
-            bool any = false;
-            for (int k = 0; k < CHUNK_VOLUME && !any; k++) any = t[k] != 0;
-            if (any) h = hash_bytes(h ^ 0x7469, t, CHUNK_VOLUME);
-        }
+        h = world_hash_chunk(h, &w->chunks[i]);
+    }
+    return h;
+}
+
+uint64_t world_hash_chunk(uint64_t h, const chunk *c)
+{
+    h = hash_bytes(h, c->vox, CHUNK_VOLUME);
+    /* an all-zero tint array hashes like none at all: tints are data, allocation is not */
+    if (c->tint) {
+        bool any = false;
+        for (int k = 0; k < CHUNK_VOLUME && !any; k++) any = c->tint[k] != 0;
+        if (any) h = hash_bytes(h ^ 0x7469, c->tint, CHUNK_VOLUME);
     }
     return h;
 }

@@ -203,6 +203,8 @@ void world_set_column_state(world *w, int cx, int cz, int state);
 
 /* Hash of every voxel and tint, in chunk order: equal worlds hash equal. */
 uint64_t world_hash(const world *w);
+/* Folds one chunk's voxels and tints into h, as world_hash does. */
+uint64_t world_hash_chunk(uint64_t h, const chunk *c);
 void world_count_materials(const world *w, uint64_t counts[MAT_COUNT]);
 /* Faces drawn with a tint: visible faces (material_face_visible) whose
  * neighbour cell carries one. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app_world.h"
+#include "core/hash.h"
 #include "core/log.h"
 #include "core/timer.h"
 #include "ui/cmd.h"
@@ -25,7 +26,7 @@ typedef struct stream_comp {
     worldgen_stream *gen;         /* made by app_stream_begin, for the next world */
     worldgen_stream *gen_pending;
     struct {
-        cvar *enable, *margin, *hysteresis, *memory_mb, *spawn_radius;
+        cvar *enable, *margin, *hysteresis, *memory_mb, *spawn_radius, *workers;
     } cv;
     int *arrived_x, *arrived_z, arrived_cap;
 } stream_comp;
@@ -147,6 +148,7 @@ static void stream_new_world(void *self, app *a, world *w)
         c->gen = NULL;
         return;
     }
+    stream_set_workers(c->s, c->cv.workers->i);
     /* the ground around the spawn first: the player lands on it */
     float sx = 0.5f, sz = 0.5f;
     stream_wait(c->s, sx, sz, c->cv.spawn_radius->i);
@@ -160,7 +162,9 @@ static void stream_new_world(void *self, app *a, world *w)
 static void stream_frame(void *self, app *a, double now, float dt)
 {
     stream_comp *c = self;
-    if (c->s && stream_world(c->s) == a->w) update(c, a);
+    if (!c->s || stream_world(c->s) != a->w) return;
+    stream_set_workers(c->s, c->cv.workers->i); /* live: a store, no more */
+    update(c, a);
 }
 
 static int c_stream(void *u, int argc, char **argv)
@@ -195,12 +199,88 @@ static int c_stream(void *u, int argc, char **argv)
     return 0;
 }
 
+/* Parses argv[i] as a whole number in [lo, hi]; says which argument failed. */
+static bool arg_long(const char *cmd, const char *name, const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < lo || v > hi) {
+        log_error("%s: %s '%s' is not a whole number in %ld..%ld", cmd, name, text, lo, hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* `hash X Z R`: one hash of the voxels and tints of every chunk column whose
+ * square comes within R voxels of (X, Z), in coordinate order, generating
+ * the ones that are not resident (with their stored edits). Tests compare
+ * regions across runs, flights and worker counts with it. */
+static int c_hash(void *u, int argc, char **argv)
+{
+    app *a = u;
+    app_sync_world(a);
+    long x, z, r;
+    if (argc != 4) {
+        log_error("usage: hash X Z RADIUS");
+        return 1;
+    }
+    if (!arg_long("hash", "X", argv[1], -WORLD_COORD_LIMIT, WORLD_COORD_LIMIT, &x) ||
+        !arg_long("hash", "Z", argv[2], -WORLD_COORD_LIMIT, WORLD_COORD_LIMIT, &z) ||
+        !arg_long("hash", "RADIUS", argv[3], 0, 4096, &r))
+        return 1;
+    stream *s = app_stream(a);
+    world *w = a->w;
+    world *scratch = s ? world_create_window(0, 0, 1, w->cy, 1) : NULL;
+    if (s && !scratch) {
+        log_error("hash: out of memory");
+        return 1;
+    }
+    uint64_t h = HASH_SEED;
+    int columns = 0, generated = 0;
+    int x0 = (int)floor((double)(x - r) / CHUNK_SIZE), x1 = (int)floor((double)(x + r) / CHUNK_SIZE);
+    int z0 = (int)floor((double)(z - r) / CHUNK_SIZE), z1 = (int)floor((double)(z + r) / CHUNK_SIZE);
+    for (int cz = z0; cz <= z1; cz++)
+        for (int cx = x0; cx <= x1; cx++) {
+            double dx = fmax(fmax((double)cx * CHUNK_SIZE - x, x - (cx + 1.0) * CHUNK_SIZE), 0);
+            double dz = fmax(fmax((double)cz * CHUNK_SIZE - z, z - (cz + 1.0) * CHUNK_SIZE), 0);
+            if (dx * dx + dz * dz > (double)r * r) continue;
+            if (s) {
+                generated += world_column_state(w, cx, cz) != WORLD_COL_READY;
+                if (!stream_hash_column(s, scratch, cx, cz, &h)) {
+                    log_error("hash: column %d,%d failed to generate", cx, cz);
+                    world_destroy(scratch);
+                    return 1;
+                }
+            } else {
+                /* a finite world: its columns, nothing beyond them */
+                if (cx < w->ocx || cx >= w->ocx + w->cx || cz < w->ocz || cz >= w->ocz + w->cz) continue;
+                h = hash_u64(h, ((uint64_t)(uint32_t)cx << 32) | (uint32_t)cz);
+                for (int cy = 0; cy < w->cy; cy++) h = world_hash_chunk(h, &w->chunks[world_chunk_index(w, cx, cy, cz)]);
+            }
+            columns++;
+        }
+    world_destroy(scratch);
+    log_out("hash_columns=%d", columns);
+    log_out("hash_generated=%d", generated);
+    log_out("hash=%016llx", (unsigned long long)h);
+    return 0;
+}
+
 void app_stream_print_stats(app *a)
 {
     stream *s = app_stream(a);
+    const world *w = a->w;
+    /* the names, finite worlds included: everything resident, nothing streams */
+    stream_stats st = s ? stream_get_stats(s) : (stream_stats){ 0 };
+    int ready_chunks = w->chunk_count;
+    if (s) ready_chunks = st.ready * w->cy;
+    log_out("chunks_resident=%d", ready_chunks);
+    log_out("chunks_generating=%d", st.in_flight * w->cy);
+    log_out("chunks_evicted=%lld", st.evicted * w->cy);
+    size_t bytes = (size_t)w->chunk_count * sizeof(chunk) + world_tint_bytes(w) + st.stored_bytes;
+    log_out("resident_bytes=%zu", bytes);
     if (!s) return;
-    stream_stats st = stream_get_stats(s);
-    const world *w = stream_world(s);
     log_out("stream_window=%dx%d", w->cx, w->cz);
     log_out("stream_origin=%d %d", w->ocx * CHUNK_SIZE, w->ocz * CHUNK_SIZE);
     log_out("stream_resident=%d", st.resident);
@@ -209,6 +289,7 @@ void app_stream_print_stats(app *a)
     log_out("stream_generated=%lld", st.generated);
     log_out("stream_retried=%lld", st.retried);
     log_out("stream_moves=%d", st.moves);
+    log_out("stream_evicted=%lld", st.evicted);
     log_out("stream_stored_chunks=%d", st.stored_chunks);
 }
 
@@ -222,8 +303,9 @@ static void *stream_init(app *a)
         { "stream.hysteresis", "columns the player may drift from the window's centre before it follows", CVAR_INT, CVAR_ARCHIVE, "2", 0, 8 },
         { "stream.memory_mb", "the most memory the window's voxels may take", CVAR_FLOAT, CVAR_ARCHIVE, "1024", 16, 65536 },
         { "stream.spawn_radius", "voxels around the spawn generated before the player lands", CVAR_INT, CVAR_ARCHIVE, "96", 32, 512 },
+        { "stream.workers", "columns generated at once on the worker threads (0: every worker, kept busy)", CVAR_INT, CVAR_ARCHIVE, "0", 0, 64 },
     };
-    cvar **slots[] = { &c->cv.enable, &c->cv.margin, &c->cv.hysteresis, &c->cv.memory_mb, &c->cv.spawn_radius };
+    cvar **slots[] = { &c->cv.enable, &c->cv.margin, &c->cv.hysteresis, &c->cv.memory_mb, &c->cv.spawn_radius, &c->cv.workers };
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) *slots[i] = cvar_register(&vars[i]);
     c->arrived_cap = 256;
     c->arrived_x = malloc(sizeof(int) * (size_t)c->arrived_cap);
@@ -232,8 +314,11 @@ static void *stream_init(app *a)
         { "stream", "[wait [RADIUS]]",
           "the streamed world's state; wait: until every column within RADIUS voxels (default view.distance) is ready",
           c_stream, a, NULL, CMD_NEEDS_WORLD },
+        { "hash", "X Z RADIUS",
+          "hash of the voxels and tints of every chunk column within RADIUS voxels of (X, Z), generating what is not resident",
+          c_hash, a, NULL, CMD_NEEDS_WORLD },
     };
-    cmd_register_table(table, 1);
+    cmd_register_table(table, 2);
     return c;
 }
 
@@ -247,6 +332,7 @@ static void stream_shutdown(void *self, app *a)
     free(c->arrived_x);
     free(c->arrived_z);
     cmd_unregister("stream");
+    cmd_unregister("hash");
     free(c);
 }
 
