@@ -57,6 +57,11 @@ same "finite: nothing generating" "0" "$(last chunks_generating)"
 same "finite: nothing evicted" "0" "$(last chunks_evicted)"
 same "finite: every chunk resident" "$(last chunks)" "$(last chunks_resident)"
 
+# the formula world stays the finite object seed 003 defines, streaming on or not
+run "formula world, world.stream 1" 0 --exec "set world.stream 1; biome formula; stats"
+same "formula: finite, every chunk resident" "$(last chunks)" "$(last chunks_resident)"
+if grep -q "^stream_window=" "$tmp/out"; then echo "FAIL the formula world streamed"; fail=1; else echo "ok   the formula world did not stream"; fi
+
 # bad input: refused with the argument named (a script stops at a failed command)
 run "hash without a radius" 1 --exec "hash 1 2"
 has "usage" "usage: hash X Z RADIUS" "$tmp/err"

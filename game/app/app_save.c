@@ -97,9 +97,10 @@ bool app_save_world_path(const char *name, char *out, size_t len)
  * width is not world.size_x/z (the window follows view.distance): changing
  * them must not make it a new world. */
 #define STREAM_CVAR "world.stream"
-static bool not_an_input(const char *name, const char *value, bool streamed)
+static bool not_an_input(const char *name, bool streamed)
 {
-    if (strcmp(name, STREAM_CVAR) == 0) return strcmp(value, "0") == 0;
+    /* finite (0, or a finite kind such as the formula world): the form before streaming */
+    if (strcmp(name, STREAM_CVAR) == 0) return !streamed;
     return streamed && (strcmp(name, "world.size_x") == 0 || strcmp(name, "world.size_z") == 0);
 }
 
@@ -113,7 +114,7 @@ char *app_save_inputs_text(app *a)
     for (int i = 0; i < cvar_count(); i++) {
         cvar *c = cvar_at(i);
         if (!(c->d.flags & CVAR_REGEN) || !worldgen_cvar_affects(k, c->d.name)) continue;
-        if (not_an_input(c->d.name, c->str, app_streaming(a))) continue;
+        if (not_an_input(c->d.name, app_streaming(a))) continue;
         size_t need = strlen(c->d.name) + 2 * strlen(c->str) + 8;
         if (len + need >= cap) {
             while (len + need >= cap) cap *= 2;

@@ -43,7 +43,7 @@ stream *app_stream(app *a)
 bool app_streaming(const app *a)
 {
     const stream_comp *c = cstate(a);
-    return c && c->cv.enable && c->cv.enable->b;
+    return c && c->cv.enable && c->cv.enable->b && !app_kind(a)->finite;
 }
 
 static int window_for(const stream_comp *c, float distance, int cy, char *err, size_t errlen)

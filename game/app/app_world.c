@@ -6,7 +6,7 @@
 #include "core/log.h"
 #include "worldgen/terrain.h"
 
-const worldgen_kind *app_kind(app *a)
+const worldgen_kind *app_kind(const app *a)
 {
     const worldgen_kind *k = worldgen_find(a->cv.biome->str);
     return k ? k : &terrain_hills;

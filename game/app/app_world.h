@@ -7,7 +7,7 @@
 
 #include "app_internal.h"
 
-const worldgen_kind *app_kind(app *a);
+const worldgen_kind *app_kind(const app *a);
 /* Generates from the cvars now and installs the result. */
 bool app_regenerate(app *a);
 /* Starts generating on the workers; app_sync_world installs it. */

@@ -117,6 +117,7 @@ const worldgen_kind formula_world_kind = {
     .fill_column = formula_fill_column,
     .free_plan = formula_free,
     .seedless = true,
+    .finite = true,
 };
 
 /* 'set world.formula' refuses what does not compile, with the column: the

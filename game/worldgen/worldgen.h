@@ -53,6 +53,9 @@ typedef struct worldgen_kind {
     /* Ignores world.seed (the formula world): a new seed changes nothing,
      * so it does not regenerate, and F5 says why instead. */
     bool seedless;
+    /* A finite object (the formula world, as seed 003 defines it): it is
+     * never streamed; world.stream 1 leaves it a world of world.size_*. */
+    bool finite;
 } worldgen_kind;
 
 /* A pass after a kind's fill (the caves of caves.c). prepare runs on the
