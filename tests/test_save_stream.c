@@ -1,0 +1,138 @@
+/* The world file of a streamed world: edited chunks stored by their
+ * coordinates, from the window and from the stream's store, read back into
+ * a fresh stream wherever its window is; a damaged row, or one whose
+ * terrain fingerprint is off, regenerates alone. (The file itself, its
+ * writer and its refusals: test_save.c.) */
+#include "test_support.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "core/jobs.h"
+#include "io/save.h"
+#include "voxel/material.h"
+#include "voxel/stream.h"
+#include "voxel/world.h"
+
+/* The file with its write-ahead log and shared-memory index. */
+static void remove_world_file(const char *path)
+{
+    char side[600];
+    remove(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    remove(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    remove(side);
+}
+
+static uint8_t synth(int x, int y, int z)
+{
+    if (y < 12) return MAT_STONE;
+    return ((x + 3) & 63) < 5 && ((z + 3) & 63) < 5 && y < 50 ? MAT_SAND : MAT_AIR;
+}
+
+static bool synth_column(void *ctx, world *col, int cx, int cz)
+{
+    (void)ctx;
+    for (int y = 0; y < col->sy; y++)
+        for (int z = cz * 32; z < cz * 32 + 32; z++)
+            for (int x = cx * 32; x < cx * 32 + 32; x++) world_set(col, x, y, z, synth(x, y, z));
+    return true;
+}
+
+static void exec_on(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_changes(db), 1);
+    sqlite3_close(db);
+}
+
+/* Edits by coordinates, from the window and from the stream's store, back
+ * into a fresh stream; a damaged row and a row on other terrain are skipped
+ * alone; a finite slot's chunks table is untouched. */
+static void test_streamed_chunks_by_coordinates(void **state)
+{
+    (void)state;
+    char p[512];
+    snprintf(p, sizeof p, "%s/test-save-stream-%d.strata", STRATA_BINARY_DIR, (int)getpid());
+    remove_world_file(p);
+    char note[1024], err[1024];
+    job_pool *jobs = job_pool_create(2);
+    int side = stream_window_columns(64, 32, 1);
+    world *w = world_create(side, 2, side);
+    stream *s = stream_create(w, jobs, synth_column, NULL, 0, 1);
+    stream_wait(s, 0, 0, 64);
+    world_set(w, 1, 5, 1, MAT_AIR);     /* chunk 0,0,0 */
+    world_set(w, 1, 40, 1, MAT_STONE);  /* chunk 0,1,0 */
+    world_set(w, -30, 5, -60, MAT_AIR); /* chunk -1,0,-2 */
+    world_set_tint(w, -30, 5, -60, 4);
+    stream_wait(s, 5000, -5000, 64); /* they leave the window, unsaved */
+    world_set(w, 5000, 5, -5000, MAT_AIR); /* chunk 156,0,-157, in the window */
+    assert_int_equal(stream_get_stats(s).stored_unsaved, 3);
+    save_file *f = save_open(p, note, sizeof note, err, sizeof err);
+    assert_non_null(f);
+    save_begin(f, "hills", true);
+    assert_int_equal(save_put_stream_unsaved(f, s, jobs), 4);
+    assert_int_equal(stream_get_stats(s).stored_unsaved, 0);
+    assert_int_equal(w->unsaved_count, 0);
+    save_slot meta = { .name = "hills", .inputs = "i", .state = "s" };
+    assert_true(save_wait(f, save_commit(f, &meta, true), err, sizeof err));
+    /* nothing new: nothing written */
+    save_begin(f, "hills", false);
+    assert_int_equal(save_put_stream_unsaved(f, s, NULL), 0);
+    assert_true(save_wait(f, save_commit(f, &meta, true), err, sizeof err));
+    save_close(f);
+    stream_destroy(s);
+
+    /* every row back, the window elsewhere: resident at once, the rest on arrival */
+    s = stream_create(w, jobs, synth_column, NULL, 0, 1);
+    stream_wait(s, 5000, -5000, 64);
+    f = save_open(p, note, sizeof note, err, sizeof err);
+    int skipped = -1;
+    assert_int_equal(save_load_stream(f, "hills", s, jobs, &skipped, err, sizeof err), 4);
+    assert_int_equal(skipped, 0);
+    assert_int_equal(world_get(w, 5000, 5, -5000), MAT_AIR);
+    assert_int_equal(w->unsaved_count, 0); /* loaded edits are saved ones */
+    stream_wait(s, 0, 0, 64);
+    assert_int_equal(world_get(w, 1, 5, 1), MAT_AIR);
+    assert_int_equal(world_get(w, 1, 40, 1), MAT_STONE);
+    assert_int_equal(world_get(w, -30, 5, -60), MAT_AIR);
+    assert_int_equal(world_get_tint(w, -30, 5, -60), 4);
+    save_close(f);
+    stream_destroy(s);
+
+    /* one record damaged, one fingerprint off: those two regenerate */
+    exec_on(p, "UPDATE stream_chunks SET data = x'0100deadbeef' WHERE cx=0 AND cy=0 AND cz=0");
+    exec_on(p, "UPDATE stream_chunks SET gen_hash = gen_hash + 1 WHERE cx=0 AND cy=1 AND cz=0");
+    s = stream_create(w, jobs, synth_column, NULL, 0, 1);
+    stream_wait(s, 0, 0, 64);
+    f = save_open(p, note, sizeof note, err, sizeof err);
+    assert_int_equal(save_load_stream(f, "hills", s, NULL, &skipped, err, sizeof err), 2);
+    assert_int_equal(skipped, 2);
+    assert_int_equal(world_get(w, 1, 5, 1), synth(1, 5, 1));
+    assert_int_equal(world_get(w, 1, 40, 1), synth(1, 40, 1));
+    assert_int_equal(world_get(w, -30, 5, -60), MAT_AIR);
+    /* a slot with no streamed rows, and a new slot, read as none */
+    assert_int_equal(save_load_stream(f, "desert", s, NULL, &skipped, err, sizeof err), 0);
+    /* a replacing save drops the slot's streamed rows too */
+    save_begin(f, "hills", true);
+    assert_true(save_wait(f, save_commit(f, &meta, true), err, sizeof err));
+    assert_int_equal(save_load_stream(f, "hills", s, NULL, &skipped, err, sizeof err), 0);
+    assert_int_equal(skipped, 0);
+    save_close(f);
+    stream_destroy(s);
+    world_destroy(w);
+    job_pool_destroy(jobs);
+    remove_world_file(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_streamed_chunks_by_coordinates),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
