@@ -37,6 +37,13 @@ same "the second hash generated nothing" "0" "$(nth hash_generated 2)"
 [ "$(last resident_bytes)" -gt 1000000 ] 2>/dev/null || { echo "FAIL resident_bytes=$(last resident_bytes)"; fail=1; }
 has "chunks_generating is printed" "^chunks_generating=" "$tmp/out"
 
+# a teleport beyond the window: the player is held, the HUD's bar says so
+# (stream_near_ready is its fraction), until the ground comes
+run "held after a teleport" 0 --exec "$stream; stream wait; tp 9000.5 100 9000.5; frames 1; stream; stream wait 96; stream"
+same "held over a column not there" "1" "$(nth stream_held 2)"
+if awk -v f="$(nth stream_near_ready 2)" 'BEGIN { exit !(f < 1) }'; then echo "ok   the bar shows"; else echo "FAIL stream_near_ready=$(nth stream_near_ready 2)"; fail=1; fi
+same "no longer held" "0 1.000" "$(last stream_held) $(last stream_near_ready)"
+
 # another path there, one worker
 run "another path, one worker" 0 --exec "set stream.workers 1; $stream; tp 1200.5 90 -700.5; frames 3; tp 3040.5 90 -2050.5; stream wait; $region"
 same "path and worker count do not matter" "$h_away" "$(nth hash 1)"

@@ -61,8 +61,19 @@ static void test_window_follows_and_fills(void **state)
     stream *s = stream_create(w, jobs, synth_column, NULL, 0, 1);
     /* a streamed window starts with every column empty */
     assert_false(stream_ready_within(s, 16, 16, 64));
+    assert_true(stream_ready_fraction(s, 16, 16, 64) == 0.f);
     stream_wait(s, 16, 16, 64);
     assert_true(stream_ready_within(s, 16, 16, 64));
+    assert_true(stream_ready_fraction(s, 16, 16, 64) == 1.f);
+    /* half a disc: the columns of x < 0 made empty again count as not ready */
+    for (int cz = -3; cz <= 3; cz++)
+        for (int cx = -3; cx < 0; cx++) world_set_column_state(w, cx, cz, WORLD_COL_EMPTY);
+    float f = stream_ready_fraction(s, 0, 16, 40);
+    assert_true(f > 0.3f && f < 0.7f);
+    assert_false(stream_ready_within(s, 0, 16, 40));
+    assert_true(stream_ready_within(s, 48, 16, 8));
+    stream_wait(s, 16, 16, 64);
+    assert_true(stream_ready_fraction(s, 0, 16, 40) == 1.f);
     assert_int_equal(w->ocx, -5);
     assert_ready_columns_match(w);
     /* the centre column and its ring are meshable, the window's edge is not */

@@ -377,18 +377,36 @@ bool stream_update(stream *s, double x, double z)
     return ok;
 }
 
-bool stream_ready_within(const stream *s, double x, double z, int radius)
+/* Counts the columns within `radius` of (x, z), and the ready ones among
+ * them; stops at the first that is not ready when `all` is asked for. */
+static void count_within(const stream *s, double x, double z, int radius, bool all, int *total, int *ready)
 {
     const world *w = s->w;
     int x0 = floor_div(x - radius), x1 = floor_div(x + radius), z0 = floor_div(z - radius), z1 = floor_div(z + radius);
+    *total = *ready = 0;
     for (int cz = z0; cz <= z1; cz++)
         for (int cx = x0; cx <= x1; cx++) {
             double dx = fmax(fmax(cx * (double)CHUNK_SIZE - x, x - (cx + 1) * (double)CHUNK_SIZE), 0);
             double dz = fmax(fmax(cz * (double)CHUNK_SIZE - z, z - (cz + 1) * (double)CHUNK_SIZE), 0);
             if (dx * dx + dz * dz > (double)radius * radius) continue;
-            if (world_column_state(w, cx, cz) != WORLD_COL_READY) return false;
+            ++*total;
+            if (world_column_state(w, cx, cz) == WORLD_COL_READY) ++*ready;
+            else if (all) return;
         }
-    return true;
+}
+
+bool stream_ready_within(const stream *s, double x, double z, int radius)
+{
+    int total, ready;
+    count_within(s, x, z, radius, true, &total, &ready);
+    return ready == total;
+}
+
+float stream_ready_fraction(const stream *s, double x, double z, int radius)
+{
+    int total, ready;
+    count_within(s, x, z, radius, false, &total, &ready);
+    return total ? (float)ready / (float)total : 1.f;
 }
 
 void stream_wait(stream *s, double x, double z, int radius)

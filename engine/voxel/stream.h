@@ -77,6 +77,9 @@ bool stream_update(stream *s, double x, double z);
 void stream_wait(stream *s, double x, double z, int radius);
 /* Whether every column within `radius` voxels of (x, z) is ready. */
 bool stream_ready_within(const stream *s, double x, double z, int radius);
+/* Of the columns within `radius` voxels of (x, z), the fraction ready (1
+ * when there are none): the HUD's bar while the player waits for ground. */
+float stream_ready_fraction(const stream *s, double x, double z, int radius);
 /* Chunk column (cx, cz) and its 8 neighbours are ready. */
 bool stream_meshable(const world *w, int cx, int cz);
 

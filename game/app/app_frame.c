@@ -8,6 +8,7 @@
 #include "app_enhance.h"
 #include "app_light.h"
 #include "app_render.h"
+#include "app_stream.h"
 #include "app_tool.h"
 #include "platform/platform.h"
 #include "ui/console_view.h"
@@ -85,10 +86,12 @@ void app_draw_overlays(app *a)
     };
     app_bodies_counts(a, &info.bodies, &info.bodies_awake, &info.body_voxels);
     float progress = a->gen_task ? worldgen_progress(a->gen_task) : app_light_progress(a);
+    const char *label = a->gen_task ? "generating world" : "lighting world";
+    if (progress < 0) progress = app_stream_progress(a, &label); /* the ground after a spawn or tp */
     /* one layout for every overlay, so none covers another */
     hud_layout L = hud_draw_all(a->text, dbg && dbg->b ? &info : NULL, k_unbound_keys,
                                 (int)(sizeof k_unbound_keys / sizeof k_unbound_keys[0]), help && help->b, progress,
-                                a->gen_task ? "generating world" : "lighting world",
+                                label,
                                 a->con ? console_view_message_rows(a->con) : 0,
                                 a->con ? console_view_bottom(a->con, h) : 0.f, w, h);
     if (a->con) console_view_draw_at(a->text, a->con, w, h, L.messages.x, L.messages.y, L.messages.w);

@@ -267,6 +267,20 @@ static int c_hash(void *u, int argc, char **argv)
     return 0;
 }
 
+float app_stream_progress(app *a, const char **label)
+{
+    stream *s = app_stream(a);
+    if (!s) return -1.f;
+    const stream_comp *c = cstate(a);
+    double x = a->pl.pos[0], z = a->pl.pos[2];
+    float f = stream_ready_fraction(s, x, z, c->cv.spawn_radius->i);
+    if (f >= 1.f) return -1.f;
+    int cx = (int)floor(x / CHUNK_SIZE), cz = (int)floor(z / CHUNK_SIZE);
+    *label = world_column_state(a->w, cx, cz) == WORLD_COL_READY ? "terrain arriving"
+                                                                 : "terrain arriving: you are held until it comes";
+    return f;
+}
+
 void app_stream_print_stats(app *a)
 {
     stream *s = app_stream(a);
@@ -281,6 +295,10 @@ void app_stream_print_stats(app *a)
     size_t bytes = (size_t)w->chunk_count * sizeof(chunk) + world_tint_bytes(w) + st.stored_bytes;
     log_out("resident_bytes=%zu", bytes);
     if (!s) return;
+    const char *label = "";
+    float near = app_stream_progress(a, &label);
+    log_out("stream_near_ready=%.3f", near < 0 ? 1.0 : (double)near); /* the HUD's bar */
+    log_out("stream_held=%d", strstr(label, "held") != NULL);
     log_out("stream_window=%dx%d", w->cx, w->cz);
     log_out("stream_origin=%d %d", w->ocx * CHUNK_SIZE, w->ocz * CHUNK_SIZE);
     log_out("stream_resident=%d", st.resident);

@@ -32,6 +32,11 @@ bool app_stream_validate_distance(const cvar *proposed, char *err, size_t errlen
  * when the settings cannot stream. */
 bool app_stream_begin(app *a, world **out);
 /* stream_* lines for `stats` and `stream` (nothing for a finite world). */
+/* The HUD's bar while the ground around the player (stream.spawn_radius)
+ * is still arriving, after a spawn or a teleport: the fraction of its
+ * columns ready and a label that says whether the player is held; -1 when
+ * all is there (or the world is finite). */
+float app_stream_progress(app *a, const char **label);
 void app_stream_print_stats(app *a);
 
 #endif
