@@ -300,8 +300,8 @@ static void move_run(void *p)
     int blocked = 0;
     for (int k = 0; k < PLAYER_MOVES; k++) {
         /* anywhere in the world, from the ground to well above it */
-        float pos[3] = { (float)(rng_double(&r) * s->w->sx), (float)(rng_double(&r) * s->w->sy),
-                         (float)(rng_double(&r) * s->w->sz) };
+        double pos[3] = { (float)(rng_double(&r) * s->w->sx), (float)(rng_double(&r) * s->w->sy),
+                          (float)(rng_double(&r) * s->w->sz) };
         const float d[3] = { (float)(rng_double(&r) * 6 - 3), (float)(rng_double(&r) * 6 - 3),
                              (float)(rng_double(&r) * 6 - 3) };
         collide_result res;

@@ -101,13 +101,16 @@ static int holes(app *a)
 {
     const world *w = a->w;
     const float reach = 0.75f * a->cv.distance->f;
-    int x0 = (int)floorf((a->cam.pos[0] - reach) / CHUNK_SIZE), x1 = (int)floorf((a->cam.pos[0] + reach) / CHUNK_SIZE);
-    int z0 = (int)floorf((a->cam.pos[2] - reach) / CHUNK_SIZE), z1 = (int)floorf((a->cam.pos[2] + reach) / CHUNK_SIZE);
+    /* the eye in world voxels; boxes relative to the render origin (camera.h) */
+    const double ex = a->cam.origin[0] + (double)a->cam.pos[0], ez = a->cam.origin[2] + (double)a->cam.pos[2];
+    int x0 = (int)floor((ex - reach) / CHUNK_SIZE), x1 = (int)floor((ex + reach) / CHUNK_SIZE);
+    int z0 = (int)floor((ez - reach) / CHUNK_SIZE), z1 = (int)floor((ez + reach) / CHUNK_SIZE);
     int n = 0;
     for (int cz = z0; cz <= z1; cz++)
         for (int cx = x0; cx <= x1; cx++) {
-            float lo[3] = { (float)(cx * CHUNK_SIZE), 0.f, (float)(cz * CHUNK_SIZE) };
-            float hi[3] = { lo[0] + CHUNK_SIZE, (float)w->sy, lo[2] + CHUNK_SIZE };
+            float lo[3];
+            camera_rel(&a->cam, cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE, lo);
+            float hi[3] = { lo[0] + CHUNK_SIZE, lo[1] + (float)w->sy, lo[2] + CHUNK_SIZE };
             float dx = fmaxf(fmaxf(lo[0] - a->cam.pos[0], a->cam.pos[0] - hi[0]), 0.f);
             float dz = fmaxf(fmaxf(lo[2] - a->cam.pos[2], a->cam.pos[2] - hi[2]), 0.f);
             if (dx * dx + dz * dz > reach * reach || !camera_box_visible(&a->cam, lo, hi)) continue;
@@ -143,7 +146,7 @@ static void fly_run(void *s)
     /* standing: at the start, everything in view there, the same view */
     float pos[3], yaw;
     flight_at(0, total, pos, &yaw);
-    memcpy(a->pl.pos, pos, sizeof pos);
+    for (int k = 0; k < 3; k++) a->pl.pos[k] = pos[k];
     a->pl.yaw = yaw, a->pl.pitch = -12.f;
     /* the whole window generated, lit and meshed: the standing frame is
      * the steady state, nothing arriving */
@@ -167,7 +170,7 @@ static void fly_run(void *s)
     uint64_t t0 = timer_ns();
     for (int i = 0; i < frames; i++) {
         flight_at((i + 1) / 60.0, total, pos, &yaw);
-        memcpy(a->pl.pos, pos, sizeof pos);
+        for (int k = 0; k < 3; k++) a->pl.pos[k] = pos[k];
         memset(a->pl.vel, 0, sizeof a->pl.vel);
         a->pl.yaw = yaw, a->pl.pitch = -12.f;
         ms[i] = frame(a, a->script_time += 1.0 / 60.0);

@@ -108,7 +108,9 @@ static void *frame_setup(void)
     player pl = { 0 };
     player_spawn(&pl, f->w, (float)f->w->sx * 0.5f, (float)f->w->sz * 0.5f);
     player_look(&pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
-    player_eye(&pl, f->cam.pos);
+    double eye[3];
+    player_eye(&pl, eye);
+    camera_set_eye(&f->cam, eye);
     f->cam.yaw = pl.yaw, f->cam.pitch = pl.pitch, f->cam.fov = 70, f->cam.aspect = 1280.f / 720.f;
     f->cam.znear = 0.05f, f->cam.zfar = 192 + 64;
     camera_update(&f->cam);

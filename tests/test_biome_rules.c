@@ -451,7 +451,7 @@ static void test_cactus_shapes(void **state)
  * one that supports it must be ground, and none may be a plant. */
 static void assert_on_ground(const world *w, const player *p, const char *kind)
 {
-    float lo[3], hi[3];
+    double lo[3], hi[3];
     player_bounds(p, lo, hi);
     assert_false(collide_box_hits(w, lo, hi));
     int below = (int)floorf(p->pos[1] - 0.5f);
@@ -491,14 +491,14 @@ static void test_spawn_on_ground_in_every_biome(void **state)
                                  z + dz, material_get(world_get(w, x + dx, s, z + dz))->name);
                 }
             /* near the centre the player asked for */
-            assert_true(fabsf(p.pos[0] - w->sx * 0.5f) < PLAYER_CLEARING_SEARCH + 1);
+            assert_true(fabs(p.pos[0] - w->sx * 0.5) < PLAYER_CLEARING_SEARCH + 1);
             /* and it rests there: a second of standing still moves nothing */
-            float y0 = p.pos[1];
+            double y0 = p.pos[1];
             player_input none = { 0 };
             player_update(&p, w, &none, 0.25f);
             player_update(&p, w, &none, 0.25f);
             assert_true(p.on_ground);
-            assert_true(fabsf(p.pos[1] - y0) < 0.05f);
+            assert_true(fabs(p.pos[1] - y0) < 0.05);
             world_destroy(w);
         }
     }

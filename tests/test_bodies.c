@@ -399,6 +399,7 @@ static void pose_at_body(const body *b, const float p[3], octree_pose *pose)
 {
     body_rotation(b, pose->rot);
     body_to_world(b, pose->rot, p, pose->pos);
+    pose->org[0] = pose->org[1] = pose->org[2] = 0; /* near the origin: the frame is 0 */
 }
 
 /* A bar of stone | dirt | oak falls, tumbling; a one-voxel slab of the
@@ -558,7 +559,8 @@ static void test_raycast_hits_body(void **state)
     b->rot[1] = sinf(0.3f), b->rot[3] = cosf(0.3f); /* turned about y: the face is nearer than 10 */
     assert_true(bodies_add(&s, b));
     float d;
-    const float eye[3] = { 0, 11.5f, 11.5f }, dir[3] = { 2, 0, 0 };
+    const double eye[3] = { 0, 11.5, 11.5 };
+    const float dir[3] = { 2, 0, 0 };
     assert_int_equal(bodies_raycast(&s, eye, dir, 50, &d), 0);
     assert_true(d > 9.f && d < 11.5f);
     assert_int_equal(bodies_raycast(&s, eye, dir, 5, &d), -1);

@@ -121,11 +121,35 @@ static void test_random_spheres_match_the_frustum(void **state)
     assert_true(culled > 5000 && kept > 1000);
 }
 
+/* The render origin (camera.h, core/origin.h): 0 near the origin, so a
+ * finite world draws what it always drew; far out, a multiple of 128 with
+ * the eye a small exact float beside it, the same as at the origin. */
+static void test_render_origin(void **state)
+{
+    (void)state;
+    camera c = { 0 };
+    camera_set_eye(&c, (const double[3]){ 1000.25, 70.5, -3000.75 });
+    assert_int_equal(c.origin[0], 0), assert_int_equal(c.origin[1], 0), assert_int_equal(c.origin[2], 0);
+    assert_true(c.pos[0] == 1000.25f && c.pos[1] == 70.5f && c.pos[2] == -3000.75f);
+    camera_set_eye(&c, (const double[3]){ 1e7 + 20.5, 101.62, -1e7 + 30.25 });
+    assert_int_equal(c.origin[0], 10000000), assert_int_equal(c.origin[1], 0);
+    assert_int_equal(c.origin[2], -10000000);
+    assert_true(c.pos[0] == 20.5f && c.pos[2] == 30.25f);
+    assert_true(c.pos[1] == (float)101.62);
+    float o[3];
+    camera_rel(&c, 10000032, 64, -9999968, o);
+    assert_true(o[0] == 32.f && o[1] == 64.f && o[2] == 32.f);
+    camera_set_eye(&c, (const double[3]){ NAN, 0, 3e12 }); /* absurd: defined, in range */
+    assert_int_equal(c.origin[0], 0);
+    assert_true(c.origin[2] > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_of_six_planes_culls),
         cmocka_unit_test(test_random_spheres_match_the_frustum),
+        cmocka_unit_test(test_render_origin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,16 +47,16 @@ static void test_box_hits_half_open_voxels(void **state)
     (void)state;
     world *w = make_world(false);
     world_set(w, 5, 5, 5, MAT_STONE);
-    float a0[3] = { 4, 5, 5 }, a1[3] = { 5, 6, 6 }; /* touches the -x face only */
+    double a0[3] = { 4, 5, 5 }, a1[3] = { 5, 6, 6 }; /* touches the -x face only */
     assert_false(collide_box_hits(w, a0, a1));
-    float b0[3] = { 4, 5, 5 }, b1[3] = { 5.01f, 6, 6 };
+    double b0[3] = { 4, 5, 5 }, b1[3] = { 5.01f, 6, 6 };
     assert_true(collide_box_hits(w, b0, b1));
-    float c0[3] = { 20, -0.5f, 20 }, c1[3] = { 21, 0.5f, 21 }; /* dips into the bedrock below y = 0 */
+    double c0[3] = { 20, -0.5f, 20 }, c1[3] = { 21, 0.5f, 21 }; /* dips into the bedrock below y = 0 */
     assert_true(collide_box_hits(w, c0, c1));
-    float d0[3] = { -50, 0, -50 }, d1[3] = { -40, 10, -40 }; /* outside at the side: air */
+    double d0[3] = { -50, 0, -50 }, d1[3] = { -40, 10, -40 }; /* outside at the side: air */
     assert_false(collide_box_hits(w, d0, d1));
     world_set(w, 8, 8, 8, MAT_MUSKEG); /* not solid */
-    float e0[3] = { 8, 8, 8 }, e1[3] = { 9, 9, 9 };
+    double e0[3] = { 8, 8, 8 }, e1[3] = { 9, 9, 9 };
     assert_false(collide_box_hits(w, e0, e1));
     world_destroy(w);
 }
@@ -115,7 +115,7 @@ static void test_no_tunnelling_horizontal(void **state)
     const float stop = 40.0f - 0.5f * PLAYER_WIDTH;
 
     /* 100 m/s for one 0.1 s step */
-    float pos[3] = { 30.37f, FLOOR_TOP + 0.001f, 32.5f };
+    double pos[3] = { 30.37f, FLOOR_TOP + 0.001f, 32.5f };
     const float d10[3] = { 10.0f, 0, 0 };
     collide_result r;
     collide_move(w, pos, &box, d10, &r);
@@ -128,12 +128,12 @@ static void test_no_tunnelling_horizontal(void **state)
     assert_true(r.on_ground);
 
     /* a single 100 m jump stops at the first wall too */
-    float far[3] = { 5.5f, FLOOR_TOP + 0.001f, 32.5f };
+    double far[3] = { 5.5f, FLOOR_TOP + 0.001f, 32.5f };
     const float d100[3] = { 100.0f, 0, 0 };
     collide_move(w, far, &box, d100, &r);
     assert_true(far[0] <= stop && far[0] > stop - EPS);
     /* the other way: from beyond the wall back toward -x */
-    float back[3] = { 60.5f, FLOOR_TOP + 0.001f, 32.5f };
+    double back[3] = { 60.5f, FLOOR_TOP + 0.001f, 32.5f };
     const float dm100[3] = { -100.0f, 0, 0 };
     collide_move(w, back, &box, dm100, &r);
     assert_true(r.blocked[0]);
@@ -160,19 +160,19 @@ static void test_no_tunnelling_vertical(void **state)
     const collide_box_desc box = player_box();
     collide_result r;
 
-    float pos[3] = { 20.5f, 30.0f, 20.5f };
+    double pos[3] = { 20.5f, 30.0f, 20.5f };
     const float down10[3] = { 0, -10.0f, 0 };
     for (int i = 0; i < 5; i++) collide_move(w, pos, &box, down10, &r);
     assert_true(r.blocked[1] && r.on_ground);
     assert_true(pos[1] >= 6.0f && pos[1] < 6.0f + EPS);
 
-    float high[3] = { 20.5f, 30.0f, 20.5f };
+    double high[3] = { 20.5f, 30.0f, 20.5f };
     const float down100[3] = { 0, -100.0f, 0 };
     collide_move(w, high, &box, down100, &r);
     assert_true(high[1] >= 6.0f && high[1] < 6.0f + EPS);
 
     const float up100[3] = { 0, 100.0f, 0 }; /* head into the ceiling */
-    float head[3] = { 20.5f, 20.0f, 20.5f };
+    double head[3] = { 20.5f, 20.0f, 20.5f };
     collide_move(w, head, &box, up100, &r);
     assert_true(r.blocked[1]);
     assert_false(r.on_ground);
@@ -198,7 +198,7 @@ static void test_slides_along_wall(void **state)
     fill(w, 40, 10, 0, 40, 13, 63, MAT_STONE);
     const collide_box_desc box = player_box();
     const float stop = 40.0f - 0.5f * PLAYER_WIDTH;
-    float pos[3] = { stop - 0.2f, FLOOR_TOP + 0.001f, 30.0f };
+    double pos[3] = { stop - 0.2f, FLOOR_TOP + 0.001f, 30.0f };
     const float diag[3] = { 1.0f, 0, 1.0f };
     collide_result r;
     collide_move(w, pos, &box, diag, &r);
@@ -228,13 +228,13 @@ static void test_fits_two_tall_gap_not_one_tall(void **state)
     fill(w, 40, 10, 0, 40, 20, 63, MAT_STONE);
     world_set(w, 40, 10, 32, MAT_AIR); /* 1 wide, 2 tall */
     world_set(w, 40, 11, 32, MAT_AIR);
-    float pos[3] = { 37.5f, FLOOR_TOP + 0.001f, 32.5f };
+    double pos[3] = { 37.5f, FLOOR_TOP + 0.001f, 32.5f };
     collide_move(w, pos, &box, through, &r);
     assert_false(r.blocked[0]);
     assert_float_equal(pos[0], 43.5f, 1e-4f);
 
     world_set(w, 40, 11, 32, MAT_STONE); /* now only 1 tall */
-    float pos2[3] = { 37.5f, FLOOR_TOP + 0.001f, 32.5f };
+    double pos2[3] = { 37.5f, FLOOR_TOP + 0.001f, 32.5f };
     collide_move(w, pos2, &box, through, &r);
     assert_true(r.blocked[0]);
     assert_true(pos2[0] <= 40.0f - 0.5f * PLAYER_WIDTH);
@@ -301,33 +301,37 @@ static void test_raycast_hits_voxel_and_face(void **state)
     int hit[3], n[3];
     float dist;
 
-    const float o1[3] = { 10.5f, 20.5f, 5.25f }, d1[3] = { 0, 0, 1 };
+    const double o1[3] = { 10.5f, 20.5f, 5.25f };
+    const float d1[3] = { 0, 0, 1 };
     assert_true(collide_raycast(w, o1, d1, 10.0f, hit, n, &dist));
     assert_int_equal(hit[0], 10), assert_int_equal(hit[1], 20), assert_int_equal(hit[2], 10);
     assert_int_equal(n[0], 0), assert_int_equal(n[1], 0), assert_int_equal(n[2], -1);
     assert_float_equal(dist, 4.75f, 1e-4f);
     assert_false(collide_raycast(w, o1, d1, 4.5f, hit, n, &dist)); /* too short */
 
-    const float o2[3] = { 10.3f, 30.0f, 10.7f }, d2[3] = { 0, -3, 0 }; /* not unit length */
+    const double o2[3] = { 10.3f, 30.0f, 10.7f };
+    const float d2[3] = { 0, -3, 0 }; /* not unit length */
     assert_true(collide_raycast(w, o2, d2, 100.0f, hit, n, &dist));
     assert_int_equal(hit[1], 20);
     assert_int_equal(n[0], 0), assert_int_equal(n[1], 1), assert_int_equal(n[2], 0);
     assert_float_equal(dist, 9.0f, 1e-4f);
 
     /* diagonal from the +x side, slightly above: enters through +x */
-    const float o3[3] = { 14.5f, 21.2f, 10.5f }, d3[3] = { -1, -0.2f, 0 };
+    const double o3[3] = { 14.5f, 21.2f, 10.5f };
+    const float d3[3] = { -1, -0.2f, 0 };
     assert_true(collide_raycast(w, o3, d3, 20.0f, hit, n, &dist));
     assert_int_equal(hit[0], 10), assert_int_equal(hit[1], 20), assert_int_equal(hit[2], 10);
     assert_int_equal(n[0], 1), assert_int_equal(n[1], 0), assert_int_equal(n[2], 0);
 
     /* inside a solid voxel: hits it at once, no face */
-    const float o4[3] = { 10.5f, 20.5f, 10.5f };
+    const double o4[3] = { 10.5f, 20.5f, 10.5f };
     assert_true(collide_raycast(w, o4, d1, 5.0f, hit, n, &dist));
     assert_int_equal(n[0] | n[1] | n[2], 0);
     assert_float_equal(dist, 0.0f, 0.0f);
 
     /* straight down onto the floor outside the world: bedrock at y = -1 */
-    const float o5[3] = { -20.5f, 5.0f, 3.5f }, d5[3] = { 0, -1, 0 };
+    const double o5[3] = { -20.5f, 5.0f, 3.5f };
+    const float d5[3] = { 0, -1, 0 };
     assert_true(collide_raycast(w, o5, d5, 10.0f, hit, n, &dist));
     assert_int_equal(hit[1], -1);
     assert_int_equal(n[1], 1);
@@ -340,7 +344,7 @@ static void test_raycast_misses_cleanly(void **state)
     world *w = make_world(false);
     int hit[3] = { 7, 7, 7 }, n[3] = { 7, 7, 7 };
     float dist = 7;
-    const float o[3] = { 30.5f, 30.5f, 30.5f };
+    const double o[3] = { 30.5f, 30.5f, 30.5f };
     const float up[3] = { 0, 1, 0 }, side[3] = { 1, 0, 0.3f }, zero[3] = { 0, 0, 0 };
     assert_false(collide_raycast(w, o, up, 1000.0f, hit, n, &dist));
     assert_false(collide_raycast(w, o, side, INFINITY, hit, n, &dist)); /* leaves the world: stops */
@@ -364,7 +368,7 @@ static void test_world_edge_is_a_wall(void **state)
         player p = player_at(32.5f, FLOOR_TOP, 32.5f, yaws[k]);
         player_input in = { .forward = 1, .sprint = true, .jump = k % 2 == 1 };
         run(&p, w, &in, 12.0f);
-        float lo[3], hi[3];
+        double lo[3], hi[3];
         player_bounds(&p, lo, hi);
         assert_true(lo[0] >= 0 && lo[2] >= 0 && hi[0] <= w->sx && hi[2] <= w->sz);
         /* at the edge, not stopped short */
@@ -427,8 +431,8 @@ static void test_spawn_on_highest_voxel_under_footprint(void **state)
     player_spawn(&p, w, 31.5f, 30.5f);
     assert_true(p.pos[1] > FLOOR_TOP && p.pos[1] < FLOOR_TOP + 2 * EPS);
     const collide_box_desc box = player_box();
-    float lo[3] = { p.pos[0] - 0.3f, p.pos[1], p.pos[2] - 0.3f };
-    float hi[3] = { lo[0] + box.size[0], lo[1] + box.size[1], lo[2] + box.size[2] };
+    double lo[3] = { p.pos[0] - 0.3f, p.pos[1], p.pos[2] - 0.3f };
+    double hi[3] = { lo[0] + box.size[0], lo[1] + box.size[1], lo[2] + box.size[2] };
     assert_false(collide_box_hits(w, lo, hi));
     world_destroy(w);
 }
@@ -475,7 +479,8 @@ static void test_look_conventions(void **state)
 {
     (void)state;
     player p = { .pos = { 1, 2, 3 } };
-    float f[3], eye[3];
+    float f[3];
+    double eye[3];
     player_forward(&p, f);
     assert_float_equal(f[0], 0, 1e-6f), assert_float_equal(f[1], 0, 1e-6f), assert_float_equal(f[2], -1, 1e-6f);
     player_look(&p, 90.0f, 0.0f); /* turning right from -z faces +x */
@@ -501,7 +506,7 @@ static void test_bad_input_is_harmless(void **state)
     (void)state;
     world *w = make_world(true);
     const collide_box_desc box = player_box();
-    float pos[3] = { 32.5f, FLOOR_TOP, 32.5f };
+    double pos[3] = { 32.5f, FLOOR_TOP, 32.5f };
     const float bad[3] = { NAN, INFINITY, 1e30f };
     collide_result r;
     collide_move(w, pos, &box, bad, &r);
@@ -511,7 +516,7 @@ static void test_bad_input_is_harmless(void **state)
     player_update(&p, w, &in, NAN);
     player_update(&p, w, &in, 100.0f); /* clamped to PLAYER_MAX_DT */
     assert_false(isnan(p.pos[0]));
-    assert_true(fabsf(p.pos[0] - 32.5f) < PLAYER_WALK_SPEED * PLAYER_MAX_DT);
+    assert_true(fabs(p.pos[0] - 32.5) < PLAYER_WALK_SPEED * PLAYER_MAX_DT);
     world_destroy(w);
 }
 

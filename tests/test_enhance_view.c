@@ -69,7 +69,7 @@ static void *fresh_mode(fixture *f)
 static void test_edit_updates_like_scratch(void **state)
 {
     fixture *f = *state;
-    float eye[3] = { 10, 40, 10 };
+    double eye[3] = { 10, 40, 10 };
     void *m = fresh_mode(f);
     enhance_view_prepare(m, eye);
     enhance_view_stats before;
@@ -111,7 +111,7 @@ static void test_far_chunks_are_evicted(void **state)
     fixture *f = *state;
     for (int i = 0; i < f->w->chunk_count; i++) f->all[i] = i;
     void *m = fresh_mode(f);
-    float eye[3] = { 10, 40, 10 };
+    double eye[3] = { 10, 40, 10 };
     enhance_view_prepare(m, eye);
     enhance_view_stats near;
     enhance_view_get_stats(m, &near);

@@ -91,7 +91,7 @@ static float walk(player *p, const world *w, const fragments *g, float dir, int 
     for (int i = 0; i < frames; i++) {
         player_update(p, w, &in, 1.0f / 60.0f);
         if (g && i > 10) {
-            float d = fabsf(p->pos[1] - ground_under(g, p));
+            float d = (float)fabs(p->pos[1] - ground_under(g, p));
             if (d > worst) worst = d;
         }
     }
@@ -121,18 +121,18 @@ static void test_walks_up_and_down_a_fragment_ramp(void **state)
     player_spawn(&pl, w, 10.5f, 16.5f);
     pl.ground = &grid;
     walk(&pl, w, g, 1.0f, 1); /* onto the fragments: sand grows above its voxels */
-    const float y0 = pl.pos[1];
+    const double y0 = pl.pos[1];
     float up = walk(&pl, w, g, 1.0f, 300);
     print_message("ramp up: feet at x %.2f y %.3f, worst %.3f voxels from the fragments\n", (double)pl.pos[0],
                   (double)pl.pos[1], (double)up);
     assert_true(pl.pos[0] > 28.0f);
-    assert_true(fabsf(pl.pos[1] - y0 - 10.0f) < tolerance); /* the ten steps, climbed */
+    assert_true(fabs(pl.pos[1] - y0 - 10.0) < tolerance); /* the ten steps, climbed */
     assert_true(up <= tolerance);
     float down = walk(&pl, w, g, -1.0f, 300);
     print_message("ramp down: feet at x %.2f y %.3f, worst %.3f\n", (double)pl.pos[0], (double)pl.pos[1],
                   (double)down);
     assert_true(pl.pos[0] < 12.0f);
-    assert_true(fabsf(pl.pos[1] - y0) < tolerance);
+    assert_true(fabs(pl.pos[1] - y0) < tolerance);
     assert_true(down <= tolerance);
 
     free_fragments(g);

@@ -239,9 +239,9 @@ static void test_moved_window_tree_answers_in_world_coordinates(void **state)
         assert_int_equal(octree_get(a, x, y, z), octree_get(b, x + dx, y, z + dz));
     }
     for (int k = 0; k < 200; k++) {
-        float o[3] = { (float)rng_double(&r) * 64, 40, (float)rng_double(&r) * 96 };
+        double o[3] = { (float)rng_double(&r) * 64, 40, (float)rng_double(&r) * 96 };
         float d[3] = { (float)rng_double(&r) - 0.5f, -1, (float)rng_double(&r) - 0.5f };
-        float om[3] = { o[0] + dx, o[1], o[2] + dz };
+        double om[3] = { (float)(o[0] + dx), o[1], (float)(o[2] + dz) };
         int ha[3], hb[3];
         float ta, tb;
         bool hit_a = octree_raycast(a, o, d, 100, ha, NULL, &ta), hit_b = octree_raycast(b, om, d, 100, hb, NULL, &tb);
@@ -255,8 +255,9 @@ static void test_moved_window_tree_answers_in_world_coordinates(void **state)
         float fml[3] = { fl[0] + dx, fl[1], fl[2] + dz }, fmh[3] = { fh[0] + dx, fh[1], fh[2] + dz };
         assert_int_equal(octree_box_occupied(a, fl, fh), octree_box_occupied(b, fml, fmh));
         long na[4] = { 0 }, nb[4] = { 0 };
-        octree_query_sphere(a, o, 9, count_visit, na);
-        octree_query_sphere(b, om, 9, count_visit, nb);
+        const float of[3] = { (float)o[0], (float)o[1], (float)o[2] }, omf[3] = { (float)om[0], (float)om[1], (float)om[2] };
+        octree_query_sphere(a, of, 9, count_visit, na);
+        octree_query_sphere(b, omf, 9, count_visit, nb);
         assert_int_equal(na[0], nb[0]);
         assert_int_equal(na[1] + na[0] * dx, nb[1]);
         assert_int_equal(na[3] + na[0] * dz, nb[3]);
@@ -264,7 +265,7 @@ static void test_moved_window_tree_answers_in_world_coordinates(void **state)
     /* a rotated tool's pairs: the same, terrain voxels shifted */
     uint8_t *tv = random_dense(&r, 9, 7, 8, 0.5);
     octree *tool = octree_from_dense(tv, 9, 7, 8);
-    octree_pose pose;
+    octree_pose pose = { .org = { 0, 0, 0 } }; /* the frame: 0 near the origin */
     random_rotation(&r, pose.rot);
     pose.pos[0] = 30.5f, pose.pos[1] = 16, pose.pos[2] = 47.25f;
     octree_pairs pa = { 0 }, pb = { 0 };
@@ -343,7 +344,8 @@ static void test_raycast_matches_scan(void **state)
         float maxd = (float)(rng_double(&r) * 60);
         int h1[3], h2[3], n[3];
         float d1, d2;
-        bool a = octree_raycast(o, org, dir, maxd, h1, n, &d1);
+        const double od[3] = { org[0], org[1], org[2] };
+        bool a = octree_raycast(o, od, dir, maxd, h1, n, &d1);
         bool b = brute_ray(v, s, org, dir, maxd, h2, &d2);
         assert_int_equal(a, b);
         if (!a) continue;
@@ -362,7 +364,8 @@ static void test_raycast_matches_scan(void **state)
     /* starting inside an occupied voxel: distance 0, no normal */
     v[0] = 1;
     octree_set(o, 0, 0, 0, true);
-    const float in[3] = { 0.5f, 0.5f, 0.5f }, up[3] = { 0, 1, 0 };
+    const double in[3] = { 0.5f, 0.5f, 0.5f };
+    const float up[3] = { 0, 1, 0 };
     int h[3], n[3];
     float d;
     assert_true(octree_raycast(o, in, up, 10, h, n, &d));

@@ -98,7 +98,7 @@ static uint8_t *render(scene *s, const view *v, const renderer_options *o, bool 
             int x, y, z;
             world_chunk_coords(s->w, i, &x, &y, &z);
             float centre[3];
-            render_chunk_sphere(x, y, z, centre);
+            render_chunk_sphere(&c, x, y, z, centre);
             s->all[i] = (render_item){ i, glm_vec3_distance(centre, c.pos) };
         }
         qsort(s->all, (size_t)n, sizeof *s->all, cmp_item);

@@ -445,7 +445,8 @@ static void test_player_cannot_fall_through_uncut_floor(void **state)
     for (int k = 0; k < 2000; k++) {
         float lo[3] = { (float)(rng_double(&r) * 40), (float)(rng_double(&r) * 16), (float)(rng_double(&r) * 64) };
         float hi[3] = { lo[0] + 0.6f, lo[1] + 1.8f, lo[2] + 0.6f };
-        assert_int_equal(octree_box_occupied(tool_terrain(&t), lo, hi), collide_box_hits(w, lo, hi));
+        const double dlo[3] = { lo[0], lo[1], lo[2] }, dhi[3] = { hi[0], hi[1], hi[2] };
+        assert_int_equal(octree_box_occupied(tool_terrain(&t), lo, hi), collide_box_hits(w, dlo, dhi));
     }
     tool_free(&t);
     world_destroy(w);
@@ -473,8 +474,8 @@ static void test_octree_broad_phase_matches_collide(void **state)
             octree_pose_from_yaw_pitch(&pose, (float)(rng_double(&r) * 360), 0, at);
             tool_cut(&t, w, &pose);
         }
-        float a[3] = { (float)(rng_double(&r) * 70 - 3), (float)(rng_double(&r) * 30), (float)(rng_double(&r) * 70 - 3) };
-        float b[3] = { a[0], a[1], a[2] };
+        double a[3] = { (float)(rng_double(&r) * 70 - 3), (float)(rng_double(&r) * 30), (float)(rng_double(&r) * 70 - 3) };
+        double b[3] = { a[0], a[1], a[2] };
         const float d[3] = { (float)(rng_double(&r) * 8 - 4), (float)(rng_double(&r) * 8 - 4),
                              (float)(rng_double(&r) * 8 - 4) };
         collide_result ra, rb;

@@ -256,15 +256,16 @@ static bool ready(body_draw *d, const body *b, body_mesh *m, body_draw_style st)
     return m->blocks;
 }
 
-/* grid -> world, column-major: T(pos) R T(-com) */
-static void model_matrix(const body *b, float out[16])
+/* grid -> world relative to the camera's render origin (camera.h),
+ * column-major: T(pos - origin) R T(-com) */
+static void model_matrix(const body *b, const camera *cam, float out[16])
 {
     float r[3][3];
     body_rotation(b, r);
     memset(out, 0, sizeof(float) * 16);
     for (int i = 0; i < 3; i++) {
         for (int j = 0; j < 3; j++) out[j * 4 + i] = r[i][j];
-        out[12 + i] = b->pos[i] - (r[i][0] * b->com[0] + r[i][1] * b->com[1] + r[i][2] * b->com[2]);
+        out[12 + i] = (float)((double)b->pos[i] - cam->origin[i]) - (r[i][0] * b->com[0] + r[i][1] * b->com[1] + r[i][2] * b->com[2]);
     }
     out[15] = 1;
 }
@@ -334,14 +335,14 @@ static void end(void)
 }
 
 /* One pass of the bodies in d->order (the translucent one farthest first). */
-static long draw_ordered(body_draw *d, int pass)
+static long draw_ordered(body_draw *d, const camera *cam, int pass)
 {
     long tris = 0;
     glUniform1i(d->u.pass, pass);
     for (int k = 0; k < d->shown; k++) {
         const body_order *o = &d->order[pass == PASS_TRANSLUCENT ? d->shown - 1 - k : k];
         float model[16];
-        model_matrix(o->b, model);
+        model_matrix(o->b, cam, model);
         glUniformMatrix4fv(d->u.model, 1, GL_FALSE, model);
         glVertexArrayVertexBuffer(d->vao, 0, d->m[o->m].vbo, 0, sizeof(mesh_vertex));
         tris += draw_pass(d, &d->m[o->m], pass);
@@ -377,7 +378,7 @@ static long draw_nets(body_draw *d, const camera *cam, const render_settings *s)
         const body_mesh *m = &d->m[o->m];
         if (!m->nindices) continue;
         float model[16], grid[16];
-        model_matrix(o->b, model);
+        model_matrix(o->b, cam, model);
         grid_matrix(model, grid);
         glUniformMatrix4fv(d->nu.model, 1, GL_FALSE, model);
         glUniformMatrix4fv(d->nu.grid, 1, GL_FALSE, grid);
@@ -418,7 +419,8 @@ long body_draw_opaque(body_draw *d, body *const *v, int n, const camera *cam, co
      * near crown hides of the ones behind it */
     for (int i = 0; i < n; i++) {
         /* the body's bounding sphere (its centre of mass is its centre) */
-        vec3 c = { v[i]->pos[0], v[i]->pos[1], v[i]->pos[2] };
+        vec3 c;
+        for (int a = 0; a < 3; a++) c[a] = (float)((double)v[i]->pos[a] - cam->origin[a]);
         if (!camera_sphere_visible(cam, c, v[i]->radius)) continue;
         body_mesh *m = NULL;
         for (int k = 0; k < d->count && !m; k++)
@@ -431,7 +433,7 @@ long body_draw_opaque(body_draw *d, body *const *v, int n, const camera *cam, co
     qsort(d->order, (size_t)d->shown, sizeof *d->order, cmp_order);
     if (style.nets) return draw_nets(d, cam, s);
     begin(d, cam, s);
-    long tris = draw_ordered(d, PASS_OPAQUE);
+    long tris = draw_ordered(d, cam, PASS_OPAQUE);
     end();
     return tris;
 }
@@ -449,7 +451,7 @@ long body_draw_translucent(body_draw *d, const camera *cam, const render_setting
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);
     glDisable(GL_CULL_FACE);
-    long tris = draw_ordered(d, PASS_TRANSLUCENT);
+    long tris = draw_ordered(d, cam, PASS_TRANSLUCENT);
     end();
     return tris;
 }

@@ -2,6 +2,24 @@
 
 #include <math.h>
 
+#include "core/origin.h"
+
+void camera_set_eye(camera *c, const double eye[3])
+{
+    for (int a = 0; a < 3; a++) {
+        /* y stays absolute: the world is at most a few hundred voxels high */
+        c->origin[a] = a == 1 ? 0 : origin_snap(eye[a]);
+        c->pos[a] = (float)(eye[a] - c->origin[a]);
+    }
+}
+
+void camera_rel(const camera *c, int x, int y, int z, float out[3])
+{
+    out[0] = (float)(x - c->origin[0]);
+    out[1] = (float)(y - c->origin[1]);
+    out[2] = (float)(z - c->origin[2]);
+}
+
 void camera_forward(float yaw, float pitch, vec3 out)
 {
     float y = glm_rad(yaw), p = glm_rad(pitch);

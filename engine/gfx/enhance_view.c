@@ -459,7 +459,7 @@ static void draw_near(enhance_view *v, const render_view *view, int nn, render_s
  * the edge does not thrash) give their fragments back: what the mode holds
  * stays what enhance.radius was checked for. Their enhanced neighbours
  * close their border again. */
-static void evict_far(enhance_view *v, const float eye[3], float radius)
+static void evict_far(enhance_view *v, const camera *cam, float radius)
 {
     float keep = radius + 2.f * CHUNK_SIZE;
     for (int i = 0; i < v->n; i++) {
@@ -468,7 +468,8 @@ static void evict_far(enhance_view *v, const float eye[3], float radius)
         int cx, cy, cz;
         world_chunk_coords(v->w, i, &cx, &cy, &cz);
         float p[3];
-        render_chunk_sphere(cx, cy, cz, p);
+        const float *eye = cam->pos;
+        render_chunk_sphere(cam, cx, cy, cz, p);
         float d2 = (p[0] - eye[0]) * (p[0] - eye[0]) + (p[1] - eye[1]) * (p[1] - eye[1]) + (p[2] - eye[2]) * (p[2] - eye[2]);
         if (d2 <= keep * keep) continue;
         drop_chunk(c);
@@ -492,7 +493,7 @@ static void ev_draw(void *self, const render_view *view, render_stats *stats)
         else if (v->far)
             v->far[nf++] = view->visible[k];
     }
-    if (ok) evict_far(v, view->cam->pos, radius);
+    if (ok) evict_far(v, view->cam, radius);
     /* near first: nearest first lets early depth reject what they hide */
     if (nn) draw_near(v, view, nn, stats);
     render_view fv = *view;
@@ -534,7 +535,8 @@ static void draw_near(enhance_view *v, const render_view *view, int nn, render_s
         if (!c->quads) continue;
         int cx, cy, cz;
         world_chunk_coords(v->w, i, &cx, &cy, &cz);
-        const float o[3] = { (float)(cx * CHUNK_SIZE), (float)(cy * CHUNK_SIZE), (float)(cz * CHUNK_SIZE) };
+        float o[3]; /* relative to the render origin, as the eye is */
+        camera_rel(view->cam, cx * CHUNK_SIZE, cy * CHUNK_SIZE, cz * CHUNK_SIZE, o);
         bool keep[OCCLUSION_CELLS];
         stats->triangles_loaded += 2L * c->quads;
         if (!occlusion_keep_parts(view->occ, v->near[k].dist, o, c->lo, c->hi, OCCLUSION_CELLS, keep)) {
@@ -544,7 +546,7 @@ static void draw_near(enhance_view *v, const render_view *view, int nn, render_s
         /* nearest cell first; the directions that can face the eye */
         int order[OCCLUSION_CELLS], ranges = 0;
         occlusion_cell_order(view->cam->pos, o, order);
-        unsigned mask = s->wireframe ? 0x3fu : render_facing_mask(view->cam->pos, cx, cy, cz);
+        unsigned mask = s->wireframe ? 0x3fu : render_facing_mask(view->cam, cx, cy, cz);
         for (int j = 0; j < OCCLUSION_CELLS; j++) {
             if (!keep[order[j]]) continue;
             for (int part = order[j] * FACE_COUNT; part < (order[j] + 1) * FACE_COUNT; part++) {
@@ -591,7 +593,7 @@ void enhance_view_get_stats(void *self, enhance_view_stats *out)
     out->last_ms = v->last_ms;
 }
 
-void enhance_view_prepare(void *self, const float eye[3])
+void enhance_view_prepare(void *self, const double eye[3])
 {
     enhance_view *v = self;
     if (!v->n || !v->w || !sync_params(v)) return;
@@ -600,10 +602,10 @@ void enhance_view_prepare(void *self, const float eye[3])
     for (int i = 0; i < v->n; i++) {
         int cx, cy, cz;
         world_chunk_coords(v->w, i, &cx, &cy, &cz);
-        float c[3];
-        render_chunk_sphere(cx, cy, cz, c);
-        float d = sqrtf((c[0] - eye[0]) * (c[0] - eye[0]) + (c[1] - eye[1]) * (c[1] - eye[1]) +
-                        (c[2] - eye[2]) * (c[2] - eye[2]));
+        /* in double: the eye may be far from the origin */
+        const double h = CHUNK_SIZE / 2, dx = cx * CHUNK_SIZE + h - eye[0], dy = cy * CHUNK_SIZE + h - eye[1],
+                     dz = cz * CHUNK_SIZE + h - eye[2];
+        float d = (float)sqrt(dx * dx + dy * dy + dz * dz);
         if (d <= radius) v->near[n++] = (render_item){ i, d };
     }
     prepare(v, v->near, n);

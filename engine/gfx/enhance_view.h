@@ -38,7 +38,7 @@ typedef struct enhance_view_stats {
 void enhance_view_get_stats(void *self, enhance_view_stats *out);
 /* Enhances and meshes the chunks within the radius of `eye` now, as the
  * next draw would (scripts: 'enhance stats' before any frame). */
-void enhance_view_prepare(void *self, const float eye[3]);
+void enhance_view_prepare(void *self, const double eye[3]);
 
 /* The fragments of the enhanced chunks as a ground to walk on (collision
  * in fragment cells; chunks not enhanced, or changed since, answer with

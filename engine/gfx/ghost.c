@@ -94,13 +94,23 @@ bool ghost_set_shape(ghost_renderer *g, const shape *s)
 
 int ghost_quads(const ghost_renderer *g) { return g->quads; }
 
-/* model = translate(pos) * rot * translate(-pivot), as the octree's
- * tool_to_world: p -> pos + rot (p - pivot). cglm is column-major. */
-static void pose_matrix(const octree_pose *pose, const float pivot[3], mat4 out)
+/* The pose's position relative to the camera's render origin: the frames'
+ * integer difference first, so it is exact wherever both are. */
+static void pose_rel(const octree_pose *pose, const camera *cam, float out[3])
 {
+    for (int r = 0; r < 3; r++) out[r] = (float)(pose->org[r] - cam->origin[r]) + pose->pos[r];
+}
+
+/* model = translate(pos) * rot * translate(-pivot), as the octree's
+ * tool_to_world: p -> pos + rot (p - pivot), pos relative to the render
+ * origin. cglm is column-major. */
+static void pose_matrix(const octree_pose *pose, const camera *cam, const float pivot[3], mat4 out)
+{
+    float pos[3];
+    pose_rel(pose, cam, pos);
     glm_mat4_identity(out);
     for (int r = 0; r < 3; r++) {
-        float t = pose->pos[r];
+        float t = pos[r];
         for (int c = 0; c < 3; c++) {
             out[c][r] = pose->rot[r][c];
             t -= pose->rot[r][c] * pivot[c];
@@ -135,7 +145,7 @@ void ghost_draw_style(ghost_renderer *g, const camera *cam, const octree_pose *p
 {
     if (g->quads == 0) return;
     mat4 model, mvp;
-    pose_matrix(pose, g->pivot, model);
+    pose_matrix(pose, cam, g->pivot, model);
     glm_mat4_mul((vec4 *)cam->viewproj, model, mvp);
 
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
@@ -146,10 +156,11 @@ void ghost_draw_style(ghost_renderer *g, const camera *cam, const octree_pose *p
     glUniformMatrix3fv(g->u.rot, 1, GL_TRUE, &pose->rot[0][0]);
     glUniform4fv(g->u.color, 1, rgba);
     /* the eye in the tool's grid: rot^T (eye - pos) + pivot */
-    float eye[3];
+    float eye[3], pos[3];
+    pose_rel(pose, cam, pos);
     for (int c = 0; c < 3; c++) {
         eye[c] = g->pivot[c];
-        for (int r = 0; r < 3; r++) eye[c] += pose->rot[r][c] * (cam->pos[r] - pose->pos[r]);
+        for (int r = 0; r < 3; r++) eye[c] += pose->rot[r][c] * (cam->pos[r] - pos[r]);
     }
     glUniform3fv(g->u.eye, 1, eye);
     glBindVertexArray(g->vao);

@@ -44,11 +44,10 @@ const render_mode *render_mode_next(const render_mode *m)
     return g_modes[0];
 }
 
-float render_chunk_sphere(int cx, int cy, int cz, float centre[3])
+float render_chunk_sphere(const camera *cam, int cx, int cy, int cz, float centre[3])
 {
-    centre[0] = (float)cx * CHUNK_SIZE + CHUNK_SIZE / 2;
-    centre[1] = (float)cy * CHUNK_SIZE + CHUNK_SIZE / 2;
-    centre[2] = (float)cz * CHUNK_SIZE + CHUNK_SIZE / 2;
+    const int h = CHUNK_SIZE / 2;
+    camera_rel(cam, cx * CHUNK_SIZE + h, cy * CHUNK_SIZE + h, cz * CHUNK_SIZE + h, centre);
     return CHUNK_SIZE * 0.8660254f; /* half the chunk diagonal */
 }
 
@@ -69,7 +68,7 @@ int render_visible_set(const camera *cam, float view_distance, const world_grid 
         int x, y, z;
         world_grid_coords(g, i, &x, &y, &z);
         vec3 c;
-        float radius = render_chunk_sphere(x, y, z, c);
+        float radius = render_chunk_sphere(cam, x, y, z, c);
         float d = glm_vec3_distance(c, (float *)cam->pos);
         /* the view distance is measured on the map, as the fog is: from
          * high above, the ground under the eye stays in view */
@@ -100,9 +99,11 @@ void render_frame_begin(const render_settings *s)
  * direction +x lies on a plane x = p with p > the chunk's low x and is front
  * facing only when eye.x > p, and so on. Faces left out are exactly those
  * back-face culling would drop: the picture is the same. */
-unsigned render_facing_mask(const float eye[3], int x, int y, int z)
+unsigned render_facing_mask(const camera *cam, int x, int y, int z)
 {
-    const float lo[3] = { (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE) };
+    const float *eye = cam->pos;
+    float lo[3];
+    camera_rel(cam, x * CHUNK_SIZE, y * CHUNK_SIZE, z * CHUNK_SIZE, lo);
     unsigned m = 0;
     for (int f = 0; f < FACE_COUNT; f++) {
         for (int a = 0; a < 3; a++) {

@@ -99,8 +99,10 @@ const render_mode *render_mode_at(int i);
 /* The mode after `m` in registration order, wrapping (the cycle hotkey). */
 const render_mode *render_mode_next(const render_mode *m);
 
-/* Bounding sphere of a chunk (centre and radius), the one culling rule. */
-float render_chunk_sphere(int cx, int cy, int cz, float centre[3]);
+/* Bounding sphere of a chunk (centre and radius), the one culling rule;
+ * the centre relative to cam's render origin (camera.h), as everything
+ * drawn is. */
+float render_chunk_sphere(const camera *cam, int cx, int cy, int cz, float centre[3]);
 /* Fills out[0..) with the chunks of grid g inside the frustum and within
  * view_distance of the eye measured horizontally (as the fog is), nearest
  * first (3D distance); returns how many. out holds cx*cy*cz items. `has`
@@ -111,7 +113,7 @@ int render_visible_set(const camera *cam, float view_distance, const world_grid 
  * faces inside chunk (x, y, z) can face the eye: the others are exactly
  * what back-face culling would drop, so a mode that groups its quads by
  * direction may leave them out. */
-unsigned render_facing_mask(const float eye[3], int x, int y, int z);
+unsigned render_facing_mask(const camera *cam, int x, int y, int z);
 /* Binds the framebuffer, sets the viewport, clears to the sky colour and
  * sets the depth/cull state every mode draws with. */
 void render_frame_begin(const render_settings *s);

@@ -303,7 +303,8 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
         if (!g->vbo) g = &r->chunks[i].lod[0], level = 0; /* no coarse level (yet): fine */
         int x, y, z;
         world_grid_coords(&v->grid, i, &x, &y, &z);
-        const float o[3] = { (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE) };
+        float o[3]; /* relative to the render origin, as the eye is */
+        camera_rel(cam, x * CHUNK_SIZE, y * CHUNK_SIZE, z * CHUNK_SIZE, o);
         bool keep[CELLS]; /* the cells to draw */
         if (!occlusion_keep_parts(v->occ, v->visible[k].dist, o, g->lo, g->hi, CELLS, keep)) {
             stats->chunks_occluded++;
@@ -311,7 +312,7 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
         }
         stats->chunks_drawn++;
         if (level != drawn_level) glUniform1i(r->u.coarse, drawn_level = level);
-        unsigned mask = r->opt.face_ranges && !s->wireframe ? render_facing_mask(cam->pos, x, y, z) : 0x3fu;
+        unsigned mask = r->opt.face_ranges && !s->wireframe ? render_facing_mask(cam, x, y, z) : 0x3fu;
         int ranges = 0, order[CELLS];
         occlusion_cell_order(cam->pos, o, order);
         for (int c = 0; c < CELLS; c++) {
@@ -350,7 +351,9 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
         if (!g->count[PASS_TRANSLUCENT]) continue;
         int x, y, z;
         world_grid_coords(&v->grid, i, &x, &y, &z);
-        glUniform3f(r->u.origin, (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE));
+        float o[3];
+        camera_rel(cam, x * CHUNK_SIZE, y * CHUNK_SIZE, z * CHUNK_SIZE, o);
+        glUniform3fv(r->u.origin, 1, o);
         glVertexArrayVertexBuffer(r->vao, 0, g->vbo, 0, sizeof(mesh_vertex));
         glDrawElementsBaseVertex(GL_TRIANGLES, g->count[PASS_TRANSLUCENT] / 4 * 6, GL_UNSIGNED_INT, NULL,
                                  g->first[PASS_TRANSLUCENT]);

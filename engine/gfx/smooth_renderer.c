@@ -280,7 +280,7 @@ size_t smooth_renderer_bytes(const smooth_renderer *r)
 static int level_at(const smooth_renderer *r, const camera *cam, int x, int y, int z)
 {
     float c[3];
-    render_chunk_sphere(x, y, z, c);
+    render_chunk_sphere(cam, x, y, z, c);
     float d[3] = { c[0] - cam->pos[0], c[1] - cam->pos[1], c[2] - cam->pos[2] };
     int want = mesh_smooth_lod_for(sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), r->lod_distance);
     const smooth_chunk *g = &r->chunks[world_grid_index(&r->grid, x, y, z)];
@@ -380,7 +380,8 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
             if (!pass) {
                 if (!l->indices) continue; /* nothing left at this level */
                 /* the compute passes' meshes have no box on the CPU: always drawn */
-                const float o[3] = { (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE) };
+                float o[3];
+                camera_rel(v->cam, x * CHUNK_SIZE, y * CHUNK_SIZE, z * CHUNK_SIZE, o);
                 if (!occlusion_keep_parts(v->occ, v->visible[k].dist, o, l->lo, l->hi, CELLS + 1, keep)) {
                     stats->chunks_occluded++;
                     continue;
@@ -389,7 +390,9 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
             }
             stats->chunks_drawn++;
             float o = pass ? -0.5f : 0.f; /* the passes' grid starts at voxel -1's centre */
-            glUniform3f(p->origin, (float)(x * CHUNK_SIZE) + o, (float)(y * CHUNK_SIZE) + o, (float)(z * CHUNK_SIZE) + o);
+            float co[3]; /* relative to the render origin, as the eye is */
+            camera_rel(v->cam, x * CHUNK_SIZE, y * CHUNK_SIZE, z * CHUNK_SIZE, co);
+            glUniform3f(p->origin, co[0] + o, co[1] + o, co[2] + o);
             if (pass) {
                 glVertexArrayVertexBuffer(r->gpu_vao, 0, g->gm.verts, 0, 16);
                 glVertexArrayVertexBuffer(r->gpu_vao, 1, g->gm.normals, 0, 16);
@@ -400,7 +403,6 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
                 glVertexArrayVertexBuffer(r->vao, 0, l->vbo, 0, sizeof(smooth_vertex));
                 glVertexArrayElementBuffer(r->vao, l->ibo);
                 int order[CELLS];
-                const float co[3] = { (float)(x * CHUNK_SIZE), (float)(y * CHUNK_SIZE), (float)(z * CHUNK_SIZE) };
                 occlusion_cell_order(v->cam->pos, co, order);
                 draw_level(r, v, l, level, x, y, z, keep, order, stats);
             }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/hash.h"
+#include "core/origin.h"
 #include "core/jobs.h"
 #include "core/rng.h"
 #include "core/timer.h"
@@ -239,7 +240,7 @@ typedef struct trace_ctx {
     float r2;                   /* radius squared; <0: radius never reached */
     /* The window, for the walk: its low sides as floats (exact below 2^24),
      * its high sides, the bit index offset (gidx), and whether it lies at
-     * x, z >= 0. */
+     * x, z >= 0 inside the home frame (core/origin.h). */
     float fx0, fz0;
     int xe, ze;
     unsigned off;
@@ -332,7 +333,12 @@ static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const
                                                         int x, int y, int z, const bool nonneg)
 {
     const light *l = c->l;
-    float px = (float)x + 0.5f, py = (float)y + 0.5f, pz = (float)z + 0.5f;
+    /* Positions relative to an integer frame (core/origin.h): 0 near the
+     * origin, so the walk there is what it always was; 10^7 out a float
+     * world coordinate steps a whole voxel and the particle would never
+     * move, so there it walks from the frame, exact as at the origin. */
+    const int frx = nonneg ? 0 : origin_snap(x), frz = nonneg ? 0 : origin_snap(z);
+    float px = (float)(x - frx) + 0.5f, py = (float)y + 0.5f, pz = (float)(z - frz) + 0.5f;
     const float ox = px, oy = py, oz = pz;
     /* locals, not fields: the compiler cannot prove rng_next's stores leave
      * them alone, and reloading them every step costs */
@@ -360,6 +366,7 @@ static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const
         } else {
             ix = (int)px, iz = (int)pz;
             ix -= (float)ix > px, iz -= (float)iz > pz; /* the floor, below zero too */
+            ix += frx, iz += frz;
             if (ix < wx0 || iz < wz0) continue;
         }
         if (ix >= xe || iz >= ze) continue;
@@ -496,7 +503,8 @@ light_task *light_bake_start(light *l, const light_params *p, job_pool *jobs, co
     c->fx0 = (float)l->ox, c->fz0 = (float)l->oz;
     c->xe = l->ox + l->sx, c->ze = l->oz + l->sz;
     c->off = (unsigned)l->ox + (unsigned)l->sx * (unsigned)l->sy * (unsigned)l->oz;
-    c->nonneg = l->ox >= 0 && l->oz >= 0;
+    /* the fast walk needs the frame 0 (core/origin.h) for every voxel */
+    c->nonneg = l->ox >= 0 && l->oz >= 0 && l->ox + l->sx <= ORIGIN_HOME && l->oz + l->sz <= ORIGIN_HOME;
     fill_dirs(c);
     c->sky_norm = plain_survival(c);
     t->planes = c->hi[2] - c->lo[2];

@@ -334,7 +334,7 @@ static void pair_contacts(const bodies *s, int i, int j, bodies_contacts *out, b
     body_rotation(A, ra);
     body_rotation(B, rb);
     /* B's grid in A's grid: p_A = com_A + Ra^T (x - pos_A), x = B's world point */
-    octree_pose pose;
+    octree_pose pose = { .org = { 0, 0, 0 } }; /* in A's grid: small */
     octree_pose pb;
     body_octree_pose(B, &pb);
     for (int r = 0; r < 3; r++)
@@ -772,7 +772,9 @@ static void pose_in_body(const body *b, const octree_pose *pose, octree_pose *ou
 {
     float r[3][3];
     body_rotation(b, r);
-    float d[3] = { pose->pos[0] - b->pos[0], pose->pos[1] - b->pos[1], pose->pos[2] - b->pos[2] };
+    float d[3]; /* the pose's world position (org + pos) from the body's */
+    for (int i = 0; i < 3; i++) d[i] = (float)((double)pose->org[i] + pose->pos[i] - b->pos[i]);
+    memset(out->org, 0, sizeof out->org); /* the body's grid is small */
     for (int i = 0; i < 3; i++) {
         out->pos[i] = b->com[i] + r[0][i] * d[0] + r[1][i] * d[1] + r[2][i] * d[2];
         for (int j = 0; j < 3; j++)
@@ -845,7 +847,8 @@ long bodies_cut(bodies *s, const octree *tool, const octree_pose *pose, const bo
     int before = s->count;
     for (int i = 0; i < before;) {
         const body *b = s->v[i];
-        float d[3] = { b->pos[0] - pose->pos[0], b->pos[1] - pose->pos[1], b->pos[2] - pose->pos[2] };
+        float d[3];
+        for (int k = 0; k < 3; k++) d[k] = (float)(b->pos[k] - ((double)pose->org[k] + pose->pos[k]));
         float rr = b->radius + reach;
         long n = dot3(d, d) <= rr * rr ? cut_one(s, i, tool, pose, dens, color, removed, scratch) : 0;
         total += n;
@@ -855,7 +858,7 @@ long bodies_cut(bodies *s, const octree *tool, const octree_pose *pose, const bo
     return total;
 }
 
-int bodies_raycast(const bodies *s, const float origin[3], const float dir[3], float max_dist, float *dist)
+int bodies_raycast(const bodies *s, const double origin[3], const float dir[3], float max_dist, float *dist)
 {
     float len = sqrtf(dot3(dir, dir));
     if (!(len > 0) || !isfinite(len)) return -1;
@@ -864,10 +867,12 @@ int bodies_raycast(const bodies *s, const float origin[3], const float dir[3], f
     for (int i = 0; i < s->count; i++) {
         const body *b = s->v[i];
         /* its bounding sphere first */
-        float oc[3] = { b->pos[0] - origin[0], b->pos[1] - origin[1], b->pos[2] - origin[2] };
+        float oc[3]; /* the eye may be far out (double); the difference is small */
+        for (int k = 0; k < 3; k++) oc[k] = (float)(b->pos[k] - origin[k]);
         float along = dot3(oc, d), r = b->radius + 1.f;
         if (dot3(oc, oc) - along * along > r * r || along + r < 0 || along - r > best) continue;
-        float rot[3][3], o[3], dl[3], t;
+        float rot[3][3], dl[3], t;
+        double o[3];
         body_rotation(b, rot);
         for (int k = 0; k < 3; k++) {
             o[k] = b->com[k] + rot[0][k] * -oc[0] + rot[1][k] * -oc[1] + rot[2][k] * -oc[2];

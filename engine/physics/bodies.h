@@ -148,7 +148,7 @@ long bodies_cut(bodies *s, const octree *tool, const octree_pose *pose, const bo
  * within max_dist, by its voxels (each body's octree, posed): its index,
  * or -1; dist (may be NULL) gets the distance along the normalised
  * direction. */
-int bodies_raycast(const bodies *s, const float origin[3], const float dir[3], float max_dist, float *dist);
+int bodies_raycast(const bodies *s, const double origin[3], const float dir[3], float max_dist, float *dist);
 
 /* The contacts of body i against the terrain at its pose now, appended to
  * out (tests and benchmarks: octree against brute force). */

@@ -38,6 +38,7 @@ void body_octree_pose(const body *b, octree_pose *out)
     body_rotation(b, out->rot);
     const float pivot[3] = { (float)b->size[0] * 0.5f, (float)b->size[1] * 0.5f, (float)b->size[2] * 0.5f };
     body_to_world(b, out->rot, pivot, out->pos);
+    out->org[0] = out->org[1] = out->org[2] = 0; /* bodies keep float world positions */
 }
 
 /* Inverse of a symmetric 3x3 (the inertia tensor, positive definite: each

@@ -1,5 +1,6 @@
 /* collide: box sweeps and ray casts against the voxel grid. Work is done in
- * double so that rounding never eats the skin; results go back as float. */
+ * double so that rounding never eats the skin, and positions stay double on
+ * the way out so that they do not round far from the origin. */
 #include "physics/collide.h"
 
 #include <math.h>
@@ -90,7 +91,7 @@ static bool collide_space_solid(const collide_space *s, const int lo_in[3], cons
     return false;
 }
 
-bool collide_box_hits(const world *w, const float min[3], const float max[3])
+bool collide_box_hits(const world *w, const double min[3], const double max[3])
 {
     int lo[3], hi[3];
     for (int a = 0; a < 3; a++) {
@@ -160,9 +161,9 @@ static double collide_sweep_axis(const collide_space *sp, const double lo[3], co
     return d;
 }
 
-static bool collide_sane(float v) { return isfinite(v) && fabsf(v) < (float)COLLIDE_COORD_LIMIT; }
+static bool collide_sane(double v) { return isfinite(v) && fabs(v) < COLLIDE_COORD_LIMIT; }
 
-void collide_move(const world *w, float pos[3], const collide_box_desc *box, const float delta[3],
+void collide_move(const world *w, double pos[3], const collide_box_desc *box, const float delta[3],
                   collide_result *out)
 {
     collide_move_octree(w, NULL, pos, box, delta, out);
@@ -171,7 +172,7 @@ void collide_move(const world *w, float pos[3], const collide_box_desc *box, con
 /* The move in the space's cells: positions, sizes and the skin are scaled
  * by `scale` cells per voxel on the way in and back on the way out (scale
  * 1 for voxels: exact, so the voxel results are what they always were). */
-static void collide_move_space(const collide_space *sp, double scale, float pos[3], const collide_box_desc *box,
+static void collide_move_space(const collide_space *sp, double scale, double pos[3], const collide_box_desc *box,
                                const float delta[3], collide_result *out)
 {
     collide_result res = { 0 };
@@ -204,18 +205,18 @@ static void collide_move_space(const collide_space *sp, double scale, float pos[
         int chi[3] = { collide_cell_hi(hi[0]), collide_cell_hi(p[1]), collide_cell_hi(hi[2]) };
         res.on_ground = collide_space_solid(sp, clo, chi);
     }
-    for (int a = 0; a < 3; a++) pos[a] = (float)(p[a] / scale);
+    for (int a = 0; a < 3; a++) pos[a] = p[a] / scale;
     if (out) *out = res;
 }
 
-void collide_move_octree(const world *w, const octree *occ, float pos[3], const collide_box_desc *box,
+void collide_move_octree(const world *w, const octree *occ, double pos[3], const collide_box_desc *box,
                          const float delta[3], collide_result *out)
 {
     const collide_space sp = { w, occ, NULL, { world_x0(w), 0, world_z0(w) }, { w->sx, w->sy, w->sz } };
     collide_move_space(&sp, 1.0, pos, box, delta, out);
 }
 
-bool collide_grid_box_hits(const world *w, const collide_grid *g, const float min[3], const float max[3])
+bool collide_grid_box_hits(const world *w, const collide_grid *g, const double min[3], const double max[3])
 {
     if (!g || g->scale < 1) return collide_box_hits(w, min, max);
     const collide_space sp = { w, NULL, g, { world_x0(w) * g->scale, 0, world_z0(w) * g->scale },
@@ -223,13 +224,13 @@ bool collide_grid_box_hits(const world *w, const collide_grid *g, const float mi
     int lo[3], hi[3];
     for (int a = 0; a < 3; a++) {
         if (!(max[a] > min[a])) return false;
-        lo[a] = collide_cell_lo((double)min[a] * g->scale);
-        hi[a] = collide_cell_hi((double)max[a] * g->scale);
+        lo[a] = collide_cell_lo(min[a] * g->scale);
+        hi[a] = collide_cell_hi(max[a] * g->scale);
     }
     return collide_space_solid(&sp, lo, hi);
 }
 
-void collide_move_grid(const world *w, const collide_grid *g, float pos[3], const collide_box_desc *box,
+void collide_move_grid(const world *w, const collide_grid *g, double pos[3], const collide_box_desc *box,
                        const float delta[3], collide_result *out)
 {
     if (!g || g->scale < 1) {
@@ -254,7 +255,7 @@ static bool collide_ray_escaped(const world *w, const int v[3], const int step[3
     return false;
 }
 
-bool collide_raycast(const world *w, const float origin[3], const float dir[3], float max_dist, int hit[3],
+bool collide_raycast(const world *w, const double origin[3], const float dir[3], float max_dist, int hit[3],
                      int normal[3], float *dist)
 {
     double len2 = 0;

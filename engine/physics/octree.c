@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/origin.h"
+
 #define OCTREE_MAX_LEVELS 17 /* 2^16 voxels a side */
 #define SQRT3_2 0.8660254037844386f
 /* Float slack on sphere tests: coordinates stay below 2^16, so rounding is
@@ -238,6 +240,20 @@ void octree_pose_from_yaw_pitch(octree_pose *p, float yaw_deg, float pitch_deg, 
     };
     memcpy(p->rot, r, sizeof r);
     memcpy(p->pos, pos, sizeof p->pos);
+    memset(p->org, 0, sizeof p->org);
+}
+
+void octree_pose_place(octree_pose *p, const double at[3])
+{
+    for (int i = 0; i < 3; i++) {
+        p->org[i] = origin_snap(at[i]);
+        p->pos[i] = (float)(at[i] - p->org[i]);
+    }
+}
+
+void octree_pose_world(const octree_pose *p, double out[3])
+{
+    for (int i = 0; i < 3; i++) out[i] = (double)p->org[i] + p->pos[i];
 }
 
 /* World position of a point of the tool grid. Every path that places a
@@ -265,7 +281,9 @@ bool octree_voxel_pair_hit(const octree_pose *pose, const float pivot[3], const 
 {
     float cw[3];
     tool_to_world(pose, pivot, (float)c[0] + 0.5f, (float)c[1] + 0.5f, (float)c[2] + 0.5f, cw);
-    return pair_hit_at(pose, cw, t);
+    /* in the pose's frame, where both are small */
+    const int tr[3] = { t[0] - pose->org[0], t[1] - pose->org[1], t[2] - pose->org[2] };
+    return pair_hit_at(pose, cw, tr);
 }
 
 /* ---- pairs ---- */
@@ -405,9 +423,13 @@ static size_t intersect_world(intersect_fn fn, const octree *terrain, const octr
                               float reach, octree_pairs *out)
 {
     const int *org = terrain->org;
-    if (!org[0] && !org[1] && !org[2]) return fn(terrain, tool, pose, reach, out);
+    /* the pose's frame to the terrain's: an integer shift, small when the
+     * tree is near the tool (it is built around the eye) */
+    const int shift[3] = { pose->org[0] - org[0], pose->org[1] - org[1], pose->org[2] - org[2] };
+    if (!shift[0] && !shift[1] && !shift[2] && !org[0] && !org[1] && !org[2])
+        return fn(terrain, tool, pose, reach, out);
     octree_pose p = *pose;
-    for (int i = 0; i < 3; i++) p.pos[i] -= (float)org[i];
+    for (int i = 0; i < 3; i++) p.pos[i] += (float)shift[i];
     size_t n = fn(terrain, tool, &p, reach, out);
     for (size_t k = 0; k < out->count; k++)
         for (int i = 0; i < 3; i++) out->v[k].t[i] += org[i];
@@ -552,7 +574,7 @@ static bool ray_node(ray_ctx *r, int k, const int c[3])
     return false;
 }
 
-bool octree_raycast(const octree *o, const float origin[3], const float dir[3], float max_dist, int hit[3],
+bool octree_raycast(const octree *o, const double origin[3], const float dir[3], float max_dist, int hit[3],
                     int normal[3], float *dist)
 {
     float len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
@@ -561,7 +583,8 @@ bool octree_raycast(const octree *o, const float origin[3], const float dir[3], 
         if (!isfinite(origin[i])) return false;
     ray_ctx r = { .o = o, .max_t = max_dist };
     for (int i = 0; i < 3; i++) {
-        r.org[i] = origin[i] - (float)o->org[i];
+        /* in the tree's cells: small, whatever the origin's distance out */
+        r.org[i] = (float)(origin[i] - o->org[i]);
         r.dir[i] = dir[i] / len;
         r.inv[i] = r.dir[i] != 0.f ? 1.f / r.dir[i] : 0.f;
     }

@@ -65,14 +65,24 @@ void octree_sync_world(octree *o, const world *w, const int lo[3], const int hi[
 bool octree_equal(const octree *a, const octree *b);
 
 /* Where a tool sits: a point p of the tool's own grid (voxel units) is at
- * pos + rot * (p - pivot) in the world, pivot being the centre of the tool's
- * grid (size / 2). rot is a rotation, row-major (rot[row][col]). */
+ * org + pos + rot * (p - pivot) in the world, pivot being the centre of the
+ * tool's grid (size / 2). rot is a rotation, row-major (rot[row][col]).
+ * org is an integer frame (core/origin.h) so that pos stays a small float
+ * 10^7 voxels out, where a float world coordinate would step a whole voxel:
+ * the voxels a pose selects relative to it are the same there as at the
+ * origin. The constructors below leave org 0; octree_pose_place sets it. */
 typedef struct octree_pose {
     float rot[3][3];
     float pos[3];
+    int org[3];
 } octree_pose;
 
 void octree_pose_identity(octree_pose *p, const float pos[3]);
+/* Puts the pose (rotation kept) at world position `at`: org from
+ * origin_snap, pos the rest. */
+void octree_pose_place(octree_pose *p, const double at[3]);
+/* The pose's world position, org + pos. */
+void octree_pose_world(const octree_pose *p, double out[3]);
 /* The camera's rotation, in the player's convention (game/play/player.h): yaw
  * 0 looks toward -z and grows toward +x, pitch > 0 looks up. The tool's +x
  * is the view's right, +y its up and -z its forward, so a tool that is not
@@ -139,7 +149,7 @@ size_t octree_intersect_near_brute(const octree *terrain, const octree *tool, co
  * through as an outward normal (all zero when the origin is inside an
  * occupied voxel), distance along the normalised direction. NULL outputs
  * are allowed. */
-bool octree_raycast(const octree *o, const float origin[3], const float dir[3], float max_dist, int hit[3],
+bool octree_raycast(const octree *o, const double origin[3], const float dir[3], float max_dist, int hit[3],
                     int normal[3], float *dist);
 
 /* Visits occupied voxels; return false to stop. */

@@ -49,8 +49,8 @@ static hud_rect draw_debug_at(text_ctx *t, const hud_info *in, float top)
                      ? in->frame_ms[(in->frame_head + in->frame_count - 1) % HUD_FRAME_SAMPLES]
                      : 0.f;
     snprintf(lines[n++], sizeof lines[0], "%.0f fps  %.2f ms", (double)in->fps, (double)last);
-    snprintf(lines[n++], sizeof lines[0], "pos %.1f %.1f %.1f", (double)in->pos[0], (double)in->pos[1],
-             (double)in->pos[2]);
+    snprintf(lines[n++], sizeof lines[0], "pos %.1f %.1f %.1f", in->pos[0], in->pos[1],
+             in->pos[2]);
     snprintf(lines[n++], sizeof lines[0], "facing %s  yaw %.1f  pitch %.1f", compass(in->yaw), (double)in->yaw,
              (double)in->pitch);
     snprintf(lines[n++], sizeof lines[0], "biome %s  seed %llu", in->biome ? in->biome : "?",

@@ -19,7 +19,7 @@ typedef struct hud_info {
      * for i in [0, frame_count) runs oldest to newest */
     const float *frame_ms;
     int frame_count, frame_head;
-    float pos[3];
+    double pos[3]; /* the player's, exact 10^7 voxels out */
     float yaw, pitch;        /* degrees; yaw 0 = -Z ("N"), 90 = +X ("E") */
     const char *biome;
     uint64_t seed;

@@ -125,8 +125,12 @@ static void merge_body(bodies_comp *b, int i)
 {
     app *a = b->a;
     body *bd = bodies_take(&b->set, i);
+    /* bodies keep float world positions (docs/streaming.md: far from the
+     * origin they are not exact yet) */
+    double kd[6];
+    player_bounds(&a->pl, kd, kd + 3);
     float keep[6];
-    player_bounds(&a->pl, keep, keep + 3);
+    for (int k = 0; k < 6; k++) keep[k] = (float)kd[k];
     long lost = 0;
     int lo[3], hi[3];
     long placed = body_merge(bd, a->w, keep, &lost, lo, hi);
@@ -144,8 +148,10 @@ static void merge_body(bodies_comp *b, int i)
 static void push_player(bodies_comp *b)
 {
     app *a = b->a;
+    double lod[3], hid[3];
     float lo[3], hi[3], push[3], carry[3];
-    player_bounds(&a->pl, lo, hi);
+    player_bounds(&a->pl, lod, hid);
+    for (int k = 0; k < 3; k++) lo[k] = (float)lod[k], hi[k] = (float)hid[k];
     if (!bodies_push_box(&b->set, lo, hi, push, carry)) return;
     collide_box_desc box = player_box();
     collide_move(a->w, a->pl.pos, &box, push, NULL);

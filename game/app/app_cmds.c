@@ -26,7 +26,7 @@
 #include "ui/cmd.h"
 #include "ui/config.h"
 
-static bool parse_num(const char *s, float *out)
+static bool parse_double(const char *s, double *out)
 {
     char *end;
     errno = 0;
@@ -35,6 +35,14 @@ static bool parse_num(const char *s, float *out)
         log_error("'%s' is not a finite number", s); /* 1e39 would become inf as a float */
         return false;
     }
+    *out = v;
+    return true;
+}
+
+static bool parse_num(const char *s, float *out)
+{
+    double v;
+    if (!parse_double(s, &v)) return false;
     *out = (float)v;
     return true;
 }
@@ -74,28 +82,28 @@ static int c_biome(void *u, int argc, char **argv)
 static int c_tp(void *u, int argc, char **argv)
 {
     app *a = u;
-    float p[3];
+    double p[3]; /* double: 10^7 + 0.5 is not a float */
     if (argc != 4) {
         log_error("usage: tp X Y Z (feet position in voxels)");
         return 1;
     }
     for (int i = 0; i < 3; i++)
-        if (!parse_num(argv[i + 1], &p[i])) return 1; /* inf and nan are refused there */
+        if (!parse_double(argv[i + 1], &p[i])) return 1; /* inf and nan are refused there */
     app_sync_world(a);
     /* inside the world's columns, and not absurdly high: what stays finite
      * and in int range for everything that reads the position */
     const char *axis = "XYZ";
-    float lo[3] = { (float)world_x0(a->w), 0.f, (float)world_z0(a->w) };
-    float hi[3] = { lo[0] + (float)a->w->sx, (float)a->w->sy + APP_TP_ABOVE, lo[2] + (float)a->w->sz };
+    double lo[3] = { world_x0(a->w), 0, world_z0(a->w) };
+    double hi[3] = { lo[0] + a->w->sx, a->w->sy + APP_TP_ABOVE, lo[2] + a->w->sz };
     if (app_stream(a)) {
         /* the world goes on: only the 32-bit coordinates end (with room
          * for the window around the player); the window follows */
-        const float limit = (float)(WORLD_COORD_LIMIT - 64 * CHUNK_SIZE);
+        const double limit = WORLD_COORD_LIMIT - 64 * CHUNK_SIZE;
         lo[0] = lo[2] = -limit, hi[0] = hi[2] = limit;
     }
     for (int i = 0; i < 3; i++) {
-        float c = p[i] < lo[i] ? lo[i] : p[i] > hi[i] ? hi[i] : p[i];
-        if (c != p[i]) log_warn("tp: %c %g is outside the world: clamped to %g", axis[i], (double)p[i], (double)c);
+        double c = p[i] < lo[i] ? lo[i] : p[i] > hi[i] ? hi[i] : p[i];
+        if (c != p[i]) log_warn("tp: %c %g is outside the world: clamped to %g", axis[i], p[i], c);
         p[i] = c;
     }
     memcpy(a->pl.pos, p, sizeof p);

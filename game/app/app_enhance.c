@@ -55,7 +55,7 @@ static int c_enhance(void *user, int argc, char **argv)
         return 1;
     }
     app_render_mesh_dirty(a);
-    float eye[3];
+    double eye[3];
     player_eye(&a->pl, eye);
     enhance_view_prepare(inst, eye);
     enhance_view_stats st;

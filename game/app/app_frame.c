@@ -30,7 +30,9 @@ void app_render(app *a)
     int w, h;
     platform_size(a->plat, &w, &h);
     camera *c = &a->cam;
-    player_eye(&a->pl, c->pos);
+    double eye[3];
+    player_eye(&a->pl, eye);
+    camera_set_eye(c, eye); /* drawn relative to an origin near the eye (camera.h) */
     c->yaw = a->pl.yaw;
     c->pitch = a->pl.pitch;
     c->fov = a->cv.fov->f;
@@ -49,6 +51,9 @@ void app_render(app *a)
     };
     memcpy(s.tints, app_tint_palette, sizeof s.tints);
     app_light_settings(a, &s);
+    /* the light window's first voxel relative to the render origin, as
+     * everything drawn is: the shaders subtract it in integers */
+    for (int k = 0; k < 3; k++) s.light.origin[k] -= c->origin[k];
     if (!app_render_world(a, c, &s)) return;
     component_draw_all(&a->comps, a, &(frame_draw){ c, &s });
     if (a->cv.crosshair->b) app_render_crosshair(a, &s); /* over the tool, not tinted by it */

@@ -229,19 +229,20 @@ static int grammar_apply(caves_app *s, const char *file, const char *iters)
         goto done;
     }
     /* the region is centred on the first solid voxel the view meets (else 32 voxels ahead) */
-    float eye[3], fwd[3], centre[3];
+    double eye[3], centre[3];
+    float fwd[3];
     player_eye(&a->pl, eye);
     player_forward(&a->pl, fwd);
     int hit[3];
     float dist = 32.f;
     if (collide_raycast(a->w, eye, fwd, 128.f, hit, NULL, &dist))
-        for (int i = 0; i < 3; i++) centre[i] = (float)hit[i] + 0.5f;
+        for (int i = 0; i < 3; i++) centre[i] = hit[i] + 0.5;
     else
         for (int i = 0; i < 3; i++) centre[i] = eye[i] + fwd[i] * dist;
     int half = cvar_int("caves.apply_size", 32) / 2, lo[3], hi[3], size[3] = { a->w->sx, a->w->sy, a->w->sz };
     for (int i = 0; i < 3; i++) {
-        lo[i] = (int)floorf(centre[i]) - half;
-        hi[i] = (int)floorf(centre[i]) + half;
+        lo[i] = (int)floor(centre[i]) - half;
+        hi[i] = (int)floor(centre[i]) + half;
         lo[i] = lo[i] < 0 ? 0 : lo[i];
         hi[i] = hi[i] > size[i] ? size[i] : hi[i];
     }

@@ -243,17 +243,19 @@ bool app_save_apply_inputs(const char *inputs, const char *where, char *err, siz
 static char *state_text(const app *a)
 {
     char buf[256];
-    snprintf(buf, sizeof buf, "pos %.9g %.9g %.9g\nlook %.9g %.9g\n", a->pl.pos[0], a->pl.pos[1], a->pl.pos[2],
-             a->pl.yaw, a->pl.pitch);
+    /* 17 digits: the position is a double, exact far from the origin */
+    snprintf(buf, sizeof buf, "pos %.17g %.17g %.17g\nlook %.9g %.9g\n", a->pl.pos[0], a->pl.pos[1], a->pl.pos[2],
+             (double)a->pl.yaw, (double)a->pl.pitch);
     return strdup(buf);
 }
 
 static bool apply_state(app *a, const char *state)
 {
-    float p[3], yaw, pitch;
-    if (sscanf(state, "pos %f %f %f look %f %f", &p[0], &p[1], &p[2], &yaw, &pitch) != 5) return false;
-    for (int i = 0; i < 3; i++)
-        if (!isfinite(p[i]) || fabsf(p[i]) > 1e6f) return false;
+    double p[3];
+    float yaw, pitch;
+    if (sscanf(state, "pos %lf %lf %lf look %f %f", &p[0], &p[1], &p[2], &yaw, &pitch) != 5) return false;
+    for (int i = 0; i < 3; i++) /* the 32-bit world, which a streamed world reaches */
+        if (!isfinite(p[i]) || fabs(p[i]) > 2.0e9) return false;
     if (!isfinite(yaw) || !isfinite(pitch)) return false;
     memcpy(a->pl.pos, p, sizeof p);
     memset(a->pl.vel, 0, sizeof a->pl.vel);

@@ -160,7 +160,8 @@ static int c_import(void *u, int argc, char **argv)
         return 1;
     }
     const float d2r = 0.017453292519943295f;
-    float yaw = a->pl.yaw * d2r, pitch = a->pl.pitch * d2r, eye[3];
+    float yaw = a->pl.yaw * d2r, pitch = a->pl.pitch * d2r;
+    double eye[3];
     float fwd[3] = { sinf(yaw) * cosf(pitch), sinf(pitch), -cosf(yaw) * cosf(pitch) };
     player_eye(&a->pl, eye);
     int hit[3], normal[3];

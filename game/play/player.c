@@ -31,9 +31,9 @@ collide_box_desc player_box(void)
     return (collide_box_desc){ .size = { PLAYER_WIDTH, PLAYER_HEIGHT, PLAYER_WIDTH } };
 }
 
-void player_bounds(const player *p, float lo[3], float hi[3])
+void player_bounds(const player *p, double lo[3], double hi[3])
 {
-    const float hw = 0.5f * PLAYER_WIDTH; /* anchored at the centre of the feet */
+    const double hw = 0.5 * PLAYER_WIDTH; /* anchored at the centre of the feet */
     lo[0] = p->pos[0] - hw, hi[0] = p->pos[0] + hw;
     lo[1] = p->pos[1], hi[1] = p->pos[1] + PLAYER_HEIGHT;
     lo[2] = p->pos[2] - hw, hi[2] = p->pos[2] + hw;
@@ -57,11 +57,11 @@ static bool player_in_muskeg(const player *p, const world *w)
 {
     /* a teleport can put the player anywhere; keep the int conversions defined */
     for (int a = 0; a < 3; a++)
-        if (!(fabsf(p->pos[a]) < 1.0e8f)) return false;
-    const float hw = 0.5f * PLAYER_WIDTH;
-    const int x0 = (int)floorf(p->pos[0] - hw), x1 = (int)ceilf(p->pos[0] + hw) - 1;
-    const int z0 = (int)floorf(p->pos[2] - hw), z1 = (int)ceilf(p->pos[2] + hw) - 1;
-    const int y0 = (int)floorf(p->pos[1]), y1 = (int)ceilf(p->pos[1] + 0.5f * PLAYER_HEIGHT) - 1;
+        if (!(fabs(p->pos[a]) < 1.0e8)) return false;
+    const double hw = 0.5 * PLAYER_WIDTH;
+    const int x0 = (int)floor(p->pos[0] - hw), x1 = (int)ceil(p->pos[0] + hw) - 1;
+    const int z0 = (int)floor(p->pos[2] - hw), z1 = (int)ceil(p->pos[2] + hw) - 1;
+    const int y0 = (int)floor(p->pos[1]), y1 = (int)ceil(p->pos[1] + 0.5 * PLAYER_HEIGHT) - 1;
     for (int y = y0; y <= y1; y++)
         for (int z = z0; z <= z1; z++)
             for (int x = x0; x <= x1; x++)
@@ -75,10 +75,10 @@ static bool player_in_muskeg(const player *p, const world *w)
  * bedrock plain below it. A box already outside (a teleport) is not pulled
  * back; it can walk in, and then stays. */
 /* Every column the box [x0, x1] x [z0, z1] touches is generated. */
-static bool player_columns_ready(const world *w, float x0, float x1, float z0, float z1)
+static bool player_columns_ready(const world *w, double x0, double x1, double z0, double z1)
 {
-    int c0 = (int)floorf(x0) >> CHUNK_BITS, c1 = (int)floorf(x1) >> CHUNK_BITS;
-    int d0 = (int)floorf(z0) >> CHUNK_BITS, d1 = (int)floorf(z1) >> CHUNK_BITS;
+    int c0 = (int)floor(x0) >> CHUNK_BITS, c1 = (int)floor(x1) >> CHUNK_BITS;
+    int d0 = (int)floor(z0) >> CHUNK_BITS, d1 = (int)floor(z1) >> CHUNK_BITS;
     for (int cz = d0; cz <= d1; cz++)
         for (int cx = c0; cx <= c1; cx++)
             if (world_column_state(w, cx, cz) != WORLD_COL_READY) return false;
@@ -89,7 +89,7 @@ static bool player_columns_ready(const world *w, float x0, float x1, float z0, f
  * over one (a teleport) neither falls nor moves until it comes. */
 static void player_hold(const player *p, const world *w, float delta[3], bool blocked[3])
 {
-    const float hw = 0.5f * PLAYER_WIDTH, x = p->pos[0], z = p->pos[2];
+    const double hw = 0.5 * PLAYER_WIDTH, x = p->pos[0], z = p->pos[2];
     if (!player_columns_ready(w, x - hw, x + hw, z - hw, z + hw)) {
         for (int a = 0; a < 3; a++) delta[a] = 0.0f, blocked[a] = true;
         return;
@@ -105,9 +105,11 @@ static void player_border(const player *p, const world *w, float delta[3], bool 
         player_hold(p, w, delta, blocked);
         return;
     }
+    /* the finite world is at the origin and at most 1024 wide: float is
+     * exact enough here, and keeps the edge where it always was */
     const float hw = 0.5f * PLAYER_WIDTH;
     for (int a = 0; a <= 2; a += 2) {
-        const float size = (float)(a == 0 ? w->sx : w->sz), lo = p->pos[a] - hw, hi = p->pos[a] + hw;
+        const float size = (float)(a == 0 ? w->sx : w->sz), lo = (float)p->pos[a] - hw, hi = (float)p->pos[a] + hw;
         if (delta[a] < 0 && lo > -COLLIDE_SKIN && lo + delta[a] < COLLIDE_SKIN) {
             delta[a] = lo > COLLIDE_SKIN ? COLLIDE_SKIN - lo : 0.0f;
             blocked[a] = true;
@@ -133,12 +135,12 @@ static float player_stair(const collide_grid *g)
  * ever lets a box out of what it overlaps, never up through it. */
 static void player_surface(player *p, const world *w, const collide_grid *g)
 {
-    float lo[3], hi[3];
+    double lo[3], hi[3];
     player_bounds(p, lo, hi);
     const float cell = 1.0f / (float)g->scale;
     for (int k = 0; k * cell <= 1.0f + PLAYER_STEP_MAX; k++) {
-        float l[3] = { lo[0], lo[1] + (float)k * cell + COLLIDE_SKIN, lo[2] };
-        float h[3] = { hi[0], hi[1] + (float)k * cell + COLLIDE_SKIN, hi[2] };
+        double l[3] = { lo[0], lo[1] + (float)k * cell + COLLIDE_SKIN, lo[2] };
+        double h[3] = { hi[0], hi[1] + (float)k * cell + COLLIDE_SKIN, hi[2] };
         if (collide_grid_box_hits(w, g, l, h)) continue;
         if (k) p->pos[1] = l[1];
         return;
@@ -160,33 +162,33 @@ static void player_move(player *p, const world *w, const float delta[3], collide
     }
     const collide_grid *g = p->ground;
     player_surface(p, w, g);
-    const float start[3] = { p->pos[0], p->pos[1], p->pos[2] };
+    const double start[3] = { p->pos[0], p->pos[1], p->pos[2] };
     const bool walking = p->on_ground && !p->flying && delta[1] <= 0;
     collide_move_grid(w, g, p->pos, &box, delta, r);
     if (!walking) return;
     const float stair = player_stair(g);
     if (r->blocked[0] || r->blocked[2]) {
-        float q[3] = { start[0], start[1], start[2] };
+        double q[3] = { start[0], start[1], start[2] };
         collide_result up, across, down;
         collide_move_grid(w, g, q, &box, (const float[3]){ 0, stair, 0 }, &up);
         collide_move_grid(w, g, q, &box, (const float[3]){ delta[0], 0, delta[2] }, &across);
         collide_move_grid(w, g, q, &box, (const float[3]){ 0, -up.moved[1], 0 }, &down);
-        const float dx0 = p->pos[0] - start[0], dz0 = p->pos[2] - start[2];
-        const float dx1 = q[0] - start[0], dz1 = q[2] - start[2];
+        const float dx0 = (float)(p->pos[0] - start[0]), dz0 = (float)(p->pos[2] - start[2]);
+        const float dx1 = (float)(q[0] - start[0]), dz1 = (float)(q[2] - start[2]);
         if (dx1 * dx1 + dz1 * dz1 > dx0 * dx0 + dz0 * dz0 + 1e-8f) {
             for (int a = 0; a < 3; a++) p->pos[a] = q[a];
             r->blocked[0] = across.blocked[0];
             r->blocked[2] = across.blocked[2];
             r->blocked[1] = down.blocked[1];
             r->on_ground = down.on_ground;
-            for (int a = 0; a < 3; a++) r->moved[a] = q[a] - start[a];
+            for (int a = 0; a < 3; a++) r->moved[a] = (float)(q[a] - start[a]);
         }
     } else if (!r->on_ground) {
-        float q[3] = { p->pos[0], p->pos[1], p->pos[2] };
+        double q[3] = { p->pos[0], p->pos[1], p->pos[2] };
         collide_result down;
         collide_move_grid(w, g, q, &box, (const float[3]){ 0, -stair, 0 }, &down);
         if (down.on_ground) {
-            r->moved[1] += q[1] - p->pos[1];
+            r->moved[1] += (float)(q[1] - p->pos[1]);
             p->pos[1] = q[1];
             r->on_ground = true;
             r->blocked[1] = true;
@@ -267,7 +269,7 @@ void player_look(player *p, float dyaw, float dpitch)
     if (isfinite(dpitch)) p->pitch = player_clampf(p->pitch + dpitch, -89.0f, 89.0f);
 }
 
-void player_eye(const player *p, float out[3])
+void player_eye(const player *p, double out[3])
 {
     out[0] = p->pos[0];
     out[1] = p->pos[1] + PLAYER_EYE_HEIGHT;
@@ -282,14 +284,14 @@ void player_forward(const player *p, float out[3])
     out[2] = -cosf(yaw) * cosf(pitch);
 }
 
-void player_spawn(player *p, const world *w, float x, float z)
+void player_spawn(player *p, const world *w, double x, double z)
 {
     /* Every column under the footprint, not just the centre one: spawning
      * beside a tree trunk must not put the box inside it. */
-    if (!(fabsf(x) < 1.0e8f) || !(fabsf(z) < 1.0e8f)) return; /* NaN or absurd: keep the player where it is */
-    const float hw = 0.5f * PLAYER_WIDTH;
-    const int x0 = (int)floorf(x - hw), x1 = (int)ceilf(x + hw) - 1;
-    const int z0 = (int)floorf(z - hw), z1 = (int)ceilf(z + hw) - 1;
+    if (!(fabs(x) < 1.0e8) || !(fabs(z) < 1.0e8)) return; /* NaN or absurd: keep the player where it is */
+    const double hw = 0.5 * PLAYER_WIDTH;
+    const int x0 = (int)floor(x - hw), x1 = (int)ceil(x + hw) - 1;
+    const int z0 = (int)floor(z - hw), z1 = (int)ceil(z + hw) - 1;
     int top = -1; /* no solid voxel: the bedrock floor's top is y = 0 */
     for (int cz = z0; cz <= z1; cz++)
         for (int cx = x0; cx <= x1; cx++) {
@@ -297,7 +299,7 @@ void player_spawn(player *p, const world *w, float x, float z)
             if (s > top) top = s;
         }
     p->pos[0] = x;
-    p->pos[1] = (float)(top + 1) + PLAYER_SPAWN_MARGIN;
+    p->pos[1] = (double)((float)(top + 1) + PLAYER_SPAWN_MARGIN);
     p->pos[2] = z;
     p->vel[0] = p->vel[1] = p->vel[2] = 0.0f;
     p->on_ground = false;
@@ -357,17 +359,17 @@ static bool player_clearing(const world *w, int x, int z)
 
 static bool player_has_floor(const world *w, int x, int z) { return player_column_floor(w, x, z) >= 0; }
 
-bool player_spawn_ground(player *p, const world *w, float x, float z)
+bool player_spawn_ground(player *p, const world *w, double x, double z)
 {
-    if (!(fabsf(x) < 1.0e8f) || !(fabsf(z) < 1.0e8f)) return false;
-    int cx = (int)floorf(x), cz = (int)floorf(z), gx, gz;
+    if (!(fabs(x) < 1.0e8) || !(fabs(z) < 1.0e8)) return false;
+    int cx = (int)floor(x), cz = (int)floor(z), gx, gz;
     if (!player_search(w, cx, cz, PLAYER_CLEARING_SEARCH, player_clearing, &gx, &gz) &&
         !player_search(w, cx, cz, w->sx > w->sz ? w->sx : w->sz, player_has_floor, &gx, &gz))
         return false;
     /* the box (0.6 wide) at the column's centre stays inside the column */
-    p->pos[0] = (float)gx + 0.5f;
-    p->pos[1] = (float)(player_column_floor(w, gx, gz) + 1) + PLAYER_SPAWN_MARGIN;
-    p->pos[2] = (float)gz + 0.5f;
+    p->pos[0] = gx + 0.5;
+    p->pos[1] = (double)((float)(player_column_floor(w, gx, gz) + 1) + PLAYER_SPAWN_MARGIN);
+    p->pos[2] = gz + 0.5;
     p->vel[0] = p->vel[1] = p->vel[2] = 0.0f;
     p->on_ground = false;
     p->in_muskeg = player_in_muskeg(p, w);

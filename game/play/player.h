@@ -33,7 +33,11 @@
 #define PLAYER_STEP_MAX 0.5f      /* voxels: the highest stair climbed on a fine ground */
 
 typedef struct player {
-    float pos[3]; /* feet: centre of the bottom face of the box */
+    /* Feet: centre of the bottom face of the box. Double, so that 10^7
+     * voxels out a step is as fine as at the origin (a float's step there
+     * is a whole voxel). The velocity stays float: it is small, and the
+     * same float arithmetic everywhere gives the same deltas everywhere. */
+    double pos[3];
     float vel[3]; /* m/s */
     float yaw, pitch; /* degrees, see above */
     bool flying;
@@ -75,14 +79,14 @@ void player_update(player *p, const world *w, const player_input *in, float dt);
  * never flips over the pole). */
 void player_look(player *p, float dyaw, float dpitch);
 
-void player_eye(const player *p, float out[3]);
+void player_eye(const player *p, double out[3]);
 /* Unit look direction. */
 void player_forward(const player *p, float out[3]);
 
 /* Puts the feet just above the highest solid voxel under the box's footprint
  * around column (x, z) (bedrock floor at y = 0 if none) and stops the player.
  * Orientation and the flying flag are kept. */
-void player_spawn(player *p, const world *w, float x, float z);
+void player_spawn(player *p, const world *w, double x, double z);
 
 /* Where a new world puts the player: standing on the ground (never on a
  * plant: leaves, logs, cacti), in the clearing nearest (x, z) if there is
@@ -91,13 +95,13 @@ void player_spawn(player *p, const world *w, float x, float z);
  * with headroom. Returns false (and keeps the player) when no column has
  * ground. */
 #define PLAYER_CLEARING_SEARCH 96
-bool player_spawn_ground(player *p, const world *w, float x, float z);
+bool player_spawn_ground(player *p, const world *w, double x, double z);
 /* The material a spawned player may stand on: solid, and not a plant. */
 bool player_is_ground(uint8_t m);
 
 /* The collision box the player uses, for callers that sweep or test it. */
 collide_box_desc player_box(void);
 /* Where that box is now, in world voxel units: [lo, hi). */
-void player_bounds(const player *p, float lo[3], float hi[3]);
+void player_bounds(const player *p, double lo[3], double hi[3]);
 
 #endif

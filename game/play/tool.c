@@ -125,14 +125,14 @@ bool tool_set_shape_voxels(tool *t, shape *s, const char *label, char *err, size
 }
 
 /* The box of columns within terrain_radius of (x, z), chunk aligned. */
-static void box_around(const tool *t, float x, float z, int lo[3], int hi[3])
+static void box_around(const tool *t, double x, double z, int lo[3], int hi[3])
 {
     const int r = t->terrain_radius;
-    lo[0] = ((int)floorf(x) - r) & ~CHUNK_MASK, lo[1] = 0, lo[2] = ((int)floorf(z) - r) & ~CHUNK_MASK;
-    hi[0] = (((int)floorf(x) + r) | CHUNK_MASK) + 1, hi[1] = 0, hi[2] = (((int)floorf(z) + r) | CHUNK_MASK) + 1;
+    lo[0] = ((int)floor(x) - r) & ~CHUNK_MASK, lo[1] = 0, lo[2] = ((int)floor(z) - r) & ~CHUNK_MASK;
+    hi[0] = (((int)floor(x) + r) | CHUNK_MASK) + 1, hi[1] = 0, hi[2] = (((int)floor(z) + r) | CHUNK_MASK) + 1;
 }
 
-static bool bind_at(tool *t, const world *w, const float at[3])
+static bool bind_at(tool *t, const world *w, const double at[3])
 {
     octree_destroy(t->terrain);
     t->terrain = NULL;
@@ -167,15 +167,15 @@ static bool bound_to(const tool *t, const world *w)
     return org[0] == world_x0(w) && org[2] == world_z0(w);
 }
 
-static bool ensure_bound_at(tool *t, const world *w, const float at[3])
+static bool ensure_bound_at(tool *t, const world *w, const double at[3])
 {
     if (!w) return false;
     if (bound_to(t, w)) {
         if (t->terrain_radius <= 0 || !at) return true;
         /* still half a radius inside the box's sides */
-        const float m = 0.5f * (float)t->terrain_radius;
-        if (at[0] - m >= (float)t->box_lo[0] && at[0] + m <= (float)t->box_hi[0] && at[2] - m >= (float)t->box_lo[2] &&
-            at[2] + m <= (float)t->box_hi[2])
+        const double m = 0.5 * t->terrain_radius;
+        if (at[0] - m >= t->box_lo[0] && at[0] + m <= t->box_hi[0] && at[2] - m >= t->box_lo[2] &&
+            at[2] + m <= t->box_hi[2])
             return true;
     }
     return bind_at(t, w, at);
@@ -213,8 +213,9 @@ bool tool_place(tool *t, const tool_view *v, octree_pose *out)
      * ground is still cut: the tool reaches under it, so digging down works. */
     float min_d = (float)t->shape.sz * 0.75f + 0.5f;
     if (d < min_d) d = min_d;
-    float pos[3] = { v->eye[0] + fwd[0] * d, v->eye[1] + fwd[1] * d, v->eye[2] + fwd[2] * d };
-    octree_pose_from_yaw_pitch(out, v->yaw, v->pitch, pos);
+    const double pos[3] = { v->eye[0] + fwd[0] * d, v->eye[1] + fwd[1] * d, v->eye[2] + fwd[2] * d };
+    octree_pose_from_yaw_pitch(out, v->yaw, v->pitch, (const float[3]){ 0, 0, 0 });
+    octree_pose_place(out, pos); /* an integer frame and a small float: exact far out */
     return hit;
 }
 
@@ -222,7 +223,9 @@ int tool_cut(tool *t, world *w, const octree_pose *pose)
 {
     t->last_removed = t->last_tinted = t->last_removed_bodies = 0;
     memset(t->last_removed_mat, 0, sizeof t->last_removed_mat);
-    if (!ensure_bound_at(t, w, pose->pos)) return 0;
+    double at[3];
+    octree_pose_world(pose, at);
+    if (!ensure_bound_at(t, w, at)) return 0;
     octree_intersect(t->terrain, t->tree, pose, &t->pairs);
     if (t->pairs.count * 4 > t->removed_cap) {
         size_t cap = t->pairs.count * 4;
@@ -281,19 +284,23 @@ int tool_cut(tool *t, world *w, const octree_pose *pose)
 int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const tool_box *keep_out)
 {
     t->last_filled = 0;
-    if (!ensure_bound_at(t, w, pose->pos) || mat == MAT_AIR || mat >= MAT_COUNT) return 0;
+    double at[3];
+    octree_pose_world(pose, at);
+    if (!ensure_bound_at(t, w, at) || mat == MAT_AIR || mat >= MAT_COUNT) return 0;
     const shape *s = &t->shape;
     float pivot[3] = { s->sx * 0.5f, s->sy * 0.5f, s->sz * 0.5f };
     /* the tool's world bounds: its bounding sphere */
     float rad = sqrtf((float)(s->sx * s->sx + s->sy * s->sy + s->sz * s->sz)) * 0.5f + 1.f;
     int lo[3], hi[3];
-    const int size[3] = { w->sx, w->sy, w->sz };
+    /* the world's window, wherever it is (a streamed one may be far out) */
+    const int start[3] = { world_x0(w), 0, world_z0(w) }, size[3] = { w->sx, w->sy, w->sz };
     for (int i = 0; i < 3; i++) {
-        /* clamp while still float: a pose far outside the world (tp 3e9 ...)
+        /* clamp while still double: a pose far outside the world (tp 3e9 ...)
          * must not reach an int conversion out of range */
-        float l = floorf(pose->pos[i] - rad), h = ceilf(pose->pos[i] + rad);
-        lo[i] = !(l > 0.f) ? 0 : l > (float)size[i] ? size[i] : (int)l;
-        hi[i] = !(h > 0.f) ? 0 : h > (float)size[i] ? size[i] : (int)h;
+        const double a = start[i], b = (double)start[i] + size[i];
+        double l = floor(at[i] - rad), h = ceil(at[i] + rad);
+        lo[i] = !(l > a) ? start[i] : l > b ? start[i] + size[i] : (int)l;
+        hi[i] = !(h > a) ? start[i] : h > b ? start[i] + size[i] : (int)h;
     }
     int n = 0;
     int elo[3] = { INT_MAX, INT_MAX, INT_MAX }, ehi[3] = { INT_MIN, INT_MIN, INT_MIN };
@@ -306,7 +313,10 @@ int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const too
                     continue;
                 /* which tool voxel holds this centre: invert the pose, then confirm with
                  * the cut's own test (neighbours too, for centres on a cell boundary) */
-                float d[3] = { x + 0.5f - pose->pos[0], y + 0.5f - pose->pos[1], z + 0.5f - pose->pos[2] };
+                /* in the pose's frame (octree.h): small, exact far out */
+                float d[3] = { (float)(x - pose->org[0]) + 0.5f - pose->pos[0],
+                               (float)(y - pose->org[1]) + 0.5f - pose->pos[1],
+                               (float)(z - pose->org[2]) + 0.5f - pose->pos[2] };
                 int c[3];
                 bool edge = false;
                 for (int i = 0; i < 3; i++) {
@@ -365,17 +375,19 @@ static bool pose_from_args(tool *t, const tool_view *v, int argc, char **argv, o
         return true;
     }
     if (argc != 3) return false;
-    float pos[3];
+    double pos[3];
     for (int i = 0; i < 3; i++) {
         char *end;
         double d = strtod(argv[i], &end);
-        if (end == argv[i] || *end || !isfinite(d) || fabs(d) > 1e6) {
+        /* anywhere in the 32-bit world (a streamed world reaches it) */
+        if (end == argv[i] || *end || !isfinite(d) || fabs(d) > 2.0e9) {
             log_error("'%s' is not a coordinate", argv[i]);
             return false;
         }
-        pos[i] = (float)d;
+        pos[i] = d;
     }
-    octree_pose_identity(pose, pos);
+    octree_pose_identity(pose, (const float[3]){ 0, 0, 0 });
+    octree_pose_place(pose, pos);
     return true;
 }
 

@@ -48,14 +48,14 @@ extern const uint8_t tool_palette[TOOL_COLORS + 1][3];
 
 /* An axis-aligned box [lo, hi) in world voxel units. */
 typedef struct tool_box {
-    float lo[3], hi[3];
+    double lo[3], hi[3]; /* double, as the player's are: exact far out */
 } tool_box;
 
 /* What the tool needs from the app: the world it edits and the camera
  * (eye position, yaw and pitch in degrees, the player's convention). */
 typedef struct tool_view {
     world *w; /* NULL while no world exists */
-    float eye[3];
+    double eye[3]; /* double: exact 10^7 voxels out (the pose keeps an integer frame, octree.h) */
     float yaw, pitch;
     bool has_body;  /* body is the player's box: fills leave it free */
     tool_box body;
