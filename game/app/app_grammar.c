@@ -239,13 +239,23 @@ static int grammar_apply(caves_app *s, const char *file, const char *iters)
         for (int i = 0; i < 3; i++) centre[i] = hit[i] + 0.5;
     else
         for (int i = 0; i < 3; i++) centre[i] = eye[i] + fwd[i] * dist;
-    int half = cvar_int("caves.apply_size", 32) / 2, lo[3], hi[3], size[3] = { a->w->sx, a->w->sy, a->w->sz };
+    /* clipped to the window, wherever a streamed one is */
+    int half = cvar_int("caves.apply_size", 32) / 2, lo[3], hi[3];
+    int first[3] = { world_x0(a->w), 0, world_z0(a->w) }, size[3] = { a->w->sx, a->w->sy, a->w->sz };
     for (int i = 0; i < 3; i++) {
         lo[i] = (int)floor(centre[i]) - half;
         hi[i] = (int)floor(centre[i]) + half;
-        lo[i] = lo[i] < 0 ? 0 : lo[i];
-        hi[i] = hi[i] > size[i] ? size[i] : hi[i];
+        lo[i] = lo[i] < first[i] ? first[i] : lo[i];
+        hi[i] = hi[i] > first[i] + size[i] ? first[i] + size[i] : hi[i];
     }
+    /* a column the stream has not generated yet would overwrite the derivation when it comes */
+    for (int cz = lo[2] >> CHUNK_BITS; cz <= (hi[2] - 1) >> CHUNK_BITS; cz++)
+        for (int cx = lo[0] >> CHUNK_BITS; cx <= (hi[0] - 1) >> CHUNK_BITS; cx++)
+            if (world_column_state(a->w, cx, cz) != WORLD_COL_READY) {
+                log_error("grammar apply: the terrain at %d %d has not arrived yet; `stream wait` first", cx * CHUNK_SIZE,
+                          cz * CHUNK_SIZE);
+                goto done;
+            }
     int min_y = cvar_int("caves.min_y", 3);
     lo[1] = lo[1] < min_y ? min_y : lo[1];
     const cvar *st = cvar_find("caves.stride");

@@ -6,6 +6,7 @@
 #include "app_voxelize.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,14 +182,16 @@ static int c_import(void *u, int argc, char **argv)
     /* its base centred on the face the view met, standing on it */
     world *w = a->w;
     int base[3] = { hit[0] + normal[0] - g.nx / 2, hit[1] + normal[1], hit[2] + normal[2] - g.nz / 2 };
-    int lo[3] = { w->sx, w->sy, w->sz }, hi[3] = { 0, 0, 0 };
+    int lo[3] = { INT_MAX, INT_MAX, INT_MAX }, hi[3] = { INT_MIN, INT_MIN, INT_MIN }; /* global: any window */
     long stamped = 0;
     for (int y = 0; y < g.ny; y++)
         for (int z = 0; z < g.nz; z++)
             for (int x = 0; x < g.nx; x++) {
                 if (!v[(size_t)x + (size_t)g.nx * ((size_t)z + (size_t)g.nz * (size_t)y)]) continue;
                 int p[3] = { base[0] + x, base[1] + y, base[2] + z };
-                if (!world_in_bounds(w, p[0], p[1], p[2]) || world_get(w, p[0], p[1], p[2]) == MAT_BEDROCK) continue;
+                if (!world_in_bounds(w, p[0], p[1], p[2]) || world_get(w, p[0], p[1], p[2]) == MAT_BEDROCK ||
+                    world_column_state(w, p[0] >> CHUNK_BITS, p[2] >> CHUNK_BITS) != WORLD_COL_READY)
+                    continue; /* a column not generated yet would overwrite it when it comes */
                 world_set(w, p[0], p[1], p[2], t->material); /* clears the cell's tint */
                 for (int k = 0; k < 3; k++) {
                     if (p[k] < lo[k]) lo[k] = p[k];
