@@ -42,11 +42,7 @@ static void tp(const char *fmt, double x, double y, double z)
     assert_int_equal(cmd_exec(cmd), 0);
 }
 
-static bool is_sky(const uint8_t *p)
-{
-    /* the clear colour (0.62, 0.76, 0.93), with a little room for fog */
-    return abs((int)p[0] - 158) <= 3 && abs((int)p[1] - 194) <= 3 && abs((int)p[2] - 237) <= 3;
-}
+static bool is_sky(const uint8_t *p) { return test_game_sky(p); }
 
 static void test_flight_shows_ground_below_the_horizon(void **state)
 {
