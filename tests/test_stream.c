@@ -164,12 +164,15 @@ static void test_edits_survive_flying_away_and_back(void **state)
  * one's columns (none generated again), an edit outside the small window
  * goes to its store with its unsaved flag, and a bigger one after puts it
  * back; an edit the old store held moves with it. */
+/* A stream of the synthetic generator over w, hysteresis 1. */
+static stream *synth_stream(world *w, job_pool *jobs) { return stream_create(w, jobs, synth_column, NULL, 0, 1); }
+
 static void test_adopt_keeps_columns_and_edits(void **state)
 {
     (void)state;
     job_pool *jobs = job_pool_create(2);
-    world *big = window_for(128, 1);
-    stream *s = stream_create(big, jobs, synth_column, NULL, 0, 1);
+    world *big = window_for(128, 1), *small = window_for(32, 1), *again = window_for(128, 1);
+    stream *s = synth_stream(big, jobs);
     stream_wait(s, 0, 0, 160);
     world_set(big, 2, 5, 2, MAT_AIR);   /* resident in every window below */
     world_set(big, 165, 5, 2, MAT_AIR); /* outside the small one */
@@ -183,8 +186,7 @@ static void test_adopt_keeps_columns_and_edits(void **state)
     int unsaved = big->unsaved_count + stream_get_stats(s).stored_unsaved;
     assert_int_equal(unsaved, 3);
 
-    world *small = window_for(32, 1);
-    stream *t = stream_create(small, jobs, synth_column, NULL, 0, 1);
+    stream *t = synth_stream(small, jobs);
     stream_adopt(t, s, 0.5, 0.5); /* waits for s's jobs first */
     long long generated = stream_get_stats(t).generated;
     int calls = atomic_load(&g_calls);
@@ -203,8 +205,7 @@ static void test_adopt_keeps_columns_and_edits(void **state)
     assert_int_equal(stream_get_stats(t).generated, generated + made); /* counts go on */
     assert_ready_columns_match(small); /* it samples no voxel of the cut */
 
-    world *again = window_for(128, 1);
-    stream *u = stream_create(again, jobs, synth_column, NULL, 0, 1);
+    stream *u = synth_stream(again, jobs);
     stream_adopt(u, t, 0.5, 0.5);
     stream_destroy(t);
     world_destroy(small);
