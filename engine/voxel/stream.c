@@ -494,6 +494,7 @@ bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, c
 int stream_take_arrived(stream *s, int *cx, int *cz, int max)
 {
     int n = s->arrived_count < max ? s->arrived_count : max;
+    if (n <= 0) return 0; /* a stream that adopted its columns may have no list yet: no memmove of NULL */
     for (int i = 0; i < n; i++) cx[i] = s->arrived[2 * i], cz[i] = s->arrived[2 * i + 1];
     memmove(s->arrived, s->arrived + 2 * n, sizeof(int) * 2 * (size_t)(s->arrived_count - n));
     s->arrived_count -= n;
