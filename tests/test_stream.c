@@ -171,6 +171,66 @@ static void test_edits_survive_flying_away_and_back(void **state)
     job_pool_destroy(jobs);
 }
 
+/* view.distance changed: a stream over a smaller window adopts the big
+ * one's columns (none generated again), an edit outside the small window
+ * goes to its store with its unsaved flag, and a bigger one after puts it
+ * back; an edit the old store held moves with it. */
+/* A stream of the synthetic generator over w, hysteresis 1. */
+static stream *synth_stream(world *w, job_pool *jobs) { return stream_create(w, jobs, synth_column, NULL, 0, 1); }
+
+static void test_adopt_keeps_columns_and_edits(void **state)
+{
+    (void)state;
+    job_pool *jobs = job_pool_create(2);
+    world *big = window_for(128, 1), *small = window_for(32, 1), *again = window_for(128, 1);
+    stream *s = synth_stream(big, jobs);
+    stream_wait(s, 0, 0, 160);
+    world_set(big, 2, 5, 2, MAT_AIR);   /* resident in every window below */
+    world_set(big, 165, 5, 2, MAT_AIR); /* outside the small one */
+    world_set_tint(big, 165, 6, 2, 4);
+    for (int x = 0; x <= 2000; x += 50) stream_update(s, x, 0); /* the origin edits into the store... */
+    stream_wait(s, 2000, 0, 64);
+    world_set(big, 2000, 5, 2, MAT_AIR); /* ...and one here, resident */
+    assert_int_equal(stream_get_stats(s).stored_chunks, 2);
+    for (int x = 2000; x >= 0; x -= 50) stream_update(s, x, 0);
+    stream_wait(s, 0, 0, 160);
+    int unsaved = big->unsaved_count + stream_get_stats(s).stored_unsaved;
+    assert_int_equal(unsaved, 3);
+
+    stream *t = synth_stream(small, jobs);
+    stream_adopt(t, s, 0.5, 0.5); /* waits for s's jobs first */
+    long long generated = stream_get_stats(t).generated;
+    int calls = atomic_load(&g_calls);
+    stream_destroy(s);
+    world_destroy(big);
+    assert_int_equal(world_column_state(small, 0, 0), WORLD_COL_READY);
+    assert_int_equal(world_get(small, 2, 5, 2), MAT_AIR);
+    assert_false(world_chunk_valid(small, 165 / CHUNK_SIZE, 0, 0));
+    assert_int_equal(stream_get_stats(t).stored_chunks, 2); /* the one at 165 and the one at 2000 */
+    assert_int_equal(small->unsaved_count + stream_get_stats(t).stored_unsaved, unsaved);
+    int ready = stream_get_stats(t).ready;
+    assert_true(ready >= 7 * 7); /* every column within 160 voxels came over ready... */
+    while (stream_get_stats(t).ready < small->cx * small->cz) stream_update(t, 0.5, 0.5); /* the whole window */
+    int made = stream_get_stats(t).ready - ready; /* ...and only the corners beyond are generated */
+    assert_int_equal(atomic_load(&g_calls) - calls, made);
+    assert_int_equal(stream_get_stats(t).generated, generated + made); /* counts go on */
+    assert_ready_columns_match(small); /* it samples no voxel of the cut */
+
+    stream *u = synth_stream(again, jobs);
+    stream_adopt(u, t, 0.5, 0.5);
+    stream_destroy(t);
+    world_destroy(small);
+    stream_wait(u, 0.5, 0.5, 160);
+    assert_int_equal(world_get(again, 2, 5, 2), MAT_AIR);
+    assert_int_equal(world_get(again, 165, 5, 2), MAT_AIR);
+    assert_int_equal(world_get_tint(again, 165, 6, 2), 4);
+    assert_int_equal(stream_get_stats(u).stored_chunks, 1); /* 2000 is still away */
+    assert_int_equal(again->unsaved_count + stream_get_stats(u).stored_unsaved, unsaved);
+    stream_destroy(u);
+    world_destroy(again);
+    job_pool_destroy(jobs);
+}
+
 static void count_chunk(void *arg, int cx, int cy, int cz, const chunk *c)
 {
     (void)cx, (void)cy, (void)cz, (void)c;
@@ -282,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_order_and_workers_do_not_matter),
         cmocka_unit_test(test_edits_survive_flying_away_and_back),
         cmocka_unit_test(test_stored_unsaved_taken_once),
+        cmocka_unit_test(test_adopt_keeps_columns_and_edits),
         cmocka_unit_test(test_failures_retry_never_drop),
         cmocka_unit_test(test_installed_column_marks_its_ring_dirty),
         cmocka_unit_test(test_centre_beyond_the_limit_refused),

@@ -42,10 +42,20 @@ static void tp(const char *fmt, double x, double y, double z)
     assert_int_equal(cmd_exec(cmd), 0);
 }
 
-static bool is_sky(const uint8_t *p)
+static bool is_sky(const uint8_t *p) { return test_game_sky(p); }
+
+/* Sky pixels in the lowest third of the last frame (top row first): looking
+ * 30 degrees down, it sees the ground 30-60 degrees below the horizon, well
+ * inside the view distance. */
+static int sky_below(app *a)
 {
-    /* the clear colour (0.62, 0.76, 0.93), with a little room for fog */
-    return abs((int)p[0] - 158) <= 3 && abs((int)p[1] - 194) <= 3 && abs((int)p[2] - 237) <= 3;
+    uint8_t *px = screenshot_read(platform_framebuffer(a->plat), W, H);
+    assert_non_null(px);
+    int sky = 0;
+    for (int y = H - H / 3; y < H; y++)
+        for (int x = 0; x < W; x++) sky += is_sky(px + 4 * (y * W + x));
+    free(px);
+    return sky;
 }
 
 static void test_flight_shows_ground_below_the_horizon(void **state)
@@ -58,13 +68,7 @@ static void test_flight_shows_ground_below_the_horizon(void **state)
     /* east at 100 voxels a second, one simulated frame at a time */
     for (int i = 0; i < 240; i++, frames++) {
         tp("tp %.3f %.1f %.1f; frames 1", 0.5 + i * 100.0 / 60.0, 100.0, 0.5);
-        uint8_t *px = screenshot_read(platform_framebuffer(a->plat), W, H);
-        assert_non_null(px);
-        int sky = 0;
-        /* top row first: the lowest third looks at the ground 30-60
-         * degrees below the horizon, well inside the view distance */
-        for (int y = H - H / 3; y < H; y++)
-            for (int x = 0; x < W; x++) sky += is_sky(px + 4 * (y * W + x));
+        int sky = sky_below(a);
         /* a column missing at this range is hundreds of pixels of sky; one
          * or two lone pixels are the blocks renderer's sparkle at quad
          * edges, which the finite world shows as well (docs/streaming.md) */
@@ -76,7 +80,6 @@ static void test_flight_shows_ground_below_the_horizon(void **state)
             snprintf(shot, sizeof shot, "screenshot /tmp/st/hole%d.png", i);
             cmd_exec(shot);
         }
-        free(px);
     }
     printf("%d of %d frames showed sky below the horizon (%d a sparkle of 1-8 pixels)\n", sky_frames, frames, sparkle);
     assert_int_equal(sky_frames, 0);
@@ -160,6 +163,59 @@ static void test_view_distance_over_budget_refused(void **state)
     app_destroy(a);
 }
 
+/* Frames of a short flight east (looking down, as the first test) with
+ * more than 8 sky pixels in the lowest third: holes. */
+static int flight_holes(app *a, double x0, int frames)
+{
+    int holes = 0;
+    assert_int_equal(cmd_exec("look 90 -30"), 0);
+    for (int i = 0; i < frames; i++) {
+        tp("tp %.3f %.1f %.1f; frames 1", x0 + i * 100.0 / 60.0, 100.0, 0.5);
+        holes += sky_below(a) > 8;
+    }
+    return holes;
+}
+
+static int unsaved_chunks(app *a) { return a->w->unsaved_count + stream_get_stats(app_stream(a)).stored_unsaved; }
+
+/* view.distance applies at once to a streamed world: the window takes the
+ * new size around the player, and a cut at the spawn and one 270 voxels
+ * east (outside the smaller window, so kept in the store meanwhile) are
+ * there after going down and up again, still unsaved, with the player
+ * where it was; a flight then shows no hole. */
+static void test_view_distance_live(void **state)
+{
+    (void)state;
+    app *a = open_streamed(256);
+    assert_int_equal(cmd_exec("stream wait 300"), 0);
+    int cols = a->w->cx;
+    int y0 = world_surface_y(a->w, 0, 0) - 4, y1 = world_surface_y(a->w, 270, 0) - 4;
+    assert_true(y1 > 8); /* there */
+    tp("set tool.size 8; cut 0 %.0f 0; fill stone 4 %.0f 4; tp 270.5 100 0.5; stream wait 64; frames 1", y0, y0 + 12, 0);
+    tp("cut 270 %.0f 0; frames 1; tp 0.5 100 0.5; frames 1", y1, 0, 0);
+    uint64_t here = hash_box(a->w, -8, y0 - 8, -8, 24), there = hash_box(a->w, 262, y1 - 8, -8, 24);
+    int unsaved = unsaved_chunks(a);
+    assert_true(unsaved > 0);
+    const world *before = a->w;
+    assert_int_equal(cmd_exec("tp 0.5 100 0.5; set view.distance 32; stream"), 0);
+    assert_true(a->w != before && a->w->cx < cols); /* resized, not a new world */
+    assert_true(a->pl.pos[0] == 0.5f && a->pl.pos[1] == 100.f && a->pl.pos[2] == 0.5f);
+    assert_true(hash_box(a->w, -8, y0 - 8, -8, 24) == here); /* resident: copied over */
+    assert_false(world_chunk_valid(a->w, 270 / CHUNK_SIZE, 1, 0)); /* outside the window now */
+    assert_true(stream_get_stats(app_stream(a)).stored_chunks > 0);
+    assert_int_equal(unsaved_chunks(a), unsaved);
+    assert_int_equal(cmd_exec("stream wait; frames 1; set view.distance 320; stream wait 300; frames 1"), 0);
+    assert_true(a->w->cx > cols);
+    assert_true(hash_box(a->w, -8, y0 - 8, -8, 24) == here);
+    assert_true(hash_box(a->w, 262, y1 - 8, -8, 24) == there); /* back from the store */
+    assert_int_equal(unsaved_chunks(a), unsaved);
+    int holes = flight_holes(a, 0.5, 60);
+    printf("view.distance 256 -> 32 -> 320: windows %d, %d columns a side; %d holes in 60 frames of flight\n", cols,
+           a->w->cx, holes);
+    assert_int_equal(holes, 0);
+    app_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -168,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_player_held_over_columns_not_there_yet),
         cmocka_unit_test(test_memory_flat_over_a_flight),
         cmocka_unit_test(test_view_distance_over_budget_refused),
+        cmocka_unit_test(test_view_distance_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

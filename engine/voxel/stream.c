@@ -283,22 +283,23 @@ static void collect_finished(stream *s)
     }
 }
 
-/* Keeps the edited chunks of the columns the window is about to leave
- * (and counts the generated columns it evicts). */
-static void store_leaving(stream *s, int ocx, int ocz)
+/* Keeps the edited chunks of the columns outside the window of ncx x ncz
+ * columns at (ocx, ocz) the world is about to become (and counts the
+ * generated columns it evicts). */
+static void store_leaving(stream *s, int ocx, int ocz, int ncx, int ncz)
 {
     world *w = s->w;
     for (int sz = 0; sz < w->cz; sz++)
         for (int sx = 0; sx < w->cx; sx++) {
             int cx = w->ocx + sx, cz = w->ocz + sz;
-            bool stays = cx >= ocx && cx < ocx + w->cx && cz >= ocz && cz < ocz + w->cz;
+            bool stays = cx >= ocx && cx < ocx + ncx && cz >= ocz && cz < ocz + ncz;
             s->stats.evicted += !stays && world_column_state(w, cx, cz) == WORLD_COL_READY;
         }
     for (int i = 0; i < w->chunk_count; i++) {
         if (!(w->edit[i] & WORLD_EDITED)) continue;
         int cx, cy, cz;
         world_chunk_coords(w, i, &cx, &cy, &cz);
-        if (cx >= ocx && cx < ocx + w->cx && cz >= ocz && cz < ocz + w->cz) continue;
+        if (cx >= ocx && cx < ocx + ncx && cz >= ocz && cz < ocz + ncz) continue;
         chunk *c = malloc(sizeof *c);
         if (!c) {
             log_error("stream: out of memory keeping the edits of chunk %d,%d,%d", cx, cy, cz);
@@ -347,6 +348,49 @@ static int nearest_empty(stream *s, double x, double z, int k)
     return n;
 }
 
+void stream_adopt(stream *to, stream *from, double x, double z)
+{
+    /* what is generating now lands in from's window first */
+    if (from->jobs) job_group_wait(from->jobs, &from->group);
+    collect_finished(from);
+    world *fw = from->w, *tw = to->w;
+    int limit = WORLD_COORD_LIMIT / CHUNK_SIZE;
+    int ocx = floor_div(x) - tw->cx / 2, ocz = floor_div(z) - tw->cz / 2;
+    ocx = ocx < -limit ? -limit : ocx > limit - tw->cx ? limit - tw->cx : ocx;
+    ocz = ocz < -limit ? -limit : ocz > limit - tw->cz ? limit - tw->cz : ocz;
+    world_move(tw, ocx, ocz); /* empty: nothing leaves */
+    /* the edited chunks the new window does not cover, then the old store */
+    store_leaving(from, ocx, ocz, tw->cx, tw->cz);
+    for (int i = 0; i < from->st.cap; i++) {
+        stored *e = &from->st.e[i];
+        if (!e->c) continue;
+        if (!store_put(&to->st, e->cx, e->cy, e->cz, e->c, e->flags)) {
+            log_error("stream: out of memory keeping the edits of chunk %d,%d,%d", e->cx, e->cy, e->cz);
+            free(e->c->tint), free(e->c);
+        }
+        store_remove(&from->st, e);
+    }
+    /* the ready columns both windows cover, as they are (edits and flags) */
+    for (int sz = 0; sz < fw->cz; sz++)
+        for (int sx = 0; sx < fw->cx; sx++) {
+            int cx = fw->ocx + sx, cz = fw->ocz + sz;
+            if (world_column_state(fw, cx, cz) != WORLD_COL_READY || !world_chunk_valid(tw, cx, 0, cz)) continue;
+            for (int y = 0; y < tw->cy; y++) {
+                int fi = world_chunk_index(fw, cx, y, cz), ti = world_chunk_index(tw, cx, y, cz);
+                memcpy(tw->chunks[ti].vox, fw->chunks[fi].vox, CHUNK_VOLUME);
+                free(tw->chunks[ti].tint);
+                tw->chunks[ti].tint = fw->chunks[fi].tint; /* ownership moves */
+                fw->chunks[fi].tint = NULL;
+                tw->edit[ti] = fw->edit[fi];
+                tw->unsaved_count += (fw->edit[fi] & WORLD_UNSAVED) != 0;
+            }
+            world_set_column_state(tw, cx, cz, WORLD_COL_READY);
+            mark_column_dirty(tw, cx, cz);
+        }
+    to->stats = from->stats; /* counters go on from where they were */
+    to->stats.moves++;
+}
+
 bool stream_update(stream *s, double x, double z)
 {
     world *w = s->w;
@@ -359,7 +403,7 @@ bool stream_update(stream *s, double x, double z)
         int limit = WORLD_COORD_LIMIT / CHUNK_SIZE;
         if (ocx < -limit || ocz < -limit || ocx > limit - w->cx || ocz > limit - w->cz) ok = false;
         else {
-            store_leaving(s, ocx, ocz);
+            store_leaving(s, ocx, ocz, w->cx, w->cz);
             world_move(w, ocx, ocz);
             s->stats.moves++;
         }
@@ -502,6 +546,7 @@ bool stream_hash_column(const stream *s, world *scratch, int cx, int cz, uint64_
 int stream_take_arrived(stream *s, int *cx, int *cz, int max)
 {
     int n = s->arrived_count < max ? s->arrived_count : max;
+    if (n <= 0) return 0; /* a stream that adopted its columns may have no list yet: no memmove of NULL */
     for (int i = 0; i < n; i++) cx[i] = s->arrived[2 * i], cz[i] = s->arrived[2 * i + 1];
     memmove(s->arrived, s->arrived + 2 * n, sizeof(int) * 2 * (size_t)(s->arrived_count - n));
     s->arrived_count -= n;

@@ -72,6 +72,15 @@ void stream_jobs_joined(stream *s);
  * Returns false when the centre is beyond the coordinate limit (nothing
  * moves; the caller clamps). */
 bool stream_update(stream *s, double x, double z);
+/* view.distance changed: `to` (a new stream over an empty window of the
+ * new size, with the same generator) takes over from `from`. Waits for
+ * from's jobs, places to's window around (x, z) as stream_update would,
+ * copies every ready column both windows cover as it is (voxels, tints,
+ * edit and unsaved flags; marked dirty, not announced: the world is new to
+ * the caller's components), and keeps in to's store the edited chunks of
+ * from's columns it does not cover and everything from had stored. `from`
+ * is left with nothing to lose: destroy it. */
+void stream_adopt(stream *to, stream *from, double x, double z);
 /* Runs stream_update until every column within `radius` voxels of (x, z)
  * is ready (or the window cannot hold that radius). */
 void stream_wait(stream *s, double x, double z, int radius);

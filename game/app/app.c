@@ -68,7 +68,7 @@ static void register_cvars(app *a)
         { "world.size_y", "world height in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "4", 1, 16, NULL, NULL, a, validate_world_size },
         { "world.size_z", "world depth in 32-voxel chunks", CVAR_INT, CVAR_ARCHIVE | CVAR_REGEN, "16", 1, 64, NULL, NULL, a, validate_world_size },
         { "view.fov", "vertical field of view in degrees", CVAR_FLOAT, CVAR_ARCHIVE, "70", 20, 140 },
-        { "view.distance", "view distance in voxels (fog ends here)", CVAR_FLOAT, CVAR_ARCHIVE, "192", 32, 2048, NULL, NULL, a, app_stream_validate_distance },
+        { "view.distance", "view distance in voxels (fog ends here)", CVAR_FLOAT, CVAR_ARCHIVE, "192", 32, 2048, NULL, app_stream_distance_changed, a, app_stream_validate_distance },
         { "input.sensitivity", "mouse look, degrees per pixel", CVAR_FLOAT, CVAR_ARCHIVE, "0.12", 0.005, 2 },
         { "input.invert_y", "invert vertical mouse look", CVAR_BOOL, CVAR_ARCHIVE, "0" },
         { "render.wireframe", "draw triangle edges only", CVAR_BOOL, 0, "0" },

@@ -37,6 +37,7 @@ typedef struct app {
     worldgen_task *gen_task;         /* background generation in flight */
     bool regen_pending;
     double regen_at;
+    bool world_resizing; /* on_new_world: the same world in a window of another size (edits, player kept) */
     player pl;
     camera cam;
     double script_time; /* the clock of 'frames' (scripts run on simulated time) */

@@ -400,6 +400,9 @@ static bool load_chunks(app *a, const char *slot, char *err, size_t errlen)
 static void save_new_world(void *self, app *a, world *w)
 {
     app_save *s = &g_save;
+    /* view.distance resized the streamed window: the slot, its inputs and
+     * the edit flags the window carried over stay as they are */
+    if (a->world_resizing) return;
     world_forget_edits(w); /* what generation wrote (the caves pass) is not an edit */
     free(s->inputs);
     s->inputs = app_save_inputs_text(a);

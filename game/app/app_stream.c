@@ -122,6 +122,40 @@ bool app_stream_begin(app *a, world **out)
     return true;
 }
 
+void app_stream_distance_changed(cvar *cv, void *user)
+{
+    app *a = user;
+    stream_comp *c = state(a);
+    stream *old = app_stream(a);
+    if (!c || !old) return;
+    char err[256];
+    int n = window_for(c, cv->f, a->cv.size_y->i, err, sizeof err);
+    if (!n || n == a->w->cx) return; /* the veto refused it already; or the same window */
+    world *nw = world_create_window(0, 0, n, a->cv.size_y->i, n);
+    stream *ns = nw ? stream_create(nw, a->jobs, column_gen_run, c->gen, 0, c->cv.hysteresis->i) : NULL;
+    if (!ns) {
+        log_error("view.distance %.0f: no memory for a window of %dx%d columns; it stays %dx%d", (double)cv->f, n, n,
+                  a->w->cx, a->w->cz);
+        world_destroy(nw);
+        return;
+    }
+    /* as for any world left: saves write what is unsaved (if a file is
+     * open), bodies settle into it; then the columns, their edit flags and
+     * the store move to the new window, and every component hears of the
+     * new world (save keeps its slot, the player stays where it is) */
+    world *ow = a->w;
+    component_world_leaving_all(&a->comps, a, ow);
+    stream_adopt(ns, old, a->pl.pos[0], a->pl.pos[2]);
+    stream_destroy(old);
+    c->s = ns;
+    a->w = nw;
+    a->world_resizing = true;
+    component_new_world_all(&a->comps, a, nw);
+    a->world_resizing = false;
+    world_destroy(ow);
+    log_info("view.distance %.0f: the window is %dx%d columns", (double)cv->f, n, n);
+}
+
 static void drop_stream(stream_comp *c)
 {
     stream_destroy(c->s);
@@ -136,6 +170,7 @@ static void drop_stream(stream_comp *c)
 static void stream_new_world(void *self, app *a, world *w)
 {
     stream_comp *c = self;
+    if (a->world_resizing) return; /* app_stream_distance_changed made its stream */
     drop_stream(c);
     a->pl.hold_unready = false;
     if (!c->gen_pending) return; /* a finite world */

@@ -27,6 +27,12 @@ int app_stream_window(const app *a, char *err, size_t errlen);
 /* The veto on view.distance while streaming: a window over the budget is
  * refused with its estimate. user: the app. */
 bool app_stream_validate_distance(const cvar *proposed, char *err, size_t errlen, void *user);
+/* view.distance changed (user: the app): a streamed world's window takes
+ * the new size at once, around the player, keeping every edit (resident,
+ * stored, saved or not) and the player's place; the components hear of it
+ * as a new world with app.world_resizing set. A finite world (or none yet)
+ * takes it with the next world. */
+void app_stream_distance_changed(cvar *c, void *user);
 /* A new streamed world: the empty window for the current settings and the
  * generator the next on_new_world starts streaming with. False (logged)
  * when the settings cannot stream. */

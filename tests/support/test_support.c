@@ -117,3 +117,19 @@ int test_pixels_differ(const uint8_t *a, const uint8_t *b, int n, int tol)
             }
     return differ;
 }
+
+int test_crack_pixels(const uint8_t *px, int w, int h, bool (*sky)(const uint8_t *rgba))
+{
+    int n = 0;
+#define SKY(x, y) sky(px + 4 * ((y) * w + (x)))
+    for (int y = 2; y < h - 2; y++)
+        for (int x = 2; x < w - 2; x++)
+            n += SKY(x, y) && ((!SKY(x - 2, y) && !SKY(x + 2, y)) || (!SKY(x, y - 2) && !SKY(x, y + 2)));
+#undef SKY
+    return n;
+}
+
+bool test_game_sky(const uint8_t *p)
+{
+    return abs((int)p[0] - 158) <= 3 && abs((int)p[1] - 194) <= 3 && abs((int)p[2] - 237) <= 3;
+}

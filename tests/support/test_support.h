@@ -50,4 +50,11 @@ light *test_light_bake(const struct world *w, const light_params *p, struct job_
  * other way. */
 int test_pixels_differ(const uint8_t *a, const uint8_t *b, int n, int tol);
 
+/* Crack pixels of a w x h RGBA picture (top row first): sky, as `sky`
+ * says, with something drawn two pixels either side of it across or down
+ * (a thinner tree top against the sky is not one). */
+int test_crack_pixels(const uint8_t *px, int w, int h, bool (*sky)(const uint8_t *rgba));
+/* The game's clear colour (0.62, 0.76, 0.93), with a little room for fog. */
+bool test_game_sky(const uint8_t *rgba);
+
 #endif
