@@ -394,10 +394,13 @@ static bool bits_any(const uint64_t *bits, size_t i, size_t n)
     return false;
 }
 
-/* Whether a row of the box can hold an element: some drawn voxel in it or
- * in the four rows beside it. Most rows are deep rock or open air. */
+/* Whether a row of the box can hold an element: some drawn voxel in it
+ * (or just past its ends: a box's end voxel may be lit by a face beyond
+ * it) or in the four rows beside it. Most rows are deep rock or open air. */
 static bool row_may_light(const light *l, int x0, int x1, int y, int z)
 {
+    if (x0 > 0) x0--;
+    if (x1 < l->sx) x1++;
     size_t n = (size_t)(x1 - x0);
     if (bits_any(l->drawn, vidx(l, x0, y, z), n)) return true;
     if (y > 0 && bits_any(l->drawn, vidx(l, x0, y - 1, z), n)) return true;
