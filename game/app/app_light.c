@@ -377,6 +377,7 @@ static void columns_start(app_light *L)
             break;
         }
     }
+    if (k == 0) return; /* (pend_x may be NULL: nothing was ever queued) */
     L->pend_n -= k;
     memmove(L->pend_x, L->pend_x + k, sizeof *L->pend_x * (size_t)L->pend_n);
     memmove(L->pend_z, L->pend_z + k, sizeof *L->pend_z * (size_t)L->pend_n);
@@ -440,7 +441,7 @@ void app_light_settle(app *a)
 {
     app_light *L = component_state(&a->comps, app_light_component.name);
     if (!L) return;
-    while (L->pend_n > 0 || L->ncols > 0) {
+    for (;;) { /* ends: a column is baked again only after an edit, and none comes meanwhile */
         bool busy = false;
         for (int i = 0; i < L->ncols; i++) busy |= L->cols[i].busy;
         if (!busy && L->pend_n == 0) break;
