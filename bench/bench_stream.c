@@ -24,6 +24,8 @@
 
 #include "app/app_frame.h"
 #include "app/app_internal.h"
+#include "app/app_light.h"
+#include "app/app_render.h"
 #include "app/app_stream.h"
 #include "core/rss.h"
 #include "bench.h"
@@ -96,7 +98,18 @@ static void flight_at(double t, double total, float pos[3], float *yaw)
     pos[1] = FLY_HEIGHT;
 }
 
-/* Columns inside 0.75 x view.distance and the frustum that cannot be drawn. */
+/* A chunk of the column waits to be meshed (stream.upload_budget left it
+ * for a later frame): counted as a hole, though a chunk meshed before
+ * still draws its old mesh meanwhile. */
+static bool mesh_pending(const world *w, int cx, int cz)
+{
+    for (int cy = 0; cy < w->cy; cy++)
+        if (world_chunk_valid(w, cx, cy, cz) && w->dirty[world_chunk_index(w, cx, cy, cz)]) return true;
+    return false;
+}
+
+/* Columns inside 0.75 x view.distance and the frustum that cannot be
+ * drawn: not there, a neighbour missing, or not meshed yet. */
 static int holes(app *a)
 {
     const world *w = a->w;
@@ -114,7 +127,7 @@ static int holes(app *a)
             float dx = fmaxf(fmaxf(lo[0] - a->cam.pos[0], a->cam.pos[0] - hi[0]), 0.f);
             float dz = fmaxf(fmaxf(lo[2] - a->cam.pos[2], a->cam.pos[2] - hi[2]), 0.f);
             if (dx * dx + dz * dz > reach * reach || !camera_box_visible(&a->cam, lo, hi)) continue;
-            n += !stream_meshable(w, cx, cz);
+            n += !stream_meshable(w, cx, cz) || mesh_pending(w, cx, cz);
         }
     return n;
 }
@@ -157,6 +170,10 @@ static void fly_run(void *s)
         stream_wait(st, pos[0], pos[2], 1 << 16);
         frame(a, a->script_time += 1.0 / 60.0);
     }
+    /* and lit and meshed: no column baking or meshing (stream.upload_budget
+     * spreads it over frames) while the standing frame is timed */
+    app_light_settle(a);
+    app_render_mesh_dirty(a);
     for (int i = 0; i < 10; i++) frame(a, a->script_time += 1.0 / 60.0); /* meshed, warm */
     float stand[30];
     for (int i = 0; i < 30; i++) stand[i] = frame(a, a->script_time += 1.0 / 60.0);
@@ -186,9 +203,9 @@ static void fly_run(void *s)
     free(ms);
     bench_note("frames", frames);
     bench_note("standing_ms", standing);
-    bench_note("frame_p50_ms", p50);
-    bench_note("frame_p95_ms", p95);
-    bench_note("frame_max_ms", mx);
+    bench_note("p50_ms", p50);
+    bench_note("p95_ms", p95);
+    bench_note("max_ms", mx);
     bench_note("p95_ratio", p95 / standing);
     bench_note("max_ratio", mx / standing);
     bench_note("holes", hole_frames);

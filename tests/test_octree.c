@@ -285,8 +285,30 @@ static void test_moved_window_tree_answers_in_world_coordinates(void **state)
                 bool in = x >= blo[0] && x < bhi[0] && z >= blo[2] && z < bhi[2];
                 assert_int_equal(octree_get(box, x, y, z), in && world_get(moved, x, y, z) != MAT_AIR);
             }
+    /* the same box read a column a call (the tool's next tree, spread
+     * over frames): not done until every column is read, then the same
+     * tree, its upper levels included */
+    octree *inc = octree_box_begin(moved, blo, bhi);
+    assert_non_null(inc);
+    int next = 0;
+    assert_false(octree_box_fill(inc, moved, &next, 1));
+    assert_true(octree_box_fill(inc, moved, &next, 1));
+    assert_true(octree_box_fill(inc, moved, &next, 1)); /* done stays done */
+    assert_int_equal(octree_count(inc), octree_count(box));
+    for (int y = 0; y < 32; y++)
+        for (int z = dz + 32; z < dz + 96; z++)
+            for (int x = dx + 32; x < dx + 64; x++) assert_int_equal(octree_get(inc, x, y, z), octree_get(box, x, y, z));
+    for (int k = 0; k < 50; k++) {
+        float lo[3] = { (float)(dx + 32 + rng_range(&r, 0, 31)), (float)rng_range(&r, 0, 31),
+                        (float)(dz + 32 + rng_range(&r, 0, 63)) };
+        float hi[3] = { lo[0] + 0.5f + (float)rng_range(&r, 0, 6), lo[1] + 0.5f + (float)rng_range(&r, 0, 6),
+                        lo[2] + 0.5f + (float)rng_range(&r, 0, 6) };
+        assert_int_equal(octree_box_occupied(inc, lo, hi), octree_box_occupied(box, lo, hi));
+    }
+    octree_destroy(inc);
     const int unaligned[3] = { dx + 5, 0, dz };
     assert_null(octree_from_world_box(moved, unaligned, bhi));
+    assert_null(octree_box_begin(moved, unaligned, bhi));
     octree_destroy(box);
     /* edits in world coordinates land where they say */
     assert_true(octree_set(b, dx + 1, 31, dz + 2, !octree_get(b, dx + 1, 31, dz + 2)));

@@ -628,6 +628,63 @@ static void test_formula_world(void **state)
     cvar_shutdown();
 }
 
+
+/* A streamed world's tool tree follows the eye: the next tree is read a
+ * few columns a frame (no frame reads the whole box), replaces the tree
+ * when done, equals a tree read at once, and an edit of a column it had
+ * read makes it start again. */
+static void test_tree_follows_the_eye_over_frames(void **state)
+{
+    (void)state;
+    world *w = world_create_window(0, 0, 16, 1, 10);
+    assert_non_null(w);
+    for (int z = 0; z < w->sz; z++)
+        for (int x = 0; x < w->sx; x++) {
+            int h = 8 + (x * 7 + z * 3) % 13;
+            for (int y = 0; y < h; y++) w->chunks[world_chunk_index(w, x >> 5, 0, z >> 5)].vox[CHUNK_INDEX(x & 31, y, z & 31)] = MAT_STONE;
+        }
+    tool t;
+    char err[256];
+    assert_true(tool_init(&t, err, sizeof err));
+    t.terrain_radius = 128;
+    tool_view v = { .w = w, .eye = { 160.5f, 40, 160.5f }, .yaw = 90, .pitch = -30 };
+    octree_pose pose;
+    tool_place(&t, &v, &pose);
+    assert_non_null(tool_terrain_of(&t, w));
+    int building = 0, swaps = 0, edited = 0;
+    const octree *was = tool_terrain(&t);
+    for (int f = 0; f < 150; f++) {
+        v.eye[0] += 1.7f; /* 100 voxels a second at 60 frames a second */
+        tool_place(&t, &v, &pose);
+        building += t.next_tree != NULL;
+        if (t.next_tree && t.next_col > 0 && !edited) { /* cut into a column the next tree has read */
+            int lo[3] = { t.next_lo[0] + 3, 0, t.next_lo[2] + 3 }, hi[3] = { lo[0] + 1, 1, lo[2] + 1 };
+            world_set(w, lo[0], 2, lo[2], MAT_AIR);
+            tool_world_edited(&t, w, lo, hi);
+            assert_null(t.next_tree);
+            edited = 1;
+        }
+        const octree *now = tool_terrain(&t);
+        if (now != was) {
+            swaps++;
+            was = now;
+            octree *whole = octree_from_world_box(w, t.box_lo, t.box_hi);
+            assert_int_equal(octree_count(now), octree_count(whole));
+            for (int k = 0; k < 2000; k++) {
+                int x = t.box_lo[0] + (k * 37) % (t.box_hi[0] - t.box_lo[0]), z = t.box_lo[2] + (k * 11) % (t.box_hi[2] - t.box_lo[2]);
+                assert_int_equal(octree_get(now, x, k % 32, z), octree_get(whole, x, k % 32, z));
+            }
+            octree_destroy(whole);
+        }
+        assert_true(v.eye[0] - (float)t.box_lo[0] >= 64.f && (float)t.box_hi[0] - v.eye[0] >= 64.f);
+    }
+    assert_true(edited);
+    assert_true(swaps >= 2);
+    assert_true(building >= 3 * swaps); /* each swap's tree was read over several frames */
+    tool_free(&t);
+    world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -642,6 +699,7 @@ int main(void)
         cmocka_unit_test(test_octree_broad_phase_matches_collide),
         cmocka_unit_test(test_commands_and_cvars),
         cmocka_unit_test(test_formula_world),
+        cmocka_unit_test(test_tree_follows_the_eye_over_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -146,6 +146,46 @@ static void pf_worker(void *p)
     }
 }
 
+/* Queues a job at the head: the next free worker takes it before the
+ * background work queued earlier (a frame's jobs before streaming's). */
+static bool submit_front(job_pool *pool, job_group *group, job_fn fn, void *arg)
+{
+    job *j = malloc(sizeof *j);
+    if (!j) return false;
+    j->fn = fn, j->arg = arg, j->group = group;
+    pthread_mutex_lock(&pool->lock);
+    group->pending++;
+    j->next = pool->head;
+    pool->head = j;
+    if (!pool->tail) pool->tail = j;
+    pool->queued++;
+    pthread_cond_signal(&pool->work_cv);
+    pthread_mutex_unlock(&pool->lock);
+    return true;
+}
+
+/* Takes the group's jobs that no worker has started off the queue. */
+static void withdraw(job_pool *pool, job_group *group)
+{
+    pthread_mutex_lock(&pool->lock);
+    job *prev = NULL;
+    for (job *j = pool->head; j;) {
+        job *next = j->next;
+        if (j->group == group) {
+            if (prev) prev->next = next;
+            else pool->head = next;
+            if (pool->tail == j) pool->tail = prev;
+            pool->queued--;
+            group->pending--;
+            free(j);
+        } else {
+            prev = j;
+        }
+        j = next;
+    }
+    pthread_mutex_unlock(&pool->lock);
+}
+
 void job_parallel_for(job_pool *pool, int count, job_index_fn fn, void *arg)
 {
     if (count <= 0) return;
@@ -158,6 +198,30 @@ void job_parallel_for(job_pool *pool, int count, job_index_fn fn, void *arg)
     job_group g = { 0 };
     int n = pool->nthreads < count ? pool->nthreads : count;
     for (int i = 0; i < n; i++) job_submit(pool, &g, pf_worker, &c);
+    job_group_wait(pool, &g);
+    pthread_mutex_destroy(&c.lock);
+}
+
+/* The caller pulls indices too, and the helpers go to the head of the
+ * queue: the workers may be busy with long background jobs (generation,
+ * light), and a frame must not wait behind them. Helpers that had not
+ * started when the caller ran out of indices are withdrawn; only those
+ * that started are waited for (each finishes the index it took). */
+void job_parallel_for_urgent(job_pool *pool, int count, job_index_fn fn, void *arg)
+{
+    if (count <= 0) return;
+    if (!pool || pool->nthreads == 0 || count == 1) {
+        for (int i = 0; i < count; i++) fn(arg, i);
+        return;
+    }
+    pf_ctx c = { .fn = fn, .arg = arg, .count = count, .next = 0 };
+    pthread_mutex_init(&c.lock, NULL);
+    job_group g = { 0 };
+    int n = pool->nthreads < count - 1 ? pool->nthreads : count - 1;
+    for (int i = 0; i < n; i++)
+        if (!submit_front(pool, &g, pf_worker, &c)) break;
+    pf_worker(&c);
+    withdraw(pool, &g);
     job_group_wait(pool, &g);
     pthread_mutex_destroy(&c.lock);
 }

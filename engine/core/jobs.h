@@ -28,5 +28,11 @@ bool job_group_done(job_pool *pool, job_group *group);
 
 /* Runs fn(arg, i) for i in [0, count) on the workers and waits. */
 void job_parallel_for(job_pool *pool, int count, job_index_fn fn, void *arg);
+/* The same for work a frame waits on: the calling thread takes indices
+ * too and the workers' share goes before the background jobs queued
+ * earlier, so the frame never waits for a worker to finish a long job
+ * first (only for indices a worker already took). fn then also runs on
+ * the calling thread: only for work that may. */
+void job_parallel_for_urgent(job_pool *pool, int count, job_index_fn fn, void *arg);
 
 #endif

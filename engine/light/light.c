@@ -222,7 +222,7 @@ void light_read_world(light *l, const world *w, const int lo[3], const int hi[3]
         c.opaque_lut[m] = light_blocks((uint8_t)m);
         c.drawn_lut[m] = material_get((uint8_t)m)->render_self;
     }
-    job_parallel_for(jobs, c.hi[2] - c.lo[2], read_plane, &c);
+    job_parallel_for_urgent(jobs, c.hi[2] - c.lo[2], read_plane, &c); /* the caller waits on it */
 }
 
 /* ---- tracing ----------------------------------------------------------- */
@@ -401,10 +401,13 @@ static bool bits_any(const uint64_t *bits, size_t i, size_t n)
     return false;
 }
 
-/* Whether a row of the box can hold an element: some drawn voxel in it or
- * in the four rows beside it. Most rows are deep rock or open air. */
+/* Whether a row of the box can hold an element: some drawn voxel in it
+ * (or just past its ends: a box's end voxel may be lit by a face beyond
+ * it) or in the four rows beside it. Most rows are deep rock or open air. */
 static bool row_may_light(const light *l, int x0, int x1, int y, int z)
 {
+    if (x0 > 0) x0--;
+    if (x1 < l->sx) x1++;
     size_t n = (size_t)(x1 - x0);
     if (bits_any(l->drawn, vidx(l, x0, y, z), n)) return true;
     if (y > 0 && bits_any(l->drawn, vidx(l, x0, y - 1, z), n)) return true;
@@ -478,6 +481,27 @@ static void trace_plane(void *arg, int k)
     atomic_fetch_add_explicit(&c->planes_done, 1, memory_order_release);
 }
 
+/* The tables a bake with params p walks by (what depends on p alone). */
+static void trace_tables(trace_ctx *c, const light_params *p)
+{
+    c->params = *p, c->p = &c->params;
+    fill_dirs(c);
+    c->sky_norm = plain_survival(c);
+}
+
+/* The box [lo, hi) (global, clamped) of volume l, and the window's sides
+ * as the walk reads them. */
+static void trace_window(trace_ctx *c, light *l, const int lo[3], const int hi[3])
+{
+    c->l = l;
+    clamp_box(l, lo, hi, c->lo, c->hi);
+    c->fx0 = (float)l->ox, c->fz0 = (float)l->oz;
+    c->xe = l->ox + l->sx, c->ze = l->oz + l->sz;
+    c->off = (unsigned)l->ox + (unsigned)l->sx * (unsigned)l->sy * (unsigned)l->oz;
+    /* the fast walk needs the frame 0 (core/origin.h) for every voxel */
+    c->nonneg = l->ox >= 0 && l->oz >= 0 && l->ox + l->sx <= ORIGIN_HOME && l->oz + l->sz <= ORIGIN_HOME;
+}
+
 /* A background bake: one job per z plane of the box, so the pool stays
  * free for meshing between planes and progress is exact. */
 struct light_task {
@@ -498,15 +522,9 @@ light_task *light_bake_start(light *l, const light_params *p, job_pool *jobs, co
     if (!t) return NULL;
     trace_ctx *c = &t->c;
     c->t0 = timer_ns();
-    c->l = l, c->params = *p, c->p = &c->params, c->jobs = jobs;
-    clamp_box(l, lo, hi, c->lo, c->hi);
-    c->fx0 = (float)l->ox, c->fz0 = (float)l->oz;
-    c->xe = l->ox + l->sx, c->ze = l->oz + l->sz;
-    c->off = (unsigned)l->ox + (unsigned)l->sx * (unsigned)l->sy * (unsigned)l->oz;
-    /* the fast walk needs the frame 0 (core/origin.h) for every voxel */
-    c->nonneg = l->ox >= 0 && l->oz >= 0 && l->ox + l->sx <= ORIGIN_HOME && l->oz + l->sz <= ORIGIN_HOME;
-    fill_dirs(c);
-    c->sky_norm = plain_survival(c);
+    c->jobs = jobs;
+    trace_tables(c, p);
+    trace_window(c, l, lo, hi);
     t->planes = c->hi[2] - c->lo[2];
     c->elements = calloc((size_t)t->planes + 1, sizeof *c->elements);
     c->particles = calloc((size_t)t->planes + 1, sizeof *c->particles);
@@ -603,6 +621,43 @@ void light_slot(const light *l, int *kx, int *kz)
     *kx = l->kx, *kz = l->kz;
 }
 
+/* Window-order bits after a move by (dx, dz) voxels (multiples of 32):
+ * the bit of new local (x, y, z) is the old one of (x + dx, y, z + dz), or
+ * clear where that left the window. Rows are whole half words, so this
+ * moves 32-voxel chunk rows, walking away from the side it reads so the
+ * copy can be in place. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* On a little-endian machine half word j is the 4 bytes at byte 4 j: each
+ * plane moves as one memmove by dx's half words, then the half words a row
+ * took from its neighbour row are cleared (elsewhere, the loop below moves
+ * a half word at a time). A
+ * streamed window's move shifts two arrays of tens of MB: at memory
+ * speed instead of a read-modify-write per half word, which held the
+ * frame of every move for tens of ms. */
+static void shift_bits(const light *l, uint64_t *bits, int dx, int dz)
+{
+    const size_t hx = (size_t)(l->sx / CHUNK_SIZE), plane = hx * (size_t)l->sy; /* in half words */
+    const int hdx = dx / CHUNK_SIZE;
+    const size_t gone = (size_t)(hdx < 0 ? -hdx : hdx); /* half words of a row that leave */
+    unsigned char *b = (unsigned char *)bits;
+    bool fwd = dz > 0; /* planes in the order that reads each before it is written */
+    for (int i = 0; i < l->sz; i++) {
+        int z = fwd ? i : l->sz - 1 - i;
+        int64_t zs = (int64_t)z + dz;
+        unsigned char *dst = b + 4 * (size_t)z * plane;
+        if (zs < 0 || zs >= l->sz || gone >= hx) {
+            memset(dst, 0, 4 * plane);
+            continue;
+        }
+        const unsigned char *src = b + 4 * (size_t)zs * plane;
+        if (hdx >= 0) memmove(dst, src + 4 * gone, 4 * (plane - gone));
+        else memmove(dst + 4 * gone, src, 4 * (plane - gone));
+        if (gone)
+            for (int y = 0; y < l->sy; y++)
+                memset(dst + 4 * ((size_t)y * hx + (hdx > 0 ? hx - gone : 0)), 0, 4 * gone);
+    }
+}
+#else
 /* Half word j (32 bits) of a bit array: a chunk row of 32 voxels. */
 static inline uint32_t half_get(const uint64_t *bits, size_t j) { return (uint32_t)(bits[j >> 1] >> ((j & 1) * 32)); }
 static inline void half_set(uint64_t *bits, size_t j, uint32_t v)
@@ -611,11 +666,6 @@ static inline void half_set(uint64_t *bits, size_t j, uint32_t v)
     bits[j >> 1] = (bits[j >> 1] & ~(0xffffffffull << shift)) | ((uint64_t)v << shift);
 }
 
-/* Window-order bits after a move by (dx, dz) voxels (multiples of 32):
- * the bit of new local (x, y, z) is the old one of (x + dx, y, z + dz), or
- * clear where that left the window. Rows are whole half words, so this
- * moves 32-voxel chunk rows, walking away from the side it reads so the
- * copy can be in place. */
 static void shift_bits(const light *l, uint64_t *bits, int dx, int dz)
 {
     const int hx = l->sx / CHUNK_SIZE; /* half words a row */
@@ -638,6 +688,7 @@ static void shift_bits(const light *l, uint64_t *bits, int dx, int dz)
             }
     }
 }
+#endif
 
 void light_move(light *l, int x0, int z0)
 {
@@ -692,3 +743,109 @@ void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky)
 const uint8_t *light_data(const light *l) { return l->rg; }
 
 uint64_t light_hash(const light *l) { return hash_bytes(HASH_SEED, l->rg, l->count * 2); }
+
+/* ---- one column, baked on its own ------------------------------------- */
+
+struct light_column {
+    int cx, cz;      /* the column */
+    bool ready;      /* a snapshot was taken */
+    world *ring;     /* its voxels and the 8 columns' around it */
+    light *vol;      /* over the ring */
+    trace_ctx c;     /* tables kept while the params stay the same */
+    bool tables;
+    long elements[CHUNK_SIZE], particles[CHUNK_SIZE];
+    light_stats stats;
+};
+
+light_column *light_column_create(int cy)
+{
+    light_column *lc = calloc(1, sizeof *lc);
+    if (!lc) return NULL;
+    lc->ring = world_create_window(0, 0, 3, cy, 3);
+    lc->vol = light_create(3 * CHUNK_SIZE, cy * CHUNK_SIZE, 3 * CHUNK_SIZE);
+    if (!lc->ring || !lc->vol) {
+        light_column_destroy(lc);
+        return NULL;
+    }
+    return lc;
+}
+
+void light_column_destroy(light_column *lc)
+{
+    if (!lc) return;
+    world_destroy(lc->ring);
+    light_destroy(lc->vol);
+    free(lc);
+}
+
+bool light_column_snapshot(light_column *lc, const world *w, int cx, int cz)
+{
+    lc->ready = false;
+    if (w->cy != lc->ring->cy) return false;
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (!world_chunk_valid(w, cx + dx, 0, cz + dz)) return false;
+    if (world_move(lc->ring, cx - 1, cz - 1) < 0) return false;
+    /* voxels only: tints do not stop light */
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++)
+            for (int y = 0; y < w->cy; y++)
+                memcpy(world_chunk(lc->ring, cx + dx, y, cz + dz)->vox, world_chunk(w, cx + dx, y, cz + dz)->vox,
+                       CHUNK_VOLUME);
+    lc->cx = cx, lc->cz = cz;
+    lc->ready = true;
+    return true;
+}
+
+static bool params_equal(const light_params *a, const light_params *b)
+{
+    return a->sun_particles == b->sun_particles && a->sky_particles == b->sky_particles && a->steps == b->steps &&
+           a->step == b->step && a->radius == b->radius && a->sun_dir[0] == b->sun_dir[0] &&
+           a->sun_dir[1] == b->sun_dir[1] && a->sun_dir[2] == b->sun_dir[2] && a->jitter == b->jitter &&
+           a->seed == b->seed;
+}
+
+bool light_column_bake(light_column *lc, const light_params *p)
+{
+    if (!lc->ready || light_reach(p) > CHUNK_SIZE) return false;
+    uint64_t t0 = timer_ns();
+    light_read_world(lc->vol, lc->ring, NULL, NULL, NULL);
+    trace_ctx *c = &lc->c;
+    if (!lc->tables || !params_equal(&c->params, p)) trace_tables(c, p);
+    lc->tables = true;
+    const int lo[3] = { lc->cx * CHUNK_SIZE, 0, lc->cz * CHUNK_SIZE };
+    const int hi[3] = { lo[0] + CHUNK_SIZE, lc->vol->sy, lo[2] + CHUNK_SIZE };
+    trace_window(c, lc->vol, lo, hi);
+    c->elements = lc->elements, c->particles = lc->particles;
+    lc->stats = (light_stats){ 0 };
+    for (int k = 0; k < c->hi[2] - c->lo[2]; k++) {
+        trace_plane(c, k);
+        lc->stats.elements += lc->elements[k];
+        lc->stats.particles += lc->particles[k];
+    }
+    lc->stats.ms = timer_ms_since(t0);
+    return true;
+}
+
+void light_column_where(const light_column *lc, int *cx, int *cz)
+{
+    *cx = lc->cx, *cz = lc->cz;
+}
+
+light_stats light_column_stats(const light_column *lc) { return lc->stats; }
+
+bool light_column_land(const light_column *lc, light *dst)
+{
+    const int x0 = lc->cx * CHUNK_SIZE, z0 = lc->cz * CHUNK_SIZE;
+    if (!lc->ready || dst->sy != lc->vol->sy || (int64_t)x0 < dst->ox || (int64_t)x0 + CHUNK_SIZE > (int64_t)dst->ox + dst->sx ||
+        (int64_t)z0 < dst->oz || (int64_t)z0 + CHUNK_SIZE > (int64_t)dst->oz + dst->sz)
+        return false;
+    const light *src = lc->vol;
+    /* a chunk row never wraps in either volume's slots (both are whole
+     * columns, their slots multiples of CHUNK_SIZE) */
+    for (int z = 0; z < CHUNK_SIZE; z++)
+        for (int y = 0; y < dst->sy; y++)
+            memcpy(&dst->rg[2 * ridx(dst, x0 - dst->ox, y, z0 + z - dst->oz)],
+                   &src->rg[2 * ridx(src, x0 - src->ox, y, z0 + z - src->oz)], 2 * CHUNK_SIZE);
+    return true;
+}

@@ -114,6 +114,32 @@ void light_slot(const light *l, int *kx, int *kz);
 /* Everything empty and dark (a new streamed window with no column yet). */
 void light_clear(light *l);
 
+/* One chunk column's light, baked away from the game's volume so a worker
+ * can bake it while the main thread plays on. Light reads only voxels
+ * within its reach (at most a column when light_reach <= CHUNK_SIZE), so
+ * the light of column (cx, cz) is a function of its voxels and the 8
+ * columns' around it: the snapshot copies those (main thread, nothing may
+ * write them meanwhile), the bake reads only the snapshot (any thread),
+ * and landing copies the column's light into the game's volume, equal
+ * byte for byte to what a whole bake of the same voxels gives there. */
+typedef struct light_column light_column;
+/* Scratch for columns of cy chunks (a 3 x cy x 3 column world and its
+ * volume); NULL when out of memory. */
+light_column *light_column_create(int cy);
+void light_column_destroy(light_column *c);
+/* Copies the voxels of (cx, cz) and its 8 neighbours from w; false (and
+ * nothing to bake) when they are not all in w's window or w has another
+ * height. */
+bool light_column_snapshot(light_column *c, const world *w, int cx, int cz);
+/* Bakes the snapshot's column; false without a snapshot, or when the
+ * params reach past the ring (light_reach > CHUNK_SIZE). Any thread. */
+bool light_column_bake(light_column *c, const light_params *p);
+void light_column_where(const light_column *c, int *cx, int *cz);
+light_stats light_column_stats(const light_column *c);
+/* Copies the baked column's light into dst, which must hold the whole
+ * column; false when it does not (nothing written). */
+bool light_column_land(const light_column *c, light *dst);
+
 /* Does the material stop light? Opaque blocks and foliage do; air, the
  * placeholder and the translucent bog do not. */
 bool light_blocks(uint8_t material);

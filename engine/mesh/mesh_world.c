@@ -36,12 +36,12 @@ static void mesh_one(void *arg, int k)
 void mesh_world_chunks(const world *w, job_pool *jobs, const int *indices, int n, bool greedy, chunk_mesh *out)
 {
     mesh_world_job j = { w, indices, out, NULL, greedy };
-    job_parallel_for(jobs, n, mesh_one, &j);
+    job_parallel_for_urgent(jobs, n, mesh_one, &j); /* a frame waits on it */
 }
 
 void mesh_world_chunks_lod(const world *w, job_pool *jobs, const int *indices, int n, bool greedy, chunk_mesh *out,
                            chunk_mesh *out_lod)
 {
     mesh_world_job j = { w, indices, out, out_lod, greedy };
-    job_parallel_for(jobs, n, mesh_one, &j);
+    job_parallel_for_urgent(jobs, n, mesh_one, &j); /* a frame waits on it */
 }

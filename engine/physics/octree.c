@@ -1,6 +1,7 @@
 #include "physics/octree.h"
 
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,7 +128,7 @@ static void fill_chunk(octree *o, const chunk *c, int cx, int cy, int cz)
         }
 }
 
-octree *octree_from_world_box(const world *w, const int lo_in[3], const int hi_in[3])
+octree *octree_box_begin(const world *w, const int lo_in[3], const int hi_in[3])
 {
     int lo[3] = { lo_in[0], 0, lo_in[2] }, hi[3] = { hi_in[0], w->sy, hi_in[2] };
     if (lo[0] < world_x0(w)) lo[0] = world_x0(w);
@@ -138,10 +139,30 @@ octree *octree_from_world_box(const world *w, const int lo_in[3], const int hi_i
     octree *o = octree_create(hi[0] - lo[0], hi[1], hi[2] - lo[2]);
     if (!o) return NULL;
     o->org[0] = lo[0], o->org[2] = lo[2];
-    for (int cz = lo[2] >> CHUNK_BITS; cz < (hi[2] + CHUNK_MASK) >> CHUNK_BITS; cz++)
-        for (int cx = lo[0] >> CHUNK_BITS; cx < (hi[0] + CHUNK_MASK) >> CHUNK_BITS; cx++)
-            for (int cy = 0; cy < w->cy; cy++) fill_chunk(o, world_chunk(w, cx, cy, cz), cx, cy, cz);
-    rebuild_upper(o);
+    return o;
+}
+
+bool octree_box_fill(octree *o, const world *w, int *next, int columns)
+{
+    const int ncx = (o->size[0] + CHUNK_MASK) >> CHUNK_BITS, ncz = (o->size[2] + CHUNK_MASK) >> CHUNK_BITS;
+    const int cx0 = o->org[0] >> CHUNK_BITS, cz0 = o->org[2] >> CHUNK_BITS;
+    for (; *next < ncx * ncz && columns > 0; ++*next, columns--) {
+        int cx = cx0 + *next % ncx, cz = cz0 + *next / ncx;
+        for (int cy = 0; cy < w->cy; cy++) fill_chunk(o, world_chunk(w, cx, cy, cz), cx, cy, cz);
+    }
+    if (*next < ncx * ncz) return false;
+    if (*next == ncx * ncz) { /* once: the levels above the leaves */
+        rebuild_upper(o);
+        ++*next;
+    }
+    return true;
+}
+
+octree *octree_from_world_box(const world *w, const int lo[3], const int hi[3])
+{
+    octree *o = octree_box_begin(w, lo, hi);
+    int next = 0;
+    if (o) octree_box_fill(o, w, &next, INT_MAX);
     return o;
 }
 

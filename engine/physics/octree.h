@@ -42,6 +42,15 @@ octree *octree_from_world(const world *w);
  * player in a streamed world, rebuilt as the player moves, costs its box,
  * not the window. NULL when the box holds no column of the window. */
 octree *octree_from_world_box(const world *w, const int lo[3], const int hi[3]);
+/* The same tree built a few chunk columns at a time (a streamed world's
+ * tool tree, rebuilt as the eye travels, spread over frames): begin makes
+ * it empty (NULL as octree_from_world_box); each fill reads up to
+ * `columns` more of the box's columns from w, from the cursor *next (0 at
+ * first), and returns true once every column is read and the levels above
+ * are built: only then is the tree usable. The voxels of a column read
+ * earlier must not have changed meanwhile (or start again). */
+octree *octree_box_begin(const world *w, const int lo[3], const int hi[3]);
+bool octree_box_fill(octree *o, const world *w, int *next, int columns);
 /* Where the tree's first cell is in world coordinates (0 0 0 unless made
  * by octree_from_world for a window away from the origin). */
 void octree_origin(const octree *o, int org[3]);

@@ -10,6 +10,7 @@
 
 #include "app_bodies.h"
 #include "app_frame.h"
+#include "app_light.h"
 #include "app_render.h"
 #include "app_world.h"
 #include "app_save.h"
@@ -239,6 +240,7 @@ static int c_frames(void *u, int argc, char **argv)
         a->script_time += 1.0 / 60.0;
         if (a->con) console_update(a->con, 1.0 / 60.0); /* it slides open on the same clock */
         app_step(a, &none, 1.f / 60.f, a->script_time);
+        app_light_settle(a); /* a script's frame sees the light the workers were baking */
         app_render(a);
         /* a headless frame ends as the window's does (a flush): without it the
          * driver queues every frame's commands and buffer copies, and memory

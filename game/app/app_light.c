@@ -12,6 +12,10 @@
 #include "voxel/stream.h"
 #include "ui/cmd.h"
 
+/* Columns baked at a time at most: one per worker, so a frame's urgent
+ * jobs meet one column bake per worker ahead of them, not a queue. */
+#define APP_LIGHT_COLUMN_JOBS 4
+
 /* The component's state. */
 typedef struct app_light {
     app *a;
@@ -30,6 +34,21 @@ typedef struct app_light {
     job_pool *jobs;
     const world *w;
     int seed;
+    /* Streamed columns baked on the workers (light_column): a column whose
+     * ring of 8 is complete waits in `pend` for a free job, is snapshotted
+     * and baked there, and lands in the volume on the main thread. */
+    struct col_job {
+        light_column *lc;
+        job_group group;
+        light_params params; /* the job's own copy */
+        bool busy;           /* queued or running */
+        bool stale;          /* an edit touched its ring after the snapshot: bake again */
+        unsigned epoch;      /* col_epoch when snapshotted */
+    } cols[APP_LIGHT_COLUMN_JOBS];
+    int ncols;               /* jobs in use: the pool's workers, at most APP_LIGHT_COLUMN_JOBS */
+    int *pend_x, *pend_z, pend_n, pend_cap;
+    unsigned col_epoch;      /* a whole bake or a new world drops the columns in flight */
+    long columns_redone;
     struct {
         cvar *enable, *sun_particles, *sky_particles, *steps, *step, *radius, *sun_yaw, *sun_pitch, *jitter,
             *sun_color, *sky_color, *ambient;
@@ -37,6 +56,8 @@ typedef struct app_light {
 } app_light;
 
 static void light_edited(app_light *L, const int lo[3], const int hi[3]);
+static void columns_drop(app_light *L);
+static void columns_touched(app_light *L, const int lo[3], const int hi[3]);
 
 static light_params params_from_cvars(const app_light *L)
 {
@@ -63,6 +84,7 @@ static void start_bake(app_light *L)
     light_task_cancel(L->task);
     L->task = NULL;
     L->pending_edit = false;
+    columns_drop(L); /* the whole bake lights them */
     light_read_world(L->vol, L->w, NULL, NULL, L->jobs);
     L->task_params = params_from_cvars(L);
     L->task = light_bake_start(L->vol, &L->task_params, L->jobs, NULL, NULL);
@@ -118,11 +140,13 @@ static int c_light(void *u, int argc, char **argv)
     }
     if (argc == 2 && strcmp(argv[1], "stats") == 0) {
         printf("light_enabled=%d\nlight_baking=%d\nlight_progress=%.2f\nlight_last=%s\nlight_elements=%ld\n"
-               "light_particles=%ld\nlight_ms=%.2f\nlight_relights=%ld\nlight_reach=%d\n",
+               "light_particles=%ld\nlight_ms=%.2f\nlight_relights=%ld\nlight_reach=%d\nlight_columns_waiting=%d\n"
+               "light_columns_redone=%ld\n",
                L->cv.enable->b, L->task != NULL, L->task ? light_task_progress(L->task) : (L->baked ? 1.0 : 0.0),
                L->last_what ? L->last_what : "none", L->last.elements, L->last.particles, L->last.ms, L->relights,
                light_reach(&(light_params){ .steps = L->cv.steps->i, .step = L->cv.step->f,
-                                             .radius = L->cv.radius->f }));
+                                             .radius = L->cv.radius->f }),
+               L->pend_n, L->columns_redone);
         return 0;
     }
     log_error("usage: light bake | light stats");
@@ -135,6 +159,8 @@ static void *light_init(app *a)
     if (!L) return NULL;
     L->a = a;
     L->jobs = a->jobs;
+    int workers = job_pool_threads(a->jobs);
+    L->ncols = workers < 1 ? 1 : workers > APP_LIGHT_COLUMN_JOBS ? APP_LIGHT_COLUMN_JOBS : workers;
     const cvar_validate_fn v = validate_param;
     cvar_desc d[] = {
         { "light.enable", "snowflake lighting (seed 000): shadows, dark caves; 0 = fixed directional shade", CVAR_BOOL, CVAR_ARCHIVE, "1" },
@@ -224,6 +250,7 @@ static void light_new_world(void *self, app *a, world *w)
     light_task_cancel(L->task);
     L->task = NULL;
     L->baked = false;
+    columns_drop(L);
     L->w = w;
     L->seed = seed;
     int sx = 0, sy = 0, sz = 0;
@@ -259,6 +286,7 @@ static void light_edited(app_light *L, const int lo[3], const int hi[3])
 {
     if (!L->vol) return;
     follow_window(L);
+    columns_touched(L, lo, hi);
     if (L->task) { /* the bake in flight reads an older occupancy: relight after it */
         for (int k = 0; k < 3; k++) {
             L->edit_lo[k] = L->pending_edit && L->edit_lo[k] < lo[k] ? L->edit_lo[k] : lo[k];
@@ -274,6 +302,152 @@ static void light_edited(app_light *L, const int lo[3], const int hi[3])
     L->last_what = "relight";
     L->relights++;
     if (L->gl) light_tex_upload(&L->tex, L->vol, wl, wh);
+}
+
+/* ---- columns on the workers ---- */
+
+static void column_job(void *arg)
+{
+    struct col_job *j = arg;
+    light_column_bake(j->lc, &j->params); /* reads its snapshot alone */
+}
+
+/* Column (cx, cz) is to be baked: queued once (at the front when it is
+ * baked again); a job baking it now bakes it again when it lands. */
+static void column_queue(app_light *L, int cx, int cz, bool front)
+{
+    for (int i = 0; i < L->ncols; i++) {
+        struct col_job *j = &L->cols[i];
+        int x, z;
+        if (!j->busy || j->epoch != L->col_epoch) continue;
+        light_column_where(j->lc, &x, &z);
+        if (x == cx && z == cz) {
+            j->stale = true;
+            return;
+        }
+    }
+    for (int i = 0; i < L->pend_n; i++)
+        if (L->pend_x[i] == cx && L->pend_z[i] == cz) return;
+    if (L->pend_n == L->pend_cap) {
+        int cap = L->pend_cap ? 2 * L->pend_cap : 64;
+        int *x = realloc(L->pend_x, sizeof *x * (size_t)cap);
+        if (x) L->pend_x = x;
+        int *z = realloc(L->pend_z, sizeof *z * (size_t)cap);
+        if (z) L->pend_z = z;
+        if (!x || !z) {
+            log_error("light: no memory to queue column %d %d: it stays dark", cx, cz);
+            return;
+        }
+        L->pend_cap = cap;
+    }
+    int at = front ? 0 : L->pend_n;
+    memmove(&L->pend_x[at + 1], &L->pend_x[at], sizeof *L->pend_x * (size_t)(L->pend_n - at));
+    memmove(&L->pend_z[at + 1], &L->pend_z[at], sizeof *L->pend_z * (size_t)(L->pend_n - at));
+    L->pend_x[at] = cx, L->pend_z[at] = cz;
+    L->pend_n++;
+}
+
+/* Gives the waiting columns to free jobs, oldest first: each snapshots its
+ * ring now (main thread), then bakes on a worker. A column whose ring left
+ * the window is forgotten (its next arrival queues it again). */
+static void columns_start(app_light *L)
+{
+    if (!L->vol || !L->w) return;
+    int k = 0;
+    for (int i = 0; i < L->ncols && k < L->pend_n; i++) {
+        struct col_job *j = &L->cols[i];
+        if (j->busy) continue;
+        while (k < L->pend_n) {
+            int cx = L->pend_x[k], cz = L->pend_z[k];
+            k++;
+            if (!stream_meshable(L->w, cx, cz)) continue;
+            if (!j->lc) j->lc = light_column_create(L->w->cy);
+            if (!j->lc || !light_column_snapshot(j->lc, L->w, cx, cz)) { /* another height: new scratch */
+                light_column_destroy(j->lc);
+                j->lc = light_column_create(L->w->cy);
+                if (!j->lc || !light_column_snapshot(j->lc, L->w, cx, cz)) {
+                    log_error("light: no memory to bake column %d %d: it stays dark", cx, cz);
+                    continue;
+                }
+            }
+            j->params = params_from_cvars(L);
+            j->busy = true, j->stale = false, j->epoch = L->col_epoch;
+            j->group = (job_group){ 0 };
+            job_submit(L->jobs, &j->group, column_job, j);
+            break;
+        }
+    }
+    if (k == 0) return; /* (pend_x may be NULL: nothing was ever queued) */
+    L->pend_n -= k;
+    memmove(L->pend_x, L->pend_x + k, sizeof *L->pend_x * (size_t)L->pend_n);
+    memmove(L->pend_z, L->pend_z + k, sizeof *L->pend_z * (size_t)L->pend_n);
+}
+
+/* Lands the finished columns (all of them, waiting, when `wait`): their
+ * light into the volume and the texture; a stale one is baked again. */
+static void columns_land(app_light *L, bool wait)
+{
+    for (int i = 0; i < L->ncols; i++) {
+        struct col_job *j = &L->cols[i];
+        if (!j->busy) continue;
+        if (wait) job_group_wait(L->jobs, &j->group);
+        else if (!job_group_done(L->jobs, &j->group)) continue;
+        j->busy = false;
+        if (j->epoch != L->col_epoch || !L->vol || !L->w) continue;
+        int cx, cz;
+        light_column_where(j->lc, &cx, &cz);
+        if (!stream_meshable(L->w, cx, cz)) continue; /* it left the window */
+        if (j->stale) {
+            L->columns_redone++;
+            column_queue(L, cx, cz, true);
+            continue;
+        }
+        if (!light_column_land(j->lc, L->vol)) continue;
+        L->last = light_column_stats(j->lc);
+        L->last_what = "column";
+        L->relights++;
+        if (L->gl) {
+            const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE };
+            const int hi[3] = { lo[0] + CHUNK_SIZE, L->w->sy, lo[2] + CHUNK_SIZE };
+            light_tex_upload(&L->tex, L->vol, lo, hi);
+        }
+    }
+}
+
+/* A whole bake or a new world: the columns in flight are not landed (their
+ * jobs finish on their own) and those waiting are forgotten. */
+static void columns_drop(app_light *L)
+{
+    L->col_epoch++;
+    L->pend_n = 0;
+}
+
+/* An edit in [lo, hi): a column in flight whose ring it touches was
+ * snapshotted before it, so its light would be stale: bake it again. */
+static void columns_touched(app_light *L, const int lo[3], const int hi[3])
+{
+    for (int i = 0; i < L->ncols; i++) {
+        struct col_job *j = &L->cols[i];
+        if (!j->busy) continue;
+        int cx, cz;
+        light_column_where(j->lc, &cx, &cz);
+        if (lo[0] < (cx + 2) * CHUNK_SIZE && hi[0] > (cx - 1) * CHUNK_SIZE && lo[2] < (cz + 2) * CHUNK_SIZE &&
+            hi[2] > (cz - 1) * CHUNK_SIZE)
+            j->stale = true;
+    }
+}
+
+void app_light_settle(app *a)
+{
+    app_light *L = component_state(&a->comps, app_light_component.name);
+    if (!L) return;
+    for (;;) { /* ends: a column is baked again only after an edit, and none comes meanwhile */
+        bool busy = false;
+        for (int i = 0; i < L->ncols; i++) busy |= L->cols[i].busy;
+        if (!busy && L->pend_n == 0) break;
+        columns_land(L, true);
+        columns_start(L);
+    }
 }
 
 /* A streamed column arrived. Light reads only voxels within its reach
@@ -294,18 +468,13 @@ static void light_column_arrived(app_light *L, const world_edit *e)
         return;
     }
     const world *w = L->w;
+    /* the volume's occupancy, for the relights of later edits */
     light_read_world(L->vol, w, e->lo, e->hi, L->jobs);
     int cx = e->lo[0] >> CHUNK_BITS, cz = e->lo[2] >> CHUNK_BITS;
     for (int dz = -1; dz <= 1; dz++)
-        for (int dx = -1; dx <= 1; dx++) {
-            if (!stream_meshable(w, cx + dx, cz + dz)) continue;
-            const int lo[3] = { (cx + dx) * CHUNK_SIZE, 0, (cz + dz) * CHUNK_SIZE };
-            const int hi[3] = { lo[0] + CHUNK_SIZE, w->sy, lo[2] + CHUNK_SIZE };
-            light_bake(L->vol, &p, L->jobs, lo, hi, &L->last);
-            L->last_what = "column";
-            L->relights++;
-            if (L->gl) light_tex_upload(&L->tex, L->vol, lo, hi);
-        }
+        for (int dx = -1; dx <= 1; dx++)
+            if (stream_meshable(w, cx + dx, cz + dz)) column_queue(L, cx + dx, cz + dz, false);
+    columns_start(L);
 }
 
 static void light_on_edit(void *self, app *a, const world_edit *e)
@@ -324,6 +493,8 @@ static void light_frame(void *self, app *a, double now, float dt)
     if (!L) return;
     if (L->task && light_task_done(L->task)) land_bake(L);
     follow_window(L);
+    columns_land(L, false);
+    columns_start(L);
     if (L->rebake) {
         start_bake(L);
         if (platform_headless(a->plat) && L->task) land_bake(L);
@@ -338,6 +509,9 @@ static void light_shutdown(void *self, app *a)
      * components shut down: the bake's jobs are done, its pool is gone */
     light_task_release(L->task);
     L->task = NULL;
+    for (int i = 0; i < L->ncols; i++) light_column_destroy(L->cols[i].lc); /* their jobs ran with the pool */
+    free(L->pend_x);
+    free(L->pend_z);
     light_destroy(L->vol);
     L->vol = NULL;
     if (L->gl) light_tex_destroy(&L->tex);

@@ -8,7 +8,10 @@
  * On a streamed world the volume follows the world's window: a move clears
  * the columns that left (each frame it looks), a column's arrival (an edit
  * with `generated`) is relit like an edit, and a new window with no column
- * yet is never baked whole: it is lit as its columns arrive. */
+ * yet is never baked whole: it is lit as its columns arrive. A column is
+ * baked once its ring of 8 is there, on a worker from a snapshot of the
+ * ring (light_column), and lands on a later frame; an edit of the ring
+ * meanwhile bakes it again. */
 #ifndef STRATA_APP_LIGHT_H
 #define STRATA_APP_LIGHT_H
 
@@ -20,5 +23,9 @@ extern const component app_light_component;
 void app_light_settings(const app *a, render_settings *s);
 /* 0..1 while a bake runs, else -1 (the HUD's progress bar). */
 float app_light_progress(const app *a);
+/* Waits for the streamed columns baking or waiting to bake and lands them
+ * (scripts: `frames`, `stream wait`), so what a script sees does not depend
+ * on how fast the workers were. */
+void app_light_settle(app *a);
 
 #endif

@@ -1,6 +1,7 @@
 #include "app_render.h"
 
 #include <glad/gl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,11 +14,13 @@
 typedef struct render_comp {
     app *a;
     cvar *mode_cv;
+    cvar *budget_cv;
     const render_mode *mode; /* the mode inst belongs to */
     void *inst;
     bool gl;                 /* gfx_init ran: modes may be created */
     int cx, cy, cz;          /* the grid inst was reset for */
     int *dirty;              /* scratch: dirty chunk indices */
+    struct mesh_key { float key; int index; } *order; /* scratch: the budget's order */
     render_item *visible;    /* scratch: the visible set */
     int cap;
     crosshair *xh;
@@ -33,7 +36,9 @@ static bool size_for(render_comp *r, const world *w)
     if (d) r->dirty = d;
     render_item *v = realloc(r->visible, sizeof *v * (size_t)w->chunk_count);
     if (v) r->visible = v;
-    if (!d || !v) return false;
+    struct mesh_key *o = realloc(r->order, sizeof *o * (size_t)w->chunk_count);
+    if (o) r->order = o;
+    if (!d || !v || !o) return false;
     r->cap = w->chunk_count;
     return true;
 }
@@ -112,6 +117,11 @@ static void *render_init(app *a)
           CVAR_INT, 0, "3", 1, 8 },
     };
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) cvar_register(&more[i]);
+    const cvar_desc budget = { "stream.upload_budget",
+                               "streamed world: chunks meshed and uploaded a frame at most, nearest first (those "
+                               "within 0.75 x view.distance in view always); 0 = every dirty chunk at once",
+                               CVAR_INT, CVAR_ARCHIVE, "12", 0, 4096 };
+    r->budget_cv = cvar_register(&budget);
     const cmd_desc table[] = {
         { "render.cycle", "", "switch to the next render mode (render.mode); the world stays", c_cycle, r },
     };
@@ -176,23 +186,79 @@ static int keep_meshable(const world *w, int *idx, int n)
     return k;
 }
 
-void app_render_mesh_dirty(app *a)
+static int cmp_key(const void *a, const void *b)
+{
+    const struct mesh_key *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Reach of the chunks that are always meshed, whatever the budget: holes
+ * are counted inside 0.75 x view.distance (issue 20); two columns more
+ * cover the frames the eye travels before it looks again. */
+static float must_reach(float distance) { return 0.75f * distance + 2.f * CHUNK_SIZE; }
+
+/* The streamed world's budget (stream.upload_budget): of the n dirty
+ * chunks, those near the eye in the frustum always, then the nearest
+ * others up to the budget; the rest stay dirty for the next frames.
+ * Arrivals land beyond the view distance, so a frame or two of delay
+ * shows nothing, and a burst (the window moved, a row of columns came)
+ * spreads over frames instead of landing on one. Returns how many of
+ * r->dirty to build, now first in it. */
+static int budget_dirty(render_comp *r, app *a, const camera *cam, float distance, int n, int budget)
+{
+    if (budget <= 0 || n <= budget) return n;
+    world *w = a->w;
+    const float reach = must_reach(distance);
+    int musts = 0;
+    for (int i = 0; i < n; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, r->dirty[i], &cx, &cy, &cz);
+        float lo[3] = { (float)(cx * CHUNK_SIZE), 0.f, (float)(cz * CHUNK_SIZE) };
+        float hi[3] = { lo[0] + CHUNK_SIZE, (float)w->sy, lo[2] + CHUNK_SIZE };
+        float dx = fmaxf(fmaxf(lo[0] - cam->pos[0], cam->pos[0] - hi[0]), 0.f);
+        float dz = fmaxf(fmaxf(lo[2] - cam->pos[2], cam->pos[2] - hi[2]), 0.f);
+        float d2 = dx * dx + dz * dz;
+        bool must = d2 <= reach * reach && camera_box_visible(cam, lo, hi);
+        musts += must;
+        r->order[i] = (struct mesh_key){ must ? -1.f : d2, r->dirty[i] };
+    }
+    qsort(r->order, (size_t)n, sizeof *r->order, cmp_key);
+    int take = musts > budget ? musts : budget;
+    for (int i = 0; i < n; i++) {
+        r->dirty[i] = r->order[i].index;
+        if (i < take) continue;
+        int cx, cy, cz;
+        world_chunk_coords(w, r->dirty[i], &cx, &cy, &cz);
+        world_mark_dirty(w, cx, cy, cz); /* a later frame's */
+    }
+    return take;
+}
+
+/* Meshes and uploads the dirty chunks; with a camera and a budget, only
+ * the budget's share of a streamed world's (budget_dirty). */
+static void mesh_dirty(app *a, const camera *cam, float distance, int budget)
 {
     render_comp *r = state(a);
     if (!a->w || a->w->dirty_count == 0 || !r || !r->inst || r->cap < a->w->chunk_count) return;
     if (r->cx != a->w->cx || r->cy != a->w->cy || r->cz != a->w->cz) return; /* not reset for this world yet */
     int n = world_take_dirty(a->w, r->dirty, a->w->chunk_count);
-    if (app_stream(a)) n = keep_meshable(a->w, r->dirty, n);
+    if (app_stream(a)) {
+        n = keep_meshable(a->w, r->dirty, n);
+        if (cam) n = budget_dirty(r, a, cam, distance, n, budget);
+    }
     r->mode->build(r->inst, a->w, a->jobs, r->dirty, n);
     r->mode->upload(r->inst, a->w, r->dirty, n);
 }
+
+void app_render_mesh_dirty(app *a) { mesh_dirty(a, NULL, 0.f, 0); }
 
 bool app_render_world(app *a, const camera *cam, const render_settings *s)
 {
     render_comp *r = state(a);
     memset(&a->stats, 0, sizeof a->stats);
     if (!r || !r->inst || !a->w) return false;
-    app_render_mesh_dirty(a);
+    mesh_dirty(a, cam, s->view_distance, r->budget_cv->i);
     render_frame_begin(s);
     /* occluders first (falling bodies): the world behind them is then not
      * drawn, or fails early depth */
@@ -238,6 +304,7 @@ static void render_shutdown(void *self, app *a)
     occlusion_destroy(r->occ);
     free(r->dirty);
     free(r->visible);
+    free(r->order);
     free(r);
 }
 

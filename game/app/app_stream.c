@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_light.h"
+#include "app_render.h"
 #include "app_world.h"
 #include "core/hash.h"
 #include "core/log.h"
@@ -225,6 +227,9 @@ static int c_stream(void *u, int argc, char **argv)
         uint64_t t0 = timer_ns();
         stream_wait(c->s, a->pl.pos[0], a->pl.pos[2], radius);
         announce_arrivals(c, a);
+        /* generated, lit and meshed: what a script draws next is whole */
+        app_light_settle(a);
+        app_render_mesh_dirty(a);
         log_out("stream_wait_ms=%.1f", timer_ms_since(t0));
     } else if (argc >= 2) {
         log_error("usage: stream [wait [RADIUS]]");

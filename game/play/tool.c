@@ -35,6 +35,7 @@ void tool_free(tool *t)
     shape_free(&t->shape);
     octree_destroy(t->tree);
     octree_destroy(t->terrain);
+    octree_destroy(t->next_tree);
     octree_pairs_free(&t->pairs);
     free(t->removed);
     memset(t, 0, sizeof *t);
@@ -132,8 +133,24 @@ static void box_around(const tool *t, double x, double z, int lo[3], int hi[3])
     hi[0] = (((int)floor(x) + r) | CHUNK_MASK) + 1, hi[1] = 0, hi[2] = (((int)floor(z) + r) | CHUNK_MASK) + 1;
 }
 
+static void drop_next(tool *t)
+{
+    octree_destroy(t->next_tree);
+    t->next_tree = NULL;
+    t->next_of = NULL;
+}
+
+/* Voxels in [lo, hi) changed: the next tree, if it read them, is stale. */
+static void next_touched(tool *t, const int lo[3], const int hi[3])
+{
+    if (t->next_tree && lo[0] < t->next_hi[0] && hi[0] > t->next_lo[0] && lo[2] < t->next_hi[2] &&
+        hi[2] > t->next_lo[2])
+        drop_next(t);
+}
+
 static bool bind_at(tool *t, const world *w, const double at[3])
 {
+    drop_next(t);
     octree_destroy(t->terrain);
     t->terrain = NULL;
     if (w && t->terrain_radius > 0 && at) {
@@ -150,6 +167,7 @@ bool tool_bind_world(tool *t, const world *w) { return bind_at(t, w, NULL); }
 
 void tool_release_world(tool *t)
 {
+    drop_next(t);
     octree_destroy(t->terrain);
     t->terrain = NULL;
     t->terrain_of = NULL;
@@ -167,22 +185,57 @@ static bool bound_to(const tool *t, const world *w)
     return org[0] == world_x0(w) && org[2] == world_z0(w);
 }
 
+/* Columns of the next tree read a frame: a box of 9 x 9 columns is read
+ * in 7 frames, while the eye crosses a quarter radius (19 frames at 100
+ * voxels a second). */
+#define TOOL_TREE_COLUMNS 12
+
+/* Whether (x, z) of `at` is at least m inside the box's sides. */
+static bool inside_by(const int lo[3], const int hi[3], const double at[3], double m)
+{
+    return at[0] - m >= lo[0] && at[0] + m <= hi[0] && at[2] - m >= lo[2] && at[2] + m <= hi[2];
+}
+
+/* With a radius the tree follows the eye. Once the eye is less than 3/4 of
+ * a radius from the box's side, the next tree (around the eye) is read a
+ * few columns a frame and replaces the tree when done; only if the eye
+ * comes within half a radius of the side first is the rest read at once
+ * (the old rule, where the whole box was read on one frame). */
 static bool ensure_bound_at(tool *t, const world *w, const double at[3])
 {
     if (!w) return false;
     if (bound_to(t, w)) {
         if (t->terrain_radius <= 0 || !at) return true;
-        /* still half a radius inside the box's sides */
-        const double m = 0.5 * t->terrain_radius;
-        if (at[0] - m >= t->box_lo[0] && at[0] + m <= t->box_hi[0] && at[2] - m >= t->box_lo[2] &&
-            at[2] + m <= t->box_hi[2])
-            return true;
+        const double r = t->terrain_radius;
+        if (inside_by(t->box_lo, t->box_hi, at, 0.75 * r)) return true;
+        if (t->next_tree && t->next_of != w) drop_next(t);
+        if (!t->next_tree) {
+            box_around(t, at[0], at[2], t->next_lo, t->next_hi);
+            t->next_tree = octree_box_begin(w, t->next_lo, t->next_hi);
+            t->next_of = t->next_tree ? w : NULL;
+            t->next_col = 0;
+        }
+        bool must = !inside_by(t->box_lo, t->box_hi, at, 0.5 * r);
+        if (t->next_tree && octree_box_fill(t->next_tree, w, &t->next_col, must ? INT_MAX : TOOL_TREE_COLUMNS)) {
+            if (inside_by(t->next_lo, t->next_hi, at, 0.5 * r)) {
+                octree_destroy(t->terrain);
+                t->terrain = t->next_tree;
+                memcpy(t->box_lo, t->next_lo, sizeof t->box_lo);
+                memcpy(t->box_hi, t->next_hi, sizeof t->box_hi);
+                t->next_tree = NULL, t->next_of = NULL;
+                return true;
+            }
+            drop_next(t); /* the eye outran it */
+            must = true;
+        }
+        if (!must) return true;
     }
     return bind_at(t, w, at);
 }
 
 void tool_world_edited(tool *t, const world *w, const int lo[3], const int hi[3])
 {
+    next_touched(t, lo, hi);
     if (bound_to(t, w)) octree_sync_world(t->terrain, w, lo, hi);
 }
 
@@ -271,6 +324,7 @@ int tool_cut(tool *t, world *w, const octree_pose *pose)
         if (faces) world_set_tint(w, r[0], r[1], r[2], (uint8_t)t->color);
         tinted += faces;
     }
+    if (n) next_touched(t, lo, hi);
     if (n && t->edited) t->edited(t->edited_user, lo, hi);
     /* the bodies in flight, by the same test (their own pieces, no world edit) */
     if (t->bodies)
@@ -343,6 +397,7 @@ int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const too
                 n++;
             }
     t->last_filled = n;
+    if (n) next_touched(t, elo, ehi);
     if (n && t->edited) t->edited(t->edited_user, elo, ehi);
     return n;
 }

@@ -84,6 +84,11 @@ typedef struct tool {
      * box's and not the window's. */
     int terrain_radius;
     int box_lo[3], box_hi[3];
+    /* the tree that replaces it, read a few columns a frame once the eye
+     * leaves the middle of the box (NULL: none under way) */
+    octree *next_tree;
+    const world *next_of;
+    int next_col, next_lo[3], next_hi[3];
     octree_pairs pairs;
     int *removed;     /* scratch: x y z m per removed voxel */
     size_t removed_cap;

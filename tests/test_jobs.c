@@ -1,0 +1,80 @@
+/* The worker pool's urgent parallel loop (work a frame waits on): every
+ * index runs once, and it finishes while every worker is held by a long
+ * background job (a column's generation or light), because the caller
+ * takes indices itself and withdraws the helpers no worker started. */
+#include "test_support.h"
+
+#include <stdatomic.h>
+#include <time.h>
+
+#include "core/jobs.h"
+
+typedef struct held {
+    atomic_bool release;
+    atomic_int running;
+} held;
+
+/* A background job that holds its worker until released. */
+static void hold(void *arg)
+{
+    held *h = arg;
+    atomic_fetch_add(&h->running, 1);
+    while (!atomic_load(&h->release)) {
+        struct timespec t = { 0, 100000 };
+        nanosleep(&t, NULL);
+    }
+}
+
+static void count_index(void *arg, int i)
+{
+    atomic_int *seen = arg;
+    atomic_fetch_add(&seen[i], 1);
+}
+
+static void test_every_index_once(void **state)
+{
+    (void)state;
+    job_pool *pool = job_pool_create(2);
+    assert_non_null(pool);
+    static atomic_int seen[1000];
+    for (int n = 1; n <= 1000; n *= 10) {
+        for (int i = 0; i < n; i++) atomic_store(&seen[i], 0);
+        job_parallel_for_urgent(pool, n, count_index, seen);
+        for (int i = 0; i < n; i++) assert_int_equal(atomic_load(&seen[i]), 1);
+    }
+    job_parallel_for_urgent(pool, 0, count_index, seen); /* nothing to do */
+    job_parallel_for_urgent(NULL, 3, count_index, seen); /* no pool: inline */
+    for (int i = 0; i < 3; i++) assert_int_equal(atomic_load(&seen[i]), 2);
+    job_pool_destroy(pool);
+}
+
+static void test_finishes_while_workers_are_held(void **state)
+{
+    (void)state;
+    job_pool *pool = job_pool_create(2);
+    assert_non_null(pool);
+    held h = { 0 };
+    job_group bg = { 0 };
+    for (int k = 0; k < 3; k++) job_submit(pool, &bg, hold, &h); /* both workers held, one more queued */
+    while (atomic_load(&h.running) < 2) {
+        struct timespec t = { 0, 100000 };
+        nanosleep(&t, NULL);
+    }
+    static atomic_int seen[64];
+    job_parallel_for_urgent(pool, 64, count_index, seen); /* would wait forever behind the held jobs */
+    for (int i = 0; i < 64; i++) assert_int_equal(atomic_load(&seen[i]), 1);
+    assert_int_equal(job_pool_queued(pool), 1); /* the background job still queued, the helpers withdrawn */
+    atomic_store(&h.release, true);
+    job_group_wait(pool, &bg);
+    assert_int_equal(atomic_load(&h.running), 3);
+    job_pool_destroy(pool);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_index_once),
+        cmocka_unit_test(test_finishes_while_workers_are_held),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
