@@ -5,6 +5,7 @@
  * same scene ends bit for bit the same on 1 and 2 workers; the octree
  * contacts equal brute force. */
 #include "test_support.h"
+#include "body_grid.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,25 +17,6 @@
 #include "physics/detach.h"
 #include "worldgen/biomes.h"
 #include "worldgen/worldgen.h"
-
-static void fill_box(world *w, int x0, int y0, int z0, int x1, int y1, int z1, uint8_t m)
-{
-    for (int y = y0; y < y1; y++)
-        for (int z = z0; z < z1; z++)
-            for (int x = x0; x < x1; x++) world_set(w, x, y, z, m);
-}
-
-static body *box_body(int sx, int sy, int sz, uint8_t m, const float origin[3])
-{
-    int size[3] = { sx, sy, sz };
-    uint8_t *g = malloc((size_t)sx * sy * sz);
-    memset(g, m, (size_t)sx * sy * sz);
-    body_density d;
-    body_density_default(&d);
-    body *b = body_from_grid(g, NULL, size, origin, &d);
-    free(g);
-    return b;
-}
 
 static void test_mass_properties(void **state)
 {
