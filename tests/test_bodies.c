@@ -562,12 +562,12 @@ static void test_push_box(void **state)
     assert_true(bodies_add(&s, b));
     float push[3], carry[3];
     b->vel[1] = -3;
-    const float lo[3] = { 11.2f, 11.8f, 11.2f }, hi[3] = { 11.8f, 13.6f, 11.8f }; /* feet 0.2 into its top */
+    const double lo[3] = { 11.2, 11.8, 11.2 }, hi[3] = { 11.8, 13.6, 11.8 }; /* feet 0.2 into its top */
     assert_true(bodies_push_box(&s, lo, hi, push, carry));
     assert_float_equal(push[1], 0.2f, 1e-4);
     assert_float_equal(push[0], 0, 1e-6);
     assert_float_equal(carry[1], -3, 1e-6);
-    const float lo2[3] = { 20, 10, 20 }, hi2[3] = { 21, 12, 21 };
+    const double lo2[3] = { 20, 10, 20 }, hi2[3] = { 21, 12, 21 };
     assert_false(bodies_push_box(&s, lo2, hi2, push, carry));
     bodies_free(&s);
 }

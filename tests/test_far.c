@@ -35,8 +35,9 @@ static app *open_far(void)
     app_desc d = { .headless = true, .width = W, .height = H };
     app *a = app_create(&d);
     if (!a) fail_msg("no app: a GL context or the assets are missing");
-    /* physics off: a structure in the air would fall as voxel bodies
-     * (which keep float positions, docs/streaming.md); a small window
+    /* physics off: a structure in the air would fall as voxel bodies onto
+     * the hills' ground, which is not the same at the two anchors
+     * (bodies far out: tests/test_bodies_far.c); a small window
      * (9 x 9 columns) keeps the test fast; smooth meshing on the CPU at
      * both anchors (render.gpu 2 picks by a timing, and the compute
      * shaders' normals differ from the CPU's by a level here and there) */
