@@ -213,7 +213,11 @@ void app_bodies_settle(app *a)
 int app_bodies_awake(const app *a)
 {
     const bodies_comp *b = state(a);
-    return b ? bodies_awake(&b->set) : 0;
+    int n = 0;
+    /* a held body waits for the player (bodies_step), it does not settle:
+     * autosave, which waits for what is settling, must not wait for it */
+    for (int i = 0; b && i < b->set.count; i++) n += !b->set.v[i]->asleep && !b->set.v[i]->held;
+    return n;
 }
 
 void app_bodies_counts(const app *a, int *count, int *awake, long *voxels)
