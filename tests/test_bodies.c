@@ -5,6 +5,7 @@
  * same scene ends bit for bit the same on 1 and 2 workers; the octree
  * contacts equal brute force. */
 #include "test_support.h"
+#include "body_grid.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,25 +17,6 @@
 #include "physics/detach.h"
 #include "worldgen/biomes.h"
 #include "worldgen/worldgen.h"
-
-static void fill_box(world *w, int x0, int y0, int z0, int x1, int y1, int z1, uint8_t m)
-{
-    for (int y = y0; y < y1; y++)
-        for (int z = z0; z < z1; z++)
-            for (int x = x0; x < x1; x++) world_set(w, x, y, z, m);
-}
-
-static body *box_body(int sx, int sy, int sz, uint8_t m, const float origin[3])
-{
-    int size[3] = { sx, sy, sz };
-    uint8_t *g = malloc((size_t)sx * sy * sz);
-    memset(g, m, (size_t)sx * sy * sz);
-    body_density d;
-    body_density_default(&d);
-    body *b = body_from_grid(g, NULL, size, origin, &d);
-    free(g);
-    return b;
-}
 
 static void test_mass_properties(void **state)
 {
@@ -580,12 +562,12 @@ static void test_push_box(void **state)
     assert_true(bodies_add(&s, b));
     float push[3], carry[3];
     b->vel[1] = -3;
-    const float lo[3] = { 11.2f, 11.8f, 11.2f }, hi[3] = { 11.8f, 13.6f, 11.8f }; /* feet 0.2 into its top */
+    const double lo[3] = { 11.2, 11.8, 11.2 }, hi[3] = { 11.8, 13.6, 11.8 }; /* feet 0.2 into its top */
     assert_true(bodies_push_box(&s, lo, hi, push, carry));
     assert_float_equal(push[1], 0.2f, 1e-4);
     assert_float_equal(push[0], 0, 1e-6);
     assert_float_equal(carry[1], -3, 1e-6);
-    const float lo2[3] = { 20, 10, 20 }, hi2[3] = { 21, 12, 21 };
+    const double lo2[3] = { 20, 10, 20 }, hi2[3] = { 21, 12, 21 };
     assert_false(bodies_push_box(&s, lo2, hi2, push, carry));
     bodies_free(&s);
 }

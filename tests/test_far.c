@@ -1,8 +1,9 @@
 /* Far from the origin (issue 20): at x = z = 10^7 a float steps a whole
  * voxel, so positions are doubles and drawing is camera-relative
  * (gfx/camera.h, core/origin.h). The same scripted edits, the same picture
- * and the same walk there as at the origin, through the real game headless
- * and through player_update on a window created 10^7 voxels out. */
+ * (a falling voxel body in it too) and the same walk there as at the
+ * origin, through the real game headless and through player_update on a
+ * window created 10^7 voxels out. */
 #include "test_support.h"
 
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "app/app_bodies.h"
 #include "app/app_internal.h"
 #include "app/app_stream.h"
 #include "gfx/screenshot.h"
@@ -35,8 +37,9 @@ static app *open_far(void)
     app_desc d = { .headless = true, .width = W, .height = H };
     app *a = app_create(&d);
     if (!a) fail_msg("no app: a GL context or the assets are missing");
-    /* physics off: a structure in the air would fall as voxel bodies
-     * (which keep float positions, docs/streaming.md); a small window
+    /* physics off: a structure in the air would fall as voxel bodies onto
+     * the hills' ground, which is not the same at the two anchors
+     * (bodies far out: tests/test_bodies_far.c); a small window
      * (9 x 9 columns) keeps the test fast; smooth meshing on the CPU at
      * both anchors (render.gpu 2 picks by a timing, and the compute
      * shaders' normals differ from the CPU's by a level here and there) */
@@ -117,6 +120,35 @@ static void pictures_at(app *a, long A, uint8_t *px[SHOTS])
     run("set render.mode blocks; set light.enable 1");
 }
 
+/* A cube of stone filled above the structure, cut loose and falling for
+ * three frames, seen from the eye of pictures_at (blocks, light off, no
+ * ghost): the body is drawn relative to the render origin from its own
+ * integer frame, so 10^7 out it is the same picture. Then physics lets it
+ * land and merge (on the hills, away from the compared box) and is off
+ * again. `shows`: the pixels it changes. */
+static uint8_t *body_picture_at(app *a, long A, long *shows)
+{
+    run("set render.mode blocks; set light.enable 0; set physics.enable 1; set tool.visible 0");
+    run("tp %ld.5 100 %ld.5; look 90 25; stream wait 48; frames 1", A + 20, A + 30);
+    uint8_t *before = screenshot_read(platform_framebuffer(a->plat), W, H);
+    assert_non_null(before);
+    run("set tool.size 5; set tool.shape \"x >= 0\"; fill stone %ld.5 124.5 %ld.5; frames 4", A + 60, A + 30);
+    int count, awake;
+    long voxels;
+    app_bodies_counts(a, &count, &awake, &voxels);
+    assert_int_equal(count, 1); /* it is a body, falling */
+    uint8_t *px = screenshot_read(platform_framebuffer(a->plat), W, H);
+    assert_non_null(px);
+    if (getenv("STRATA_TEST_TRACE")) run("screenshot /tmp/far_body_%s.png", A ? "far" : "origin");
+    *shows = 0;
+    for (long i = 0; i < (long)W * H; i++) *shows += memcmp(px + 4 * i, before + 4 * i, 3) != 0;
+    free(before);
+    run("frames 600; set physics.enable 0; set light.enable 1; set tool.visible 1");
+    app_bodies_counts(a, &count, &awake, &voxels);
+    assert_int_equal(count, 0); /* it landed and merged */
+    return px;
+}
+
 static void compare(const uint8_t *p, const uint8_t *q, long *pixels, int *worst, long *object)
 {
     *pixels = 0, *worst = 0, *object = 0;
@@ -142,8 +174,11 @@ static void test_edits_and_picture_far_match_origin(void **state)
     uint8_t *near[4], *far[4], *pn[SHOTS], *pf[SHOTS];
     build_at(a, 0, near);
     pictures_at(a, 0, pn);
+    long body_px, body_px_far;
+    uint8_t *bn = body_picture_at(a, 0, &body_px);
     build_at(a, FAR, far);
     pictures_at(a, FAR, pf);
+    uint8_t *bf = body_picture_at(a, FAR, &body_px_far);
 
     static const char *what[4] = { "the air before", "the filled structure", "a cut from the view",
                                    "a fill from the view" };
@@ -171,6 +206,17 @@ static void test_edits_and_picture_far_match_origin(void **state)
         else
             assert_true(worst <= 64);
     }
+    /* the falling body: in view (it changes the picture without it), and
+     * the same picture at both anchors, byte for byte */
+    long body_differ, object;
+    int worst;
+    compare(bn, bf, &body_differ, &worst, &object);
+    printf("a falling body: %ld pixels show it; %ld of %d pixels differ at 10^7 (at most %d levels)\n", body_px,
+           body_differ, W * H, worst);
+    assert_true(body_px > 50);
+    assert_int_equal(body_px_far, body_px);
+    assert_int_equal(body_differ, 0);
+    free(bn), free(bf);
     for (int k = 0; k < 4; k++) free(near[k]), free(far[k]);
     for (int k = 0; k < SHOTS; k++) free(pn[k]), free(pf[k]);
     app_destroy(a);

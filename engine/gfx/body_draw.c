@@ -265,7 +265,9 @@ static void model_matrix(const body *b, const camera *cam, float out[16])
     memset(out, 0, sizeof(float) * 16);
     for (int i = 0; i < 3; i++) {
         for (int j = 0; j < 3; j++) out[j * 4 + i] = r[i][j];
-        out[12 + i] = (float)((double)b->pos[i] - cam->origin[i]) - (r[i][0] * b->com[0] + r[i][1] * b->com[1] + r[i][2] * b->com[2]);
+        /* the body's frame to the render origin: integers, then its small float */
+        out[12 + i] = (float)((double)(b->org[i] - cam->origin[i]) + b->pos[i]) -
+                      (r[i][0] * b->com[0] + r[i][1] * b->com[1] + r[i][2] * b->com[2]);
     }
     out[15] = 1;
 }
@@ -420,7 +422,7 @@ long body_draw_opaque(body_draw *d, body *const *v, int n, const camera *cam, co
     for (int i = 0; i < n; i++) {
         /* the body's bounding sphere (its centre of mass is its centre) */
         vec3 c;
-        for (int a = 0; a < 3; a++) c[a] = (float)((double)v[i]->pos[a] - cam->origin[a]);
+        for (int a = 0; a < 3; a++) c[a] = (float)((double)(v[i]->org[a] - cam->origin[a]) + v[i]->pos[a]);
         if (!camera_sphere_visible(cam, c, v[i]->radius)) continue;
         body_mesh *m = NULL;
         for (int k = 0; k < d->count && !m; k++)

@@ -1,3 +1,8 @@
+/* bodies.c: the dynamics of the voxel bodies (bodies.h): the set, contacts
+ * with the terrain and between bodies (octree pairs, the narrow phase,
+ * pairs kept across substeps), bodies held where the terrain is not
+ * there, the sequential-impulse solver on islands, integration and sleep.
+ * The cutting tool and ray picks on bodies are in bodies_cut.c. */
 #include "physics/bodies.h"
 
 #include <math.h>
@@ -167,10 +172,13 @@ static bool grid_solid(const void *grid, const int c[3])
     return b->mat[body_index(b, c[0], c[1], c[2])] != MAT_AIR;
 }
 
-/* Ball (centre q, radius VOXEL_R) against the unit cube of voxel t, in
- * the cube's frame: false when they are farther apart than the margin;
- * else the normal (from the cube to the ball) and the depth. */
-static bool ball_cube(const float q[3], const int t[3], solid_fn solid, const void *grid, float n[3], float *depth)
+/* Ball (centre q, radius VOXEL_R) against the unit cube of voxel t, both
+ * in a frame that is `org` in the grid's coordinates (a body's frame
+ * against the world, 0 against a body's grid): false when they are
+ * farther apart than the margin; else the normal (from the cube to the
+ * ball) and the depth. */
+static bool ball_cube(const float q[3], const int t[3], solid_fn solid, const void *grid, const int org[3], float n[3],
+                      float *depth)
 {
     float d[3], dd = 0;
     for (int i = 0; i < 3; i++) {
@@ -193,7 +201,7 @@ static bool ball_cube(const float q[3], const int t[3], solid_fn solid, const vo
     float best = 1e9f;
     for (int i = 0; i < 3; i++)
         for (int s = -1; s <= 1; s += 2) {
-            int nb[3] = { t[0], t[1], t[2] };
+            int nb[3] = { org[0] + t[0], org[1] + t[1], org[2] + t[2] };
             nb[i] += s;
             if (solid(grid, nb)) continue;
             float gap = s < 0 ? q[i] - (float)t[i] : (float)t[i] + 1.f - q[i];
@@ -223,7 +231,9 @@ static void pairs_to_contacts(const body *b, int i, const world *w, const octree
         const octree_pair *pr = &pairs->v[k];
         float c[3] = { (float)pr->c[0] + 0.5f, (float)pr->c[1] + 0.5f, (float)pr->c[2] + 0.5f }, q[3], n[3], depth;
         body_to_world(b, rot, c, q);
-        if (!ball_cube(q, pr->t, world_solid, w, n, &depth)) continue;
+        /* the terrain voxel in the body's frame: an integer difference */
+        const int t[3] = { pr->t[0] - b->org[0], pr->t[1] - b->org[1], pr->t[2] - b->org[2] };
+        if (!ball_cube(q, t, world_solid, w, b->org, n, &depth)) continue;
         if (!blocks_bodies(world_get(w, pr->t[0], pr->t[1], pr->t[2]))) continue; /* bog, leaves */
         bodies_contact *kc = contact_push(out);
         if (!kc) return;
@@ -270,8 +280,10 @@ static void terrain_contacts(const bodies *s, int i, const world *w, const octre
         }
         pairs_to_contacts(b, i, w, &out->pairs, pose.rot, out);
     }
-    /* the bedrock floor below y = 0 is in no octree */
-    if (b->pos[1] - b->radius < VOXEL_R + MARGIN)
+    /* the bedrock floor below y = 0 is in no octree (in the body's frame
+     * it is at y = -org[1]) */
+    const float floor_y = (float)-b->org[1];
+    if (b->pos[1] - b->radius < floor_y + VOXEL_R + MARGIN)
         for (int y = 0; y < b->size[1]; y++)
             for (int z = 0; z < b->size[2]; z++)
                 for (int x = 0; x < b->size[0]; x++) {
@@ -279,12 +291,13 @@ static void terrain_contacts(const bodies *s, int i, const world *w, const octre
                     float c[3] = { (float)x + 0.5f, (float)y + 0.5f, (float)z + 0.5f }, q[3];
                     body_to_world(b, pose.rot, c, q);
                     /* the floor is under the world; past its sides a body falls out */
-                    if (q[1] > VOXEL_R + MARGIN || q[0] < (float)world_x0(w) || q[2] < (float)world_z0(w) ||
-                        q[0] >= (float)(world_x0(w) + w->sx) || q[2] >= (float)(world_z0(w) + w->sz))
+                    double wx = (double)b->org[0] + q[0], wz = (double)b->org[2] + q[2];
+                    if (q[1] > floor_y + VOXEL_R + MARGIN || wx < world_x0(w) || wz < world_z0(w) ||
+                        wx >= (double)world_x0(w) + w->sx || wz >= (double)world_z0(w) + w->sz)
                         continue;
                     bodies_contact *k = contact_push(out);
                     if (!k) return;
-                    k->a = i, k->b = -1, k->depth = VOXEL_R - q[1];
+                    k->a = i, k->b = -1, k->depth = VOXEL_R - (q[1] - floor_y);
                     k->n[1] = 1;
                     k->p[0] = q[0], k->p[1] = q[1] - VOXEL_R, k->p[2] = q[2];
                 }
@@ -327,7 +340,11 @@ static void pose_of(const body *b, float at[7])
 static void pair_contacts(const bodies *s, int i, int j, bodies_contacts *out, bool keep)
 {
     const body *A = s->v[i], *B = s->v[j];
-    float d[3] = { A->pos[0] - B->pos[0], A->pos[1] - B->pos[1], A->pos[2] - B->pos[2] };
+    /* B's frame in A's: an integer shift (0 when both are in one frame, as
+     * near the origin, and then the floats are what they always were) */
+    float sh[3];
+    for (int r = 0; r < 3; r++) sh[r] = (float)(B->org[r] - A->org[r]);
+    float d[3] = { (A->pos[0] - B->pos[0]) - sh[0], (A->pos[1] - B->pos[1]) - sh[1], (A->pos[2] - B->pos[2]) - sh[2] };
     float rr = A->radius + B->radius + MARGIN;
     if (dot3(d, d) > rr * rr) return;
     float ra[3][3], rb[3][3];
@@ -340,7 +357,7 @@ static void pair_contacts(const bodies *s, int i, int j, bodies_contacts *out, b
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
             pose.rot[r][c] = ra[0][r] * rb[0][c] + ra[1][r] * rb[1][c] + ra[2][r] * rb[2][c];
-    float rel[3] = { pb.pos[0] - A->pos[0], pb.pos[1] - A->pos[1], pb.pos[2] - A->pos[2] };
+    float rel[3] = { (pb.pos[0] - A->pos[0]) + sh[0], (pb.pos[1] - A->pos[1]) + sh[1], (pb.pos[2] - A->pos[2]) + sh[2] };
     for (int r = 0; r < 3; r++) pose.pos[r] = A->com[r] + ra[0][r] * rel[0] + ra[1][r] * rel[1] + ra[2][r] * rel[2];
     bodies_kept *e = keep && !s->brute ? kept_with(out, B) : NULL;
     const octree_pairs *pairs = &out->near;
@@ -370,25 +387,27 @@ static void pair_contacts(const bodies *s, int i, int j, bodies_contacts *out, b
         for (int r = 0; r < 3; r++)
             q[r] = pose.pos[r] + pose.rot[r][0] * cb[0] + pose.rot[r][1] * cb[1] + pose.rot[r][2] * cb[2];
         float nl[3], depth;
-        if (!ball_cube(q, pr->t, grid_solid, A, nl, &depth)) continue;
+        if (!ball_cube(q, pr->t, grid_solid, A, (const int[3]){ 0, 0, 0 }, nl, &depth)) continue;
         bodies_contact *c = contact_push(out);
         if (!c) return;
         /* the normal points from B to A in the world: A's grid normal points to the ball (B) */
         float pl[3] = { q[0] - nl[0] * VOXEL_R, q[1] - nl[1] * VOXEL_R, q[2] - nl[2] * VOXEL_R };
         c->a = i, c->b = j, c->depth = depth;
         for (int r = 0; r < 3; r++) c->n[r] = -(ra[r][0] * nl[0] + ra[r][1] * nl[1] + ra[r][2] * nl[2]);
-        body_to_world(A, ra, pl, c->p);
+        body_to_world(A, ra, pl, c->p); /* in A's frame, as every contact point of A */
     }
     thin(out, from);
 }
 
-bool bodies_push_box(const bodies *s, const float lo[3], const float hi[3], float push[3], float carry[3])
+bool bodies_push_box(const bodies *s, const double lo_w[3], const double hi_w[3], float push[3], float carry[3])
 {
     float most[3] = { 0, 0, 0 }, least[3] = { 0, 0, 0 }, up = 0;
     bool touched = false;
     memset(carry, 0, sizeof(float) * 3);
     for (int i = 0; i < s->count; i++) {
         const body *b = s->v[i];
+        float lo[3], hi[3]; /* the box in the body's frame */
+        for (int a = 0; a < 3; a++) lo[a] = (float)(lo_w[a] - b->org[a]), hi[a] = (float)(hi_w[a] - b->org[a]);
         /* the body's sphere against the box first */
         float dd = 0;
         for (int a = 0; a < 3; a++) {
@@ -433,6 +452,53 @@ bool bodies_push_box(const bodies *s, const float lo[3], const float hi[3], floa
     }
     for (int a = 0; a < 3; a++) push[a] = most[a] + least[a];
     return touched;
+}
+
+/* ---- bodies held where the terrain is not there ---- */
+
+/* A body the step does not move: asleep, or held (its terrain is not
+ * there to collide with). Both are static to the others. */
+static inline bool fixed(const body *b) { return b->asleep || b->held; }
+
+static long floor_div(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/* Whether the terrain body b may touch within one step is there: every
+ * column within its radius plus `reach` (x and z) is inside the terrain
+ * octree's box and generated. A finite world asks only about the columns
+ * inside its window (beyond its sides a body falls out); a world that
+ * goes on (s->unbounded) about every one. */
+static bool terrain_there(const bodies *s, const body *b, const world *w, const octree *terrain, float reach)
+{
+    double c[3];
+    body_world_pos(b, c);
+    double r = (double)b->radius + reach;
+    long lo[2], hi[2];
+    int org[3] = { 0, 0, 0 }, size[3] = { 0, 0, 0 };
+    if (terrain) octree_origin(terrain, org), octree_size(terrain, size);
+    const long win_lo[2] = { world_x0(w), world_z0(w) };
+    const long win_hi[2] = { (long)world_x0(w) + w->sx - 1, (long)world_z0(w) + w->sz - 1 };
+    for (int k = 0; k < 2; k++) {
+        int a = 2 * k; /* x, z */
+        if (!isfinite(c[a])) return false;
+        double l = floor(c[a] - r), h = floor(c[a] + r);
+        const double lim = 2.5e9; /* past 32-bit voxels: never there */
+        if (l < -lim || h > lim) return false;
+        lo[k] = (long)l, hi[k] = (long)h;
+        if (!s->unbounded) {
+            if (lo[k] < win_lo[k]) lo[k] = win_lo[k];
+            if (hi[k] > win_hi[k]) hi[k] = win_hi[k];
+            if (lo[k] > hi[k]) return true; /* wholly past the sides: it falls out */
+        }
+    }
+    if (!terrain) return !s->unbounded; /* a finite world's floor only, as ever */
+    for (int k = 0; k < 2; k++) {
+        int a = 2 * k;
+        if (lo[k] < org[a] || hi[k] >= (long)org[a] + size[a]) return false;
+    }
+    for (long cz = floor_div(lo[1], CHUNK_SIZE); cz <= floor_div(hi[1], CHUNK_SIZE); cz++)
+        for (long cx = floor_div(lo[0], CHUNK_SIZE); cx <= floor_div(hi[0], CHUNK_SIZE); cx++)
+            if (world_column_state(w, (int)cx, (int)cz) != WORLD_COL_READY) return false;
+    return true;
 }
 
 /* ---- the solver ---- */
@@ -514,9 +580,9 @@ static void solve_island(bodies *s, solve_body *sb, float h, const int *idx, int
     for (int q = 0; q < n; q++) {
         bodies_contact *c = &C->v[idx[q]];
         body *A = s->v[c->a], *B = c->b >= 0 ? s->v[c->b] : NULL;
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 3; i++) { /* p is in A's frame */
             c->ra[i] = c->p[i] - A->pos[i];
-            c->rb[i] = B ? c->p[i] - B->pos[i] : 0.f;
+            c->rb[i] = B ? (c->p[i] - B->pos[i]) + (float)(A->org[i] - B->org[i]) : 0.f;
         }
         tangents(c->n, c->t[0], c->t[1]);
         solve_body *SA = &sb[c->a], *SB = B ? &sb[c->b] : NULL;
@@ -597,7 +663,7 @@ static int island_root(int *parent, int i)
 }
 
 /* The awake body of contact c (a sleeping one is not moved by it). */
-static int moving_body(const bodies *s, const bodies_contact *c) { return s->v[c->a]->asleep ? c->b : c->a; }
+static int moving_body(const bodies *s, const bodies_contact *c) { return fixed(s->v[c->a]) ? c->b : c->a; }
 
 static void solve(bodies *s, solve_body *sb, float h, job_pool *jobs)
 {
@@ -618,7 +684,7 @@ static void solve(bodies *s, solve_body *sb, float h, job_pool *jobs)
     for (int i = 0; i < n; i++) parent[i] = i, id[i] = -1;
     for (int k = 0; k < C->count; k++) {
         const bodies_contact *c = &C->v[k];
-        if (c->b < 0 || s->v[c->a]->asleep || s->v[c->b]->asleep) continue;
+        if (c->b < 0 || fixed(s->v[c->a]) || fixed(s->v[c->b])) continue;
         int ra = island_root(parent, c->a), rb = island_root(parent, c->b);
         if (ra < rb) parent[rb] = ra;
         else if (rb < ra) parent[ra] = rb;
@@ -641,7 +707,7 @@ static void solve(bodies *s, solve_body *sb, float h, job_pool *jobs)
     if (jobs) job_parallel_for(jobs, islands, solve_one, &j);
     else for (int i = 0; i < islands; i++) solve_one(&j, i);
     for (int i = 0; i < n; i++)
-        if (!s->v[i]->asleep) {
+        if (!fixed(s->v[i])) {
             memcpy(s->v[i]->vel, sb[i].v, sizeof sb[i].v);
             memcpy(s->v[i]->ang, sb[i].w, sizeof sb[i].w);
         }
@@ -661,12 +727,12 @@ static void find_one(void *arg, int i)
     c->pair_count = 0;
     c->brute = f->s->brute;
     const bodies *s = f->s;
-    if (!s->v[i]->asleep) terrain_contacts(s, i, f->w, f->terrain, c, !s->fresh);
+    if (!fixed(s->v[i])) terrain_contacts(s, i, f->w, f->terrain, c, !s->fresh);
     /* then against every body after it that is near (bounding spheres),
      * with the pairs kept from earlier substeps while they hold */
     if (c->kept_owner != s->v[i]->id) c->kept_count = 0, c->kept_owner = s->v[i]->id;
     for (int j = i + 1; j < s->count; j++)
-        if (!(s->v[i]->asleep && s->v[j]->asleep)) pair_contacts(s, i, j, c, !s->fresh);
+        if (!(fixed(s->v[i]) && fixed(s->v[j]))) pair_contacts(s, i, j, c, !s->fresh);
     for (int k = 0; k < c->kept_count;) { /* drop the bodies no longer near (their buffers stay for reuse) */
         if (c->kept_pairs[k].used) {
             c->kept_pairs[k++].used = false;
@@ -717,14 +783,23 @@ void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *job
     }
     solve_body *sb = s->solve;
     float h = s->p.dt / (float)s->p.substeps, vmax = bodies_max_speed(&s->p);
+    /* a body whose terrain is not there (outside the terrain octree's box,
+     * or over a column not generated) is held where it is for this step:
+     * it would find no contacts and fall through the ground. Reach: what a
+     * contact and a kept pair need, plus the most it can move in a step. */
+    float hold_reach = REACH + KEEP_REACH + vmax * s->p.dt + 1.f;
+    for (int i = 0; i < s->count; i++) {
+        body *b = s->v[i];
+        b->held = !b->asleep && !terrain_there(s, b, w, terrain, hold_reach);
+    }
     float keep = 1.f - DAMPING * h;
     for (int sub = 0; sub < s->p.substeps; sub++) {
         for (int i = 0; i < s->count; i++) {
             body *b = s->v[i];
-            sb[i].inv_m = b->asleep ? 0.f : b->inv_mass;
-            if (b->asleep) memset(sb[i].inv_i, 0, sizeof sb[i].inv_i);
+            sb[i].inv_m = fixed(b) ? 0.f : b->inv_mass;
+            if (fixed(b)) memset(sb[i].inv_i, 0, sizeof sb[i].inv_i);
             else world_inv_inertia(b, sb[i].inv_i);
-            if (b->asleep) continue;
+            if (fixed(b)) continue;
             b->vel[1] -= s->p.gravity * h;
             for (int k = 0; k < 3; k++) b->vel[k] *= keep, b->ang[k] *= keep;
         }
@@ -746,11 +821,11 @@ void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *job
         s->stats.contacts += C->count;
         solve(s, sb, h, jobs);
         for (int i = 0; i < s->count; i++)
-            if (!s->v[i]->asleep) integrate(s->v[i], h, vmax);
+            if (!fixed(s->v[i])) integrate(s->v[i], h, vmax);
     }
     for (int i = 0; i < s->count; i++) {
         body *b = s->v[i];
-        if (b->asleep) continue;
+        if (fixed(b)) continue;
         b->age += s->p.dt;
         float turn = sqrtf(dot3(b->ang, b->ang)) * b->radius;
         if (sqrtf(dot3(b->vel, b->vel)) < s->p.sleep_speed && turn < s->p.sleep_speed) b->still += s->p.dt;
@@ -762,124 +837,4 @@ void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *job
         }
     }
     s->stats.awake = bodies_awake(s);
-}
-
-/* ---- the cutting tool and ray picks ---- */
-
-/* The pose `pose` (a tool's grid in the world) in b's grid instead:
- * p_b = com + R^T (x - pos) for world point x. */
-static void pose_in_body(const body *b, const octree_pose *pose, octree_pose *out)
-{
-    float r[3][3];
-    body_rotation(b, r);
-    float d[3]; /* the pose's world position (org + pos) from the body's */
-    for (int i = 0; i < 3; i++) d[i] = (float)((double)pose->org[i] + pose->pos[i] - b->pos[i]);
-    memset(out->org, 0, sizeof out->org); /* the body's grid is small */
-    for (int i = 0; i < 3; i++) {
-        out->pos[i] = b->com[i] + r[0][i] * d[0] + r[1][i] * d[1] + r[2][i] * d[2];
-        for (int j = 0; j < 3; j++)
-            out->rot[i][j] = r[0][i] * pose->rot[0][j] + r[1][i] * pose->rot[1][j] + r[2][i] * pose->rot[2][j];
-    }
-}
-
-/* Body i cut by the tool: its pieces replace it (appended), or it is
- * gone. Returns the voxels removed (0: untouched). */
-static long cut_one(bodies *s, int i, const octree *tool, const octree_pose *pose, const body_density *dens,
-                    uint8_t color, long removed[MAT_COUNT], octree_pairs *pairs)
-{
-    body *b = s->v[i];
-    octree_pose in;
-    pose_in_body(b, pose, &in);
-    if (!octree_intersect(b->tree, tool, &in, pairs)) return 0;
-    size_t n = (size_t)b->size[0] * (size_t)b->size[1] * (size_t)b->size[2];
-    uint8_t *mat = malloc(n), *tint = malloc(n);
-    long gone[MAT_COUNT] = { 0 }, count = 0;
-    if (!mat || !tint) {
-        free(mat);
-        free(tint);
-        return 0;
-    }
-    memcpy(mat, b->mat, n);
-    memcpy(tint, b->tint, n);
-    for (size_t k = 0; k < pairs->count; k++) {
-        const int *t = pairs->v[k].t;
-        size_t c = body_index(b, t[0], t[1], t[2]);
-        if (mat[c] == MAT_AIR) continue; /* two tool voxels claimed it */
-        gone[mat[c]]++, count++;
-        mat[c] = MAT_AIR;
-    }
-    /* paint the carved cells a face now looks into, as the terrain cut does
-     * (a see-through voxel hid nothing: its cell stays untinted) */
-    for (size_t k = 0; k < pairs->count && count; k++) {
-        const int *t = pairs->v[k].t;
-        size_t c = body_index(b, t[0], t[1], t[2]);
-        if (b->mat[c] == MAT_AIR || material_get(b->mat[c])->render_neighbors) continue;
-        for (int f = 0; f < FACE_COUNT; f++) {
-            int q[3] = { t[0] + face_normal[f][0], t[1] + face_normal[f][1], t[2] + face_normal[f][2] };
-            if (grid_solid(b, q) && mat[body_index(b, q[0], q[1], q[2])] != MAT_AIR) {
-                tint[c] = color;
-                break;
-            }
-        }
-    }
-    body **pieces = NULL;
-    int np = count ? body_split(b, mat, tint, dens, &pieces) : -1;
-    free(mat);
-    free(tint);
-    if (np < 0) return 0;
-    body_destroy(bodies_take(s, i));
-    for (int k = 0; k < np; k++)
-        if (!bodies_add(s, pieces[k])) body_destroy(pieces[k]); /* no memory: those voxels are lost */
-    free(pieces);
-    for (int m = 0; m < MAT_COUNT && removed; m++) removed[m] += gone[m];
-    return count;
-}
-
-long bodies_cut(bodies *s, const octree *tool, const octree_pose *pose, const body_density *dens, uint8_t color,
-                long removed[MAT_COUNT], octree_pairs *scratch)
-{
-    int size[3];
-    octree_size(tool, size);
-    float reach = 0.5f * sqrtf((float)(size[0] * size[0] + size[1] * size[1] + size[2] * size[2])) + 1.f;
-    long total = 0;
-    /* the bodies there before the cut: pieces are appended after them and
-     * lie outside the tool by construction */
-    int before = s->count;
-    for (int i = 0; i < before;) {
-        const body *b = s->v[i];
-        float d[3];
-        for (int k = 0; k < 3; k++) d[k] = (float)(b->pos[k] - ((double)pose->org[k] + pose->pos[k]));
-        float rr = b->radius + reach;
-        long n = dot3(d, d) <= rr * rr ? cut_one(s, i, tool, pose, dens, color, removed, scratch) : 0;
-        total += n;
-        if (n) before--;
-        else i++;
-    }
-    return total;
-}
-
-int bodies_raycast(const bodies *s, const double origin[3], const float dir[3], float max_dist, float *dist)
-{
-    float len = sqrtf(dot3(dir, dir));
-    if (!(len > 0) || !isfinite(len)) return -1;
-    float d[3] = { dir[0] / len, dir[1] / len, dir[2] / len }, best = max_dist;
-    int hit = -1;
-    for (int i = 0; i < s->count; i++) {
-        const body *b = s->v[i];
-        /* its bounding sphere first */
-        float oc[3]; /* the eye may be far out (double); the difference is small */
-        for (int k = 0; k < 3; k++) oc[k] = (float)(b->pos[k] - origin[k]);
-        float along = dot3(oc, d), r = b->radius + 1.f;
-        if (dot3(oc, oc) - along * along > r * r || along + r < 0 || along - r > best) continue;
-        float rot[3][3], dl[3], t;
-        double o[3];
-        body_rotation(b, rot);
-        for (int k = 0; k < 3; k++) {
-            o[k] = b->com[k] + rot[0][k] * -oc[0] + rot[1][k] * -oc[1] + rot[2][k] * -oc[2];
-            dl[k] = rot[0][k] * d[0] + rot[1][k] * d[1] + rot[2][k] * d[2];
-        }
-        if (octree_raycast(b->tree, o, dl, best, NULL, NULL, &t) && t < best) best = t, hit = i;
-    }
-    if (dist && hit >= 0) *dist = best;
-    return hit;
 }

@@ -6,7 +6,8 @@
  * asleep (the game then merges it back into the world, body_merge).
  * Pure CPU. Contacts of each body are found on the workers into their own
  * lists and solved in body order, so a run is the same bit for bit on
- * any number of workers. See docs/physics.md. */
+ * any number of workers. The dynamics are in bodies.c, the cutting tool
+ * and ray picks on bodies in bodies_cut.c. See docs/physics.md. */
 #ifndef STRATA_BODIES_H
 #define STRATA_BODIES_H
 
@@ -106,6 +107,8 @@ typedef struct bodies {
     bool brute;             /* brute-force contact queries (benchmarks compare) */
     bool fresh;             /* query every contact afresh each substep, keep no pairs
                              * (tests: keeping them changes no bit) */
+    bool unbounded;         /* the world goes on past its window (streamed): a body
+                             * beyond the loaded terrain waits rather than falls out */
 } bodies;
 
 void bodies_init(bodies *s);
@@ -119,16 +122,22 @@ int bodies_awake(const bodies *s);
 long bodies_voxels(const bodies *s);
 
 /* One step (p.dt) of every awake body against the world (terrain: an
- * occupancy octree of w, octree_from_world; solid materials only block)
- * and each other. Bodies that sleep stay where they are. */
+ * occupancy octree of w, octree_from_world or _box; solid materials only
+ * block) and each other. Bodies that sleep stay where they are. A body
+ * the terrain octree's box does not cover (its radius plus its reach in a
+ * step, on x and z), or over a column of w not generated, is held (body
+ * `held`): not moved, static to the others, its velocity kept, not asleep
+ * (so never merged) until the box covers it again. In a finite world
+ * (!unbounded) only the columns inside the window count: past its sides a
+ * body falls out, as it always did. */
 void bodies_step(bodies *s, const world *w, const octree *terrain, job_pool *jobs);
 
-/* How far to move the box [lo, hi) (the player's) so no body's voxel
+/* How far to move the box [lo, hi) (the player's, world coordinates) so no body's voxel
  * (a ball of radius 1/2, as in the contacts) overlaps it: per axis the
  * largest push each way. `carry` gets the velocity of the body that
  * pushes the box up most (the box stands on it; zero if none). Returns
  * whether any body touched the box. */
-bool bodies_push_box(const bodies *s, const float lo[3], const float hi[3], float push[3], float carry[3]);
+bool bodies_push_box(const bodies *s, const double lo[3], const double hi[3], float push[3], float carry[3]);
 
 /* The cutting tool on the bodies (seed 003's cut, as on the terrain):
  * every body voxel whose centre lies in a voxel of the tool (octree

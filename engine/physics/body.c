@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/origin.h"
+
 void body_density_default(body_density *d)
 {
     for (int m = 0; m < MAT_COUNT; m++) d->of[m] = material_table[m].density;
@@ -33,12 +35,27 @@ void body_to_world(const body *b, float r[3][3], const float p[3], float out[3])
     for (int i = 0; i < 3; i++) out[i] = b->pos[i] + r[i][0] * d[0] + r[i][1] * d[1] + r[i][2] * d[2];
 }
 
+void body_world_pos(const body *b, double out[3])
+{
+    for (int i = 0; i < 3; i++) out[i] = (double)b->org[i] + b->pos[i];
+}
+
 void body_octree_pose(const body *b, octree_pose *out)
 {
     body_rotation(b, out->rot);
     const float pivot[3] = { (float)b->size[0] * 0.5f, (float)b->size[1] * 0.5f, (float)b->size[2] * 0.5f };
     body_to_world(b, out->rot, pivot, out->pos);
-    out->org[0] = out->org[1] = out->org[2] = 0; /* bodies keep float world positions */
+    memcpy(out->org, b->org, sizeof out->org); /* the body's frame */
+}
+
+/* Grid point 0 at world position `at`: the frame from origin_snap (0 near
+ * the origin, so a body there computes what it always did), pos the rest. */
+static void place_at(body *b, const double at[3])
+{
+    for (int i = 0; i < 3; i++) {
+        b->org[i] = origin_snap(at[i]);
+        b->pos[i] = (float)(at[i] - b->org[i]);
+    }
 }
 
 /* Inverse of a symmetric 3x3 (the inertia tensor, positive definite: each
@@ -163,6 +180,13 @@ static body *body_finish(body *b, const body_density *dens)
 body *body_from_grid(const uint8_t *mat, const uint8_t *tint, const int size[3], const float origin[3],
                      const body_density *dens)
 {
+    const double at[3] = { origin[0], origin[1], origin[2] };
+    return body_from_grid_at(mat, tint, size, at, dens);
+}
+
+body *body_from_grid_at(const uint8_t *mat, const uint8_t *tint, const int size[3], const double origin[3],
+                        const body_density *dens)
+{
     for (int i = 0; i < 3; i++)
         if (size[i] < 1 || size[i] > BODY_MAX_SIDE) return NULL;
     body *b = body_alloc(size);
@@ -171,7 +195,7 @@ body *body_from_grid(const uint8_t *mat, const uint8_t *tint, const int size[3],
     memcpy(b->mat, mat, n);
     if (tint) memcpy(b->tint, tint, n);
     /* before the mass: com 0 puts grid point 0 at pos */
-    memcpy(b->pos, origin, sizeof b->pos);
+    place_at(b, origin);
     return body_finish(b, dens);
 }
 
@@ -255,6 +279,7 @@ static body *piece_of(const body *b, const uint8_t *mat, const uint8_t *tint, co
     /* b's pose with the grid shifted by o; body_update_mass then moves
      * the centre to the piece's own, keeping the grid's place */
     memcpy(p->rot, b->rot, sizeof p->rot);
+    memcpy(p->org, b->org, sizeof p->org); /* b's frame: its pieces compute as it did */
     memcpy(p->pos, b->pos, sizeof p->pos);
     for (int a = 0; a < 3; a++) p->com[a] = b->com[a] - (float)o[a];
     p = body_finish(p, dens);
@@ -319,7 +344,8 @@ body *body_cut_from_world(world *w, const int *vox, size_t count, const body_den
                 size_t k = body_index(b, x, y, z);
                 if (b->mat[k] == MAT_AIR) b->tint[k] = world_get_tint(w, blo[0] - 1 + x, blo[1] - 1 + y, blo[2] - 1 + z);
             }
-    for (int a = 0; a < 3; a++) b->pos[a] = (float)(blo[a] - 1);
+    const double at[3] = { blo[0] - 1, blo[1] - 1, blo[2] - 1 };
+    place_at(b, at);
     b = body_finish(b, dens);
     if (!b) return NULL;
     for (size_t i = 0; i < count; i++) world_set(w, vox[3 * i], vox[3 * i + 1], vox[3 * i + 2], MAT_AIR);
@@ -327,7 +353,7 @@ body *body_cut_from_world(world *w, const int *vox, size_t count, const body_den
     return b;
 }
 
-static bool cell_free(const world *w, const float keep_out[6], int x, int y, int z)
+static bool cell_free(const world *w, const double keep_out[6], int x, int y, int z)
 {
     if (keep_out && !(x + 1 > keep_out[0] && x < keep_out[3] && y + 1 > keep_out[1] &&
                       y < keep_out[4] && z + 1 > keep_out[2] && z < keep_out[5]))
@@ -339,7 +365,7 @@ static bool cell_free(const world *w, const float keep_out[6], int x, int y, int
 /* When a voxel's own cell c is taken: the nearest free cell within two
  * cells, upward before downward (a voxel settles on what is below), in a
  * fixed order so merges are deterministic. */
-static bool nearest_free(const world *w, const float keep_out[6], int c[3])
+static bool nearest_free(const world *w, const double keep_out[6], int c[3])
 {
     for (int len = 1; len <= 12; len++)
         for (int dy = 2; dy >= -2; dy--)
@@ -352,7 +378,7 @@ static bool nearest_free(const world *w, const float keep_out[6], int c[3])
     return false;
 }
 
-long body_merge(const body *b, world *w, const float keep_out[6], long *lost, int lo[3], int hi[3])
+long body_merge(const body *b, world *w, const double keep_out[6], long *lost, int lo[3], int hi[3])
 {
     float r[3][3];
     body_rotation(b, r);
@@ -364,12 +390,12 @@ long body_merge(const body *b, world *w, const float keep_out[6], long *lost, in
                 uint8_t m = b->mat[body_index(b, x, y, z)];
                 if (m == MAT_AIR) continue;
                 float p[3] = { (float)x + 0.5f, (float)y + 0.5f, (float)z + 0.5f }, q[3];
-                body_to_world(b, r, p, q);
+                body_to_world(b, r, p, q); /* in the body's frame */
                 /* far outside the world (or not a number): nowhere to go */
                 bool ok = fabsf(q[0]) < 1e6f && fabsf(q[1]) < 1e6f && fabsf(q[2]) < 1e6f;
                 int c[3] = { 0, 0, 0 };
                 if (ok) {
-                    for (int a = 0; a < 3; a++) c[a] = (int)floorf(q[a]);
+                    for (int a = 0; a < 3; a++) c[a] = b->org[a] + (int)floorf(q[a]);
                     ok = cell_free(w, keep_out, c[0], c[1], c[2]) || nearest_free(w, keep_out, c);
                 }
                 if (!ok) {
@@ -394,7 +420,8 @@ long body_merge(const body *b, world *w, const float keep_out[6], long *lost, in
                 float p[3] = { (float)x + 0.5f, (float)y + 0.5f, (float)z + 0.5f }, q[3];
                 body_to_world(b, r, p, q);
                 if (!(fabsf(q[0]) < 1e6f && fabsf(q[1]) < 1e6f && fabsf(q[2]) < 1e6f)) continue;
-                int c[3] = { (int)floorf(q[0]), (int)floorf(q[1]), (int)floorf(q[2]) };
+                int c[3] = { b->org[0] + (int)floorf(q[0]), b->org[1] + (int)floorf(q[1]),
+                             b->org[2] + (int)floorf(q[2]) };
                 if (world_in_bounds(w, c[0], c[1], c[2]) && world_get(w, c[0], c[1], c[2]) == MAT_AIR &&
                     world_set_tint(w, c[0], c[1], c[2], b->tint[k]))
                     for (int a = 0; a < 3; a++) {

@@ -29,13 +29,21 @@ typedef struct body {
     float com[3];      /* centre of mass, grid coordinates */
     float inv_inertia[3][3]; /* about the centre of mass, in the grid's axes */
     float radius;      /* farthest voxel corner from the centre of mass */
-    /* pose: grid point p is at pos + R(rot) (p - com) in the world */
+    /* pose: grid point p is at org + pos + R(rot) (p - com) in the world.
+     * org is an integer frame (core/origin.h, fixed for the body's life):
+     * pos stays a small float 10^7 voxels out, where a float world
+     * coordinate steps a whole voxel, and a body there computes the same
+     * floats as at the origin (org is 0 near the origin). Every float
+     * position of the body (contacts, its octree pose's pos) is in it. */
+    int org[3];
     float pos[3];
     float rot[4];      /* unit quaternion x, y, z, w */
     float vel[3], ang[3]; /* linear and angular velocity, world frame */
     float still;       /* seconds it has been nearly still */
     float age;         /* seconds since it was cut loose */
     bool asleep;       /* at rest: bodies_step leaves it; the game merges it */
+    bool held;         /* the last step held it: the terrain round it was not
+                        * there to collide with (bodies_step) */
     uint32_t id;
 } body;
 
@@ -57,6 +65,9 @@ body *body_cut_from_world(world *w, const int *vox, size_t count, const body_den
  * its grid's origin at `origin`, unrotated and at rest. Takes copies. */
 body *body_from_grid(const uint8_t *mat, const uint8_t *tint, const int size[3], const float origin[3],
                      const body_density *dens);
+/* The same at a world position in double (far from the origin). */
+body *body_from_grid_at(const uint8_t *mat, const uint8_t *tint, const int size[3], const double origin[3],
+                        const body_density *dens);
 void body_destroy(body *b);
 
 static inline size_t body_index(const body *b, int x, int y, int z)
@@ -66,8 +77,10 @@ static inline size_t body_index(const body *b, int x, int y, int z)
 
 /* Row-major rotation matrix of the body's quaternion. */
 void body_rotation(const body *b, float r[3][3]);
-/* World position of grid point p. */
+/* Position of grid point p in the body's frame (world minus b->org). */
 void body_to_world(const body *b, float r[3][3], const float p[3], float out[3]);
+/* The body's centre of mass in world coordinates (org + pos). */
+void body_world_pos(const body *b, double out[3]);
 /* The body's octree pose (octree.h: the tree's pivot is its grid centre). */
 void body_octree_pose(const body *b, octree_pose *out);
 /* Recomputes mass, centre of mass (keeping the world position of the
@@ -93,8 +106,10 @@ int body_split(const body *b, const uint8_t *mat, const uint8_t *tint, const bod
  * nearest free cell within two cells, upward first. Voxels with no free
  * cell are lost and counted; the tints round it go to the open cells they
  * land in, so its cut faces keep their colours. keep_out (NULL: none) is a box [lo, hi) (lo xyz, then hi xyz) in
- * world units the voxels stay out of (the player). Returns the voxels
+ * world units the voxels stay out of (the player). The cells are found in
+ * the body's frame and then offset by its org, so a body 10^7 out lands
+ * in the same cells relative to it as at the origin. Returns the voxels
  * placed; lo/hi: the box the world changed in (empty when none). */
-long body_merge(const body *b, world *w, const float keep_out[6], long *lost, int lo[3], int hi[3]);
+long body_merge(const body *b, world *w, const double keep_out[6], long *lost, int lo[3], int hi[3]);
 
 #endif

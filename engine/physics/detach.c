@@ -17,9 +17,15 @@ void detach_free(detach *d)
     memset(d, 0, sizeof *d);
 }
 
+/* A voxel's key: x and z modulo 2^24, y modulo 2^16, in separate bits.
+ * (x was once all 32 bits under y's: from x = 2^21 on, 10^7 voxels out or
+ * at any negative x, two voxels could share a key and a search skipped
+ * one.) Unique within any search: one visits at most detach_limit (4M)
+ * voxels, so spans less than 2^24 on x or z; y is within the world. */
 static inline uint64_t pack(int x, int y, int z)
 {
-    return (uint64_t)(uint32_t)x | (uint64_t)(uint32_t)y << 21 | (uint64_t)(uint32_t)z << 42;
+    return ((uint64_t)(uint32_t)x & 0xffffffu) | ((uint64_t)(uint32_t)y & 0xffffu) << 24 |
+           ((uint64_t)(uint32_t)z & 0xffffffu) << 40;
 }
 
 static inline size_t slot_of(uint64_t k, size_t cap)

@@ -8,6 +8,7 @@
 #include "app_internal.h"
 #include "app_tool.h"
 #include "app_render.h"
+#include "app_stream.h"
 #include "play/tool.h"
 #include "app_world.h"
 #include "core/log.h"
@@ -125,12 +126,8 @@ static void merge_body(bodies_comp *b, int i)
 {
     app *a = b->a;
     body *bd = bodies_take(&b->set, i);
-    /* bodies keep float world positions (docs/streaming.md: far from the
-     * origin they are not exact yet) */
-    double kd[6];
-    player_bounds(&a->pl, kd, kd + 3);
-    float keep[6];
-    for (int k = 0; k < 6; k++) keep[k] = (float)kd[k];
+    double keep[6];
+    player_bounds(&a->pl, keep, keep + 3);
     long lost = 0;
     int lo[3], hi[3];
     long placed = body_merge(bd, a->w, keep, &lost, lo, hi);
@@ -148,10 +145,9 @@ static void merge_body(bodies_comp *b, int i)
 static void push_player(bodies_comp *b)
 {
     app *a = b->a;
-    double lod[3], hid[3];
-    float lo[3], hi[3], push[3], carry[3];
-    player_bounds(&a->pl, lod, hid);
-    for (int k = 0; k < 3; k++) lo[k] = (float)lod[k], hi[k] = (float)hid[k];
+    double lo[3], hi[3];
+    float push[3], carry[3];
+    player_bounds(&a->pl, lo, hi);
     if (!bodies_push_box(&b->set, lo, hi, push, carry)) return;
     collide_box_desc box = player_box();
     collide_move(a->w, a->pl.pos, &box, push, NULL);
@@ -161,12 +157,17 @@ static void push_player(bodies_comp *b)
     }
 }
 
-static bool left_world(const body *bd, const world *w, float lost_y)
+/* Below the floor, or past a finite world's sides. A streamed world goes
+ * on: a body beyond its window is held (bodies_step) until the player
+ * comes back, never dropped. */
+static bool left_world(const body *bd, const world *w, float lost_y, bool unbounded)
 {
-    if (bd->pos[1] < lost_y) return true;
-    const float x0 = (float)world_x0(w), z0 = (float)world_z0(w); /* the window, wherever it is */
-    return bd->pos[0] + bd->radius < x0 || bd->pos[2] + bd->radius < z0 || bd->pos[0] - bd->radius > x0 + (float)w->sx ||
-           bd->pos[2] - bd->radius > z0 + (float)w->sz;
+    double p[3];
+    body_world_pos(bd, p);
+    if (p[1] < lost_y) return true;
+    if (unbounded) return false;
+    const double x0 = world_x0(w), z0 = world_z0(w), r = bd->radius;
+    return p[0] + r < x0 || p[2] + r < z0 || p[0] - r > x0 + w->sx || p[2] - r > z0 + w->sz;
 }
 
 static void bodies_frame(void *self, app *a, double now, float dt)
@@ -180,6 +181,7 @@ static void bodies_frame(void *self, app *a, double now, float dt)
     }
     b->acc += isfinite(dt) && dt > 0 ? dt : 0;
     int steps = 0;
+    b->set.unbounded = app_stream(a) != NULL;
     while (b->acc >= b->set.p.dt && steps < MAX_STEPS_PER_FRAME) {
         bodies_step(&b->set, a->w, app_occupancy(a), a->jobs);
         b->acc -= b->set.p.dt;
@@ -189,7 +191,7 @@ static void bodies_frame(void *self, app *a, double now, float dt)
     push_player(b);
     for (int i = 0; i < b->set.count;) {
         body *bd = b->set.v[i];
-        if (left_world(bd, a->w, b->set.p.lost_y)) {
+        if (left_world(bd, a->w, b->set.p.lost_y, b->set.unbounded)) {
             log_info("physics: body %u (%ld voxels) fell out of the world and is gone", bd->id, bd->count);
             body_destroy(bodies_take(&b->set, i));
         } else if (bd->asleep) {
@@ -211,7 +213,11 @@ void app_bodies_settle(app *a)
 int app_bodies_awake(const app *a)
 {
     const bodies_comp *b = state(a);
-    return b ? bodies_awake(&b->set) : 0;
+    int n = 0;
+    /* a held body waits for the player (bodies_step), it does not settle:
+     * autosave, which waits for what is settling, must not wait for it */
+    for (int i = 0; b && i < b->set.count; i++) n += !b->set.v[i]->asleep && !b->set.v[i]->held;
+    return n;
 }
 
 void app_bodies_counts(const app *a, int *count, int *awake, long *voxels)
@@ -294,8 +300,10 @@ static int c_bodies(void *u, int argc, char **argv)
     for (int i = 0; i < b->set.count; i++) {
         const body *bd = b->set.v[i];
         float v = sqrtf(bd->vel[0] * bd->vel[0] + bd->vel[1] * bd->vel[1] + bd->vel[2] * bd->vel[2]);
-        log_out("body.%u=voxels %ld mass %.2f speed %.2f asleep %d pos %.2f %.2f %.2f", bd->id, bd->count,
-                (double)bd->mass, (double)v, bd->asleep, (double)bd->pos[0], (double)bd->pos[1], (double)bd->pos[2]);
+        double p[3];
+        body_world_pos(bd, p);
+        log_out("body.%u=voxels %ld mass %.2f speed %.2f asleep %d held %d pos %.2f %.2f %.2f", bd->id, bd->count,
+                (double)bd->mass, (double)v, bd->asleep, bd->held, p[0], p[1], p[2]);
     }
     return 0;
 }

@@ -14,7 +14,8 @@ extern const component app_bodies_component;
  * (saves call it before writing: a file never misses a falling crown).
  * What rests on nothing is cut loose again on the next frame. */
 void app_bodies_settle(struct app *a);
-/* Bodies still moving (autosave waits for them to settle). */
+/* Bodies still moving, not counting those held beyond the loaded terrain
+ * (autosave waits for them to settle; a held one would never). */
 int app_bodies_awake(const struct app *a);
 /* Bodies, those awake and their voxels (the debug HUD). */
 void app_bodies_counts(const struct app *a, int *count, int *awake, long *voxels);
