@@ -49,6 +49,30 @@ static void assert_pairs_equal(octree_pairs *a, octree_pairs *b)
 
 /* The cube pairs (cuts) and the near pairs (bodies' contacts) both equal
  * brute force on random shapes, poses and rotations. */
+/* Bodies keep contact pairs while (tree, version) stays the same: a tree
+ * made where a freed one was must not repeat its version, even with the
+ * same sets made in it. */
+static void test_versions_never_repeat_across_trees(void **state)
+{
+    (void)state;
+    octree *a = octree_create(16, 16, 16);
+    octree_set(a, 1, 2, 3, true);
+    uint64_t va = octree_version(a);
+    octree_destroy(a);
+    for (int k = 0; k < 8; k++) {
+        octree *b = octree_create(16, 16, 16);
+        assert_non_null(b);
+        octree_set(b, 1, 2, 3, true);
+        assert_true(octree_version(b) != va);
+        octree_set(b, 1, 2, 3, true); /* no change: the version stays */
+        uint64_t vb = octree_version(b);
+        octree_set(b, 4, 5, 6, true);
+        assert_true(octree_version(b) != vb);
+        va = octree_version(b);
+        octree_destroy(b);
+    }
+}
+
 static void test_pairs_equal_brute_force(void **state)
 {
     (void)state;
@@ -488,6 +512,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_moved_window_tree_answers_in_world_coordinates),
+        cmocka_unit_test(test_versions_never_repeat_across_trees),
         cmocka_unit_test(test_pairs_equal_brute_force),
         cmocka_unit_test(test_aligned_tool_pairs_are_its_own_voxels),
         cmocka_unit_test(test_incremental_equals_rebuilt),

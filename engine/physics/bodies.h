@@ -74,7 +74,7 @@ typedef struct bodies_contacts {
     bool kept;
     uint32_t id;
     const octree *terrain;
-    unsigned long version;
+    uint64_t version;
     float at_pos[3], at_rot[4];
     /* and its pairs with the bodies after it (owner: the body they are of) */
     bodies_kept *kept_pairs;

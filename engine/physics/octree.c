@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@ struct octree {
     int dim[OCTREE_MAX_LEVELS][3];
     uint8_t *lev[OCTREE_MAX_LEVELS]; /* lev[k] for k in 1..L: child masks */
     long count;
-    unsigned long version; /* bumped by every octree_set that changes a voxel */
+    uint64_t version; /* bumped by every octree_set that changes a voxel */
 };
 
 static inline size_t cell_index(const octree *o, int k, int x, int y, int z)
@@ -35,6 +36,11 @@ octree *octree_create(int sx, int sy, int sz)
     if (sx < 1 || sy < 1 || sz < 1 || sx > 65536 || sy > 65536 || sz > 65536) return NULL;
     octree *o = calloc(1, sizeof *o);
     if (!o) return NULL;
+    /* versions of different trees never meet: a tree made where a freed one
+     * was (the tool's terrain tree is replaced as the eye moves) must not
+     * pass for it, or bodies would keep pairs found in the old one */
+    static atomic_uint_fast64_t trees;
+    o->version = (uint64_t)atomic_fetch_add(&trees, 1) << 32;
     o->size[0] = sx, o->size[1] = sy, o->size[2] = sz;
     int m = sx > sy ? sx : sy;
     if (sz > m) m = sz;
@@ -176,7 +182,7 @@ void octree_size(const octree *o, int size[3]) { memcpy(size, o->size, sizeof o-
 void octree_origin(const octree *o, int org[3]) { memcpy(org, o->org, sizeof o->org); }
 int octree_root_level(const octree *o) { return o->levels; }
 long octree_count(const octree *o) { return o->count; }
-unsigned long octree_version(const octree *o) { return o->version; }
+uint64_t octree_version(const octree *o) { return o->version; }
 
 static inline bool in_range(const octree *o, int x, int y, int z)
 {

@@ -61,7 +61,7 @@ int octree_root_level(const octree *o);
 long octree_count(const octree *o); /* occupied voxels */
 /* Changes with every voxel octree_set changes: what was found in the tree
  * still holds while this stays the same (bodies keep contact pairs). */
-unsigned long octree_version(const octree *o);
+uint64_t octree_version(const octree *o);
 bool octree_get(const octree *o, int x, int y, int z);
 /* Marks one voxel occupied or empty, updating only the masks on its path
  * that change (the climb stops at the first ancestor whose emptiness is
