@@ -94,6 +94,12 @@ static void announce_arrivals(stream_comp *c, app *a)
         }
 }
 
+void app_stream_announce(app *a)
+{
+    stream_comp *c = state(a);
+    if (c && app_stream(a)) announce_arrivals(c, a);
+}
+
 static void update(stream_comp *c, app *a)
 {
     if (!stream_update(c->s, a->pl.pos[0], a->pl.pos[2]))

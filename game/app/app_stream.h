@@ -43,6 +43,9 @@ bool app_stream_begin(app *a, world **out);
  * columns ready and a label that says whether the player is held; -1 when
  * all is there (or the world is finite). */
 float app_stream_progress(app *a, const char **label);
+/* Announces the columns installed since the last frame (each frame does;
+ * the bench times the stages after generation one by one). */
+void app_stream_announce(app *a);
 void app_stream_print_stats(app *a);
 
 #endif
