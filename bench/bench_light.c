@@ -3,7 +3,12 @@
  *                       sun and sky sets, on the workers (occupancy read included)
  *   light.bake.taiga    the same for the taiga world (fir canopies: more elements)
  *   light.relight.cut   relight after one 8^3 ball is cut out of the hills
- *                       surface: read the changed box, trace the window it reaches */
+ *                       surface: read the changed box, trace the window it reaches
+ *   light.column.<biome> a streamed column's bake on one thread (light_column,
+ *                       what each worker does per arrival): the 9 inner
+ *                       columns of a 5x5 window of the biome 10^5 voxels out,
+ *                       as the stream bench places its windows; notes
+ *                       bake_ms_per_column (the bakes' own timers) */
 #include <stdlib.h>
 
 #include "bench.h"
@@ -95,9 +100,74 @@ static void light_teardown(void *p)
     free(s);
 }
 
+typedef struct column_state {
+    world *w;
+    light_column *lc;
+    light_params p;
+} column_state;
+
+#define COLUMN_OX 3125 /* 10^5 voxels: the stream bench's windows are as far out */
+
+static void *column_setup(const char *biome)
+{
+    terrain_register();
+    biomes_register();
+    const worldgen_kind *k = worldgen_find(biome);
+    column_state *s = calloc(1, sizeof *s);
+    if (!k || !s) {
+        bench_skip("no such kind");
+        free(s);
+        return NULL;
+    }
+    s->w = world_create_at(COLUMN_OX, 0, 5, 4, 5);
+    s->lc = light_column_create(4);
+    s->p = light_params_default();
+    if (!s->w || !s->lc || !worldgen_generate(s->w, k, 1, bench_jobs())) {
+        bench_skip("world generation failed");
+        light_column_destroy(s->lc);
+        world_destroy(s->w);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void *column_hills(void) { return column_setup("hills"); }
+static void *column_desert(void) { return column_setup("desert"); }
+static void *column_taiga(void) { return column_setup("taiga"); }
+static void *column_deciduous(void) { return column_setup("deciduous"); }
+
+static void column_run(void *p)
+{
+    column_state *s = p;
+    double ms = 0;
+    long elements = 0;
+    for (int z = 1; z <= 3; z++)
+        for (int x = COLUMN_OX + 1; x <= COLUMN_OX + 3; x++) {
+            light_column_snapshot(s->lc, s->w, x, z);
+            light_column_bake(s->lc, &s->p);
+            light_stats st = light_column_stats(s->lc);
+            ms += st.ms, elements += st.elements;
+        }
+    bench_note("bake_ms_per_column", ms / 9);
+    bench_note("elements_per_column", (double)elements / 9);
+}
+
+static void column_teardown(void *p)
+{
+    column_state *s = p;
+    light_column_destroy(s->lc);
+    world_destroy(s->w);
+    free(s);
+}
+
 static const bench_case light_cases[] = {
     { "light.bake.world", bake_setup, bake_run, light_teardown, 5 },
     { "light.bake.taiga", bake_taiga_setup, bake_run, light_teardown, 5 },
     { "light.relight.cut", relight_setup, relight_run, light_teardown, 30 },
+    { "light.column.hills", column_hills, column_run, column_teardown, 5 },
+    { "light.column.desert", column_desert, column_run, column_teardown, 5 },
+    { "light.column.taiga", column_taiga, column_run, column_teardown, 5 },
+    { "light.column.deciduous", column_deciduous, column_run, column_teardown, 5 },
 };
 BENCH_REGISTER(light_cases)

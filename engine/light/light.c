@@ -1,4 +1,4 @@
-#include "light/light.h"
+#include "light/light_internal.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -11,30 +11,6 @@
 #include "core/jobs.h"
 #include "core/rng.h"
 #include "core/timer.h"
-
-#define LIGHT_SKY_JITTERS 16
-
-struct light {
-    int sx, sy, sz;
-    size_t count;
-    /* The window: global voxels [ox, ox + sx) x [0, sy) x [oz, oz + sz),
-     * as the world's (ox, oz multiples of CHUNK_SIZE). */
-    int ox, oz;
-    /* Slot of the window's first voxel in rg: ox mod sx, oz mod sz. */
-    int kx, kz;
-    /* One bit per voxel in WINDOW order (local x = x - ox fastest, then y,
-     * then local z): bit set = stops light. Window order, not slots, keeps
-     * the particle walk's inner loop free of wrap-arounds; a move shifts
-     * these bits by whole chunk rows (light_move). */
-    uint64_t *opaque;
-    /* one bit per voxel: the material's faces are drawn (an element's neighbour) */
-    uint64_t *drawn;
-    /* sun, sky per voxel, interleaved (an RG8 texture's layout), in SLOT
-     * order (global x in slot x mod sx, as the world's columns): the
-     * texture copies it as it is, and a move touches only the columns that
-     * leave and enter. */
-    uint8_t *rg;
-};
 
 light_params light_params_default(void)
 {
@@ -128,33 +104,12 @@ void light_size(const light *l, int *sx, int *sy, int *sz)
     *sx = l->sx, *sy = l->sy, *sz = l->sz;
 }
 
-/* Bit index of window voxel (x, y, z) (local coordinates). */
-static inline size_t vidx(const light *l, int x, int y, int z)
-{
-    return (size_t)x + (size_t)l->sx * ((size_t)y + (size_t)l->sy * (size_t)z);
-}
-
-/* Slot of local coordinate c on an axis of n whose first voxel is in slot k. */
-static inline int slot_of(int c, int k, int n)
-{
-    int s = c + k;
-    return s >= n ? s - n : s;
-}
-
-/* Index in rg (pairs) of window voxel (x, y, z), local coordinates. */
-static inline size_t ridx(const light *l, int x, int y, int z)
-{
-    return vidx(l, slot_of(x, l->kx, l->sx), y, slot_of(z, l->kz, l->sz));
-}
-
 /* a mod n in [0, n) for any sign of a. */
 static inline int wrap_mod(int a, int n)
 {
     int r = a % n;
     return r < 0 ? r + n : r;
 }
-
-static inline bool bit_get(const uint64_t *bits, size_t i) { return (bits[i >> 6] >> (i & 63)) & 1u; }
 
 /* The global box [lo, hi) (the whole window when NULL) in window
  * coordinates, clamped to the window. int64: a box's edge plus the reach
@@ -226,34 +181,6 @@ void light_read_world(light *l, const world *w, const int lo[3], const int hi[3]
 }
 
 /* ---- tracing ----------------------------------------------------------- */
-
-typedef struct trace_ctx {
-    light *l;
-    light_params params;
-    const light_params *p; /* &params: the caller's copy may go away during a background bake */
-    int lo[3], hi[3];
-    /* Step vectors, already scaled by the step length. A sun particle draws
-     * each step from sun_d (8 random bits); a sky particle first draws its
-     * own heading (8 bits), then each step from that heading's 16 (4 bits). */
-    float sun_d[LIGHT_DIRS][3];
-    float sky_d[LIGHT_DIRS][LIGHT_SKY_JITTERS][3];
-    float r2;                   /* radius squared; <0: radius never reached */
-    /* The window, for the walk: its low sides as floats (exact below 2^24),
-     * its high sides, the bit index offset (gidx), and whether it lies at
-     * x, z >= 0 inside the home frame (core/origin.h). */
-    float fx0, fz0;
-    int xe, ze;
-    unsigned off;
-    bool nonneg;
-    float sky_norm;             /* survival of a sky particle over an open plain */
-    long *elements, *particles; /* per z plane */
-    /* background bakes */
-    job_pool *jobs;
-    job_group group;
-    atomic_int planes_done;
-    atomic_bool cancel;
-    uint64_t t0;
-} trace_ctx;
 
 /* Unit vector k of n spread evenly over the sphere (a Fibonacci lattice). */
 static void sphere_dir(int k, int n, float out[3])
@@ -444,7 +371,7 @@ static inline __attribute__((always_inline)) void trace_element(const trace_ctx 
     }
 }
 
-static void trace_plane(void *arg, int k)
+void light_trace_plane(void *arg, int k)
 {
     trace_ctx *c = arg;
     if (atomic_load_explicit(&c->cancel, memory_order_relaxed)) return;
@@ -482,7 +409,7 @@ static void trace_plane(void *arg, int k)
 }
 
 /* The tables a bake with params p walks by (what depends on p alone). */
-static void trace_tables(trace_ctx *c, const light_params *p)
+void light_trace_tables(trace_ctx *c, const light_params *p)
 {
     c->params = *p, c->p = &c->params;
     fill_dirs(c);
@@ -491,7 +418,7 @@ static void trace_tables(trace_ctx *c, const light_params *p)
 
 /* The box [lo, hi) (global, clamped) of volume l, and the window's sides
  * as the walk reads them. */
-static void trace_window(trace_ctx *c, light *l, const int lo[3], const int hi[3])
+void light_trace_window(trace_ctx *c, light *l, const int lo[3], const int hi[3])
 {
     c->l = l;
     clamp_box(l, lo, hi, c->lo, c->hi);
@@ -513,7 +440,7 @@ struct light_task {
 static void plane_job(void *arg)
 {
     struct plane_job *j = arg;
-    trace_plane(j->c, j->k);
+    light_trace_plane(j->c, j->k);
 }
 
 light_task *light_bake_start(light *l, const light_params *p, job_pool *jobs, const int lo[3], const int hi[3])
@@ -523,8 +450,8 @@ light_task *light_bake_start(light *l, const light_params *p, job_pool *jobs, co
     trace_ctx *c = &t->c;
     c->t0 = timer_ns();
     c->jobs = jobs;
-    trace_tables(c, p);
-    trace_window(c, l, lo, hi);
+    light_trace_tables(c, p);
+    light_trace_window(c, l, lo, hi);
     t->planes = c->hi[2] - c->lo[2];
     c->elements = calloc((size_t)t->planes + 1, sizeof *c->elements);
     c->particles = calloc((size_t)t->planes + 1, sizeof *c->particles);
@@ -534,7 +461,7 @@ light_task *light_bake_start(light *l, const light_params *p, job_pool *jobs, co
         return NULL;
     }
     if (!jobs || job_pool_threads(jobs) == 0) {
-        for (int k = 0; k < t->planes; k++) trace_plane(c, k);
+        for (int k = 0; k < t->planes; k++) light_trace_plane(c, k);
         return t;
     }
     for (int k = 0; k < t->planes; k++) {
@@ -743,109 +670,3 @@ void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky)
 const uint8_t *light_data(const light *l) { return l->rg; }
 
 uint64_t light_hash(const light *l) { return hash_bytes(HASH_SEED, l->rg, l->count * 2); }
-
-/* ---- one column, baked on its own ------------------------------------- */
-
-struct light_column {
-    int cx, cz;      /* the column */
-    bool ready;      /* a snapshot was taken */
-    world *ring;     /* its voxels and the 8 columns' around it */
-    light *vol;      /* over the ring */
-    trace_ctx c;     /* tables kept while the params stay the same */
-    bool tables;
-    long elements[CHUNK_SIZE], particles[CHUNK_SIZE];
-    light_stats stats;
-};
-
-light_column *light_column_create(int cy)
-{
-    light_column *lc = calloc(1, sizeof *lc);
-    if (!lc) return NULL;
-    lc->ring = world_create_window(0, 0, 3, cy, 3);
-    lc->vol = light_create(3 * CHUNK_SIZE, cy * CHUNK_SIZE, 3 * CHUNK_SIZE);
-    if (!lc->ring || !lc->vol) {
-        light_column_destroy(lc);
-        return NULL;
-    }
-    return lc;
-}
-
-void light_column_destroy(light_column *lc)
-{
-    if (!lc) return;
-    world_destroy(lc->ring);
-    light_destroy(lc->vol);
-    free(lc);
-}
-
-bool light_column_snapshot(light_column *lc, const world *w, int cx, int cz)
-{
-    lc->ready = false;
-    if (w->cy != lc->ring->cy) return false;
-    for (int dz = -1; dz <= 1; dz++)
-        for (int dx = -1; dx <= 1; dx++)
-            if (!world_chunk_valid(w, cx + dx, 0, cz + dz)) return false;
-    if (world_move(lc->ring, cx - 1, cz - 1) < 0) return false;
-    /* voxels only: tints do not stop light */
-    for (int dz = -1; dz <= 1; dz++)
-        for (int dx = -1; dx <= 1; dx++)
-            for (int y = 0; y < w->cy; y++)
-                memcpy(world_chunk(lc->ring, cx + dx, y, cz + dz)->vox, world_chunk(w, cx + dx, y, cz + dz)->vox,
-                       CHUNK_VOLUME);
-    lc->cx = cx, lc->cz = cz;
-    lc->ready = true;
-    return true;
-}
-
-static bool params_equal(const light_params *a, const light_params *b)
-{
-    return a->sun_particles == b->sun_particles && a->sky_particles == b->sky_particles && a->steps == b->steps &&
-           a->step == b->step && a->radius == b->radius && a->sun_dir[0] == b->sun_dir[0] &&
-           a->sun_dir[1] == b->sun_dir[1] && a->sun_dir[2] == b->sun_dir[2] && a->jitter == b->jitter &&
-           a->seed == b->seed;
-}
-
-bool light_column_bake(light_column *lc, const light_params *p)
-{
-    if (!lc->ready || light_reach(p) > CHUNK_SIZE) return false;
-    uint64_t t0 = timer_ns();
-    light_read_world(lc->vol, lc->ring, NULL, NULL, NULL);
-    trace_ctx *c = &lc->c;
-    if (!lc->tables || !params_equal(&c->params, p)) trace_tables(c, p);
-    lc->tables = true;
-    const int lo[3] = { lc->cx * CHUNK_SIZE, 0, lc->cz * CHUNK_SIZE };
-    const int hi[3] = { lo[0] + CHUNK_SIZE, lc->vol->sy, lo[2] + CHUNK_SIZE };
-    trace_window(c, lc->vol, lo, hi);
-    c->elements = lc->elements, c->particles = lc->particles;
-    lc->stats = (light_stats){ 0 };
-    for (int k = 0; k < c->hi[2] - c->lo[2]; k++) {
-        trace_plane(c, k);
-        lc->stats.elements += lc->elements[k];
-        lc->stats.particles += lc->particles[k];
-    }
-    lc->stats.ms = timer_ms_since(t0);
-    return true;
-}
-
-void light_column_where(const light_column *lc, int *cx, int *cz)
-{
-    *cx = lc->cx, *cz = lc->cz;
-}
-
-light_stats light_column_stats(const light_column *lc) { return lc->stats; }
-
-bool light_column_land(const light_column *lc, light *dst)
-{
-    const int x0 = lc->cx * CHUNK_SIZE, z0 = lc->cz * CHUNK_SIZE;
-    if (!lc->ready || dst->sy != lc->vol->sy || (int64_t)x0 < dst->ox || (int64_t)x0 + CHUNK_SIZE > (int64_t)dst->ox + dst->sx ||
-        (int64_t)z0 < dst->oz || (int64_t)z0 + CHUNK_SIZE > (int64_t)dst->oz + dst->sz)
-        return false;
-    const light *src = lc->vol;
-    /* a chunk row never wraps in either volume's slots (both are whole
-     * columns, their slots multiples of CHUNK_SIZE) */
-    for (int z = 0; z < CHUNK_SIZE; z++)
-        for (int y = 0; y < dst->sy; y++)
-            memcpy(&dst->rg[2 * ridx(dst, x0 - dst->ox, y, z0 + z - dst->oz)],
-                   &src->rg[2 * ridx(src, x0 - src->ox, y, z0 + z - src->oz)], 2 * CHUNK_SIZE);
-    return true;
-}

@@ -1,0 +1,112 @@
+/* light_column: one streamed column's light, baked by a worker from a copy
+ * of its ring of 8 columns (light.h). Split from light.c, which holds the
+ * volume and the walk both use. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/timer.h"
+#include "light/light_internal.h"
+
+struct light_column {
+    int cx, cz;      /* the column */
+    bool ready;      /* a snapshot was taken */
+    world *ring;     /* its voxels and the 8 columns' around it */
+    light *vol;      /* over the ring */
+    trace_ctx c;     /* tables kept while the params stay the same */
+    bool tables;
+    long elements[CHUNK_SIZE], particles[CHUNK_SIZE];
+    light_stats stats;
+};
+
+light_column *light_column_create(int cy)
+{
+    light_column *lc = calloc(1, sizeof *lc);
+    if (!lc) return NULL;
+    lc->ring = world_create_window(0, 0, 3, cy, 3);
+    lc->vol = light_create(3 * CHUNK_SIZE, cy * CHUNK_SIZE, 3 * CHUNK_SIZE);
+    if (!lc->ring || !lc->vol) {
+        light_column_destroy(lc);
+        return NULL;
+    }
+    return lc;
+}
+
+void light_column_destroy(light_column *lc)
+{
+    if (!lc) return;
+    world_destroy(lc->ring);
+    light_destroy(lc->vol);
+    free(lc);
+}
+
+bool light_column_snapshot(light_column *lc, const world *w, int cx, int cz)
+{
+    lc->ready = false;
+    if (w->cy != lc->ring->cy) return false;
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (!world_chunk_valid(w, cx + dx, 0, cz + dz)) return false;
+    if (world_move(lc->ring, cx - 1, cz - 1) < 0) return false;
+    /* voxels only: tints do not stop light */
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++)
+            for (int y = 0; y < w->cy; y++)
+                memcpy(world_chunk(lc->ring, cx + dx, y, cz + dz)->vox, world_chunk(w, cx + dx, y, cz + dz)->vox,
+                       CHUNK_VOLUME);
+    lc->cx = cx, lc->cz = cz;
+    lc->ready = true;
+    return true;
+}
+
+static bool params_equal(const light_params *a, const light_params *b)
+{
+    return a->sun_particles == b->sun_particles && a->sky_particles == b->sky_particles && a->steps == b->steps &&
+           a->step == b->step && a->radius == b->radius && a->sun_dir[0] == b->sun_dir[0] &&
+           a->sun_dir[1] == b->sun_dir[1] && a->sun_dir[2] == b->sun_dir[2] && a->jitter == b->jitter &&
+           a->seed == b->seed;
+}
+
+bool light_column_bake(light_column *lc, const light_params *p)
+{
+    if (!lc->ready || light_reach(p) > CHUNK_SIZE) return false;
+    uint64_t t0 = timer_ns();
+    light_read_world(lc->vol, lc->ring, NULL, NULL, NULL);
+    trace_ctx *c = &lc->c;
+    if (!lc->tables || !params_equal(&c->params, p)) light_trace_tables(c, p);
+    lc->tables = true;
+    const int lo[3] = { lc->cx * CHUNK_SIZE, 0, lc->cz * CHUNK_SIZE };
+    const int hi[3] = { lo[0] + CHUNK_SIZE, lc->vol->sy, lo[2] + CHUNK_SIZE };
+    light_trace_window(c, lc->vol, lo, hi);
+    c->elements = lc->elements, c->particles = lc->particles;
+    lc->stats = (light_stats){ 0 };
+    for (int k = 0; k < c->hi[2] - c->lo[2]; k++) {
+        light_trace_plane(c, k);
+        lc->stats.elements += lc->elements[k];
+        lc->stats.particles += lc->particles[k];
+    }
+    lc->stats.ms = timer_ms_since(t0);
+    return true;
+}
+
+void light_column_where(const light_column *lc, int *cx, int *cz)
+{
+    *cx = lc->cx, *cz = lc->cz;
+}
+
+light_stats light_column_stats(const light_column *lc) { return lc->stats; }
+
+bool light_column_land(const light_column *lc, light *dst)
+{
+    const int x0 = lc->cx * CHUNK_SIZE, z0 = lc->cz * CHUNK_SIZE;
+    if (!lc->ready || dst->sy != lc->vol->sy || (int64_t)x0 < dst->ox || (int64_t)x0 + CHUNK_SIZE > (int64_t)dst->ox + dst->sx ||
+        (int64_t)z0 < dst->oz || (int64_t)z0 + CHUNK_SIZE > (int64_t)dst->oz + dst->sz)
+        return false;
+    const light *src = lc->vol;
+    /* a chunk row never wraps in either volume's slots (both are whole
+     * columns, their slots multiples of CHUNK_SIZE) */
+    for (int z = 0; z < CHUNK_SIZE; z++)
+        for (int y = 0; y < dst->sy; y++)
+            memcpy(&dst->rg[2 * ridx(dst, x0 - dst->ox, y, z0 + z - dst->oz)],
+                   &src->rg[2 * ridx(src, x0 - src->ox, y, z0 + z - src->oz)], 2 * CHUNK_SIZE);
+    return true;
+}

@@ -1,0 +1,93 @@
+/* light_internal: what light.c and light_column.c share and tests may
+ * look at (the volume's layout and the trace's tables); not for the rest
+ * of the engine, which speaks light.h. */
+#ifndef STRATA_LIGHT_INTERNAL_H
+#define STRATA_LIGHT_INTERNAL_H
+
+#include <stdatomic.h>
+
+#include "core/jobs.h"
+#include "light/light.h"
+
+#define LIGHT_SKY_JITTERS 16
+
+struct light {
+    int sx, sy, sz;
+    size_t count;
+    /* The window: global voxels [ox, ox + sx) x [0, sy) x [oz, oz + sz),
+     * as the world's (ox, oz multiples of CHUNK_SIZE). */
+    int ox, oz;
+    /* Slot of the window's first voxel in rg: ox mod sx, oz mod sz. */
+    int kx, kz;
+    /* One bit per voxel in WINDOW order (local x = x - ox fastest, then y,
+     * then local z): bit set = stops light. Window order, not slots, keeps
+     * the particle walk's inner loop free of wrap-arounds; a move shifts
+     * these bits by whole chunk rows (light_move). */
+    uint64_t *opaque;
+    /* one bit per voxel: the material's faces are drawn (an element's neighbour) */
+    uint64_t *drawn;
+    /* sun, sky per voxel, interleaved (an RG8 texture's layout), in SLOT
+     * order (global x in slot x mod sx, as the world's columns): the
+     * texture copies it as it is, and a move touches only the columns that
+     * leave and enter. */
+    uint8_t *rg;
+};
+
+/* Bit index of window voxel (x, y, z) (local coordinates). */
+static inline size_t vidx(const light *l, int x, int y, int z)
+{
+    return (size_t)x + (size_t)l->sx * ((size_t)y + (size_t)l->sy * (size_t)z);
+}
+
+/* Slot of local coordinate c on an axis of n whose first voxel is in slot k. */
+static inline int slot_of(int c, int k, int n)
+{
+    int s = c + k;
+    return s >= n ? s - n : s;
+}
+
+/* Index in rg (pairs) of window voxel (x, y, z), local coordinates. */
+static inline size_t ridx(const light *l, int x, int y, int z)
+{
+    return vidx(l, slot_of(x, l->kx, l->sx), y, slot_of(z, l->kz, l->sz));
+}
+
+static inline bool bit_get(const uint64_t *bits, size_t i) { return (bits[i >> 6] >> (i & 63)) & 1u; }
+
+typedef struct trace_ctx {
+    light *l;
+    light_params params;
+    const light_params *p; /* &params: the caller's copy may go away during a background bake */
+    int lo[3], hi[3];
+    /* Step vectors, already scaled by the step length. A sun particle draws
+     * each step from sun_d (8 random bits); a sky particle first draws its
+     * own heading (8 bits), then each step from that heading's 16 (4 bits). */
+    float sun_d[LIGHT_DIRS][3];
+    float sky_d[LIGHT_DIRS][LIGHT_SKY_JITTERS][3];
+    float r2;                   /* radius squared; <0: radius never reached */
+    /* The window, for the walk: its low sides as floats (exact below 2^24),
+     * its high sides, the bit index offset (gidx), and whether it lies at
+     * x, z >= 0 inside the home frame (core/origin.h). */
+    float fx0, fz0;
+    int xe, ze;
+    unsigned off;
+    bool nonneg;
+    float sky_norm;             /* survival of a sky particle over an open plain */
+    long *elements, *particles; /* per z plane */
+    /* background bakes */
+    job_pool *jobs;
+    job_group group;
+    atomic_int planes_done;
+    atomic_bool cancel;
+    uint64_t t0;
+} trace_ctx;
+
+/* The tables a bake with params p walks by (what depends on p alone). */
+void light_trace_tables(trace_ctx *c, const light_params *p);
+/* The box [lo, hi) (global, clamped) of volume l, and the window's sides
+ * as the walk reads them. */
+void light_trace_window(trace_ctx *c, light *l, const int lo[3], const int hi[3]);
+/* Traces z plane k of the box (a job: arg is the trace_ctx). */
+void light_trace_plane(void *arg, int k);
+
+#endif
