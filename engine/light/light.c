@@ -136,6 +136,15 @@ typedef struct read_ctx {
     uint8_t opaque_lut[256], drawn_lut[256];
 } read_ctx;
 
+/* Whether the CHUNK_SIZE voxels of a row are one material. */
+static bool row_uniform(const uint8_t *row)
+{
+    uint64_t v[CHUNK_SIZE / 8], same = 0, rep = row[0] * 0x0101010101010101ull;
+    memcpy(v, row, sizeof v);
+    for (int k = 0; k < CHUNK_SIZE / 8; k++) same |= v[k] ^ rep;
+    return same == 0;
+}
+
 /* One z plane of the box, a chunk row (32 voxels) at a time: the world is
  * 32 voxels a chunk wide, so each chunk row is one aligned half of a 64-bit
  * word, and planes (sx*sy bits, a multiple of 1024) never share a word, so
@@ -149,8 +158,11 @@ static void read_plane(void *arg, int k)
         for (int x0 = c->lo[0]; x0 < c->hi[0]; x0 += CHUNK_SIZE) {
             const chunk *ch = world_chunk(c->w, (x0 + l->ox) >> CHUNK_BITS, y >> CHUNK_BITS, (z + l->oz) >> CHUNK_BITS);
             uint64_t o = 0, d = 0;
-            if (ch) {
-                const uint8_t *row = &ch->vox[CHUNK_INDEX(0, y & CHUNK_MASK, (z + l->oz) & CHUNK_MASK)];
+            const uint8_t *row = ch ? &ch->vox[CHUNK_INDEX(0, y & CHUNK_MASK, (z + l->oz) & CHUNK_MASK)] : NULL;
+            if (row && row_uniform(row)) {
+                /* deep rock and open air: one material the whole row */
+                o = c->opaque_lut[row[0]] ? 0xffffffffull : 0, d = c->drawn_lut[row[0]] ? 0xffffffffull : 0;
+            } else if (row) {
                 for (int x = 0; x < CHUNK_SIZE; x++) {
                     o |= (uint64_t)c->opaque_lut[row[x]] << x;
                     d |= (uint64_t)c->drawn_lut[row[x]] << x;
@@ -167,6 +179,11 @@ static void read_plane(void *arg, int k)
 void light_read_world(light *l, const world *w, const int lo[3], const int hi[3], struct job_pool *jobs)
 {
     light_move(l, world_x0(w), world_z0(w)); /* the volume follows the world's window */
+    light_read_box(l, w, lo, hi, jobs);
+}
+
+void light_read_box(light *l, const world *w, const int lo[3], const int hi[3], struct job_pool *jobs)
+{
     read_ctx c = { .l = l, .w = w };
     clamp_box(l, lo, hi, c.lo, c.hi);
     /* re-reading voxels is harmless: widen x to whole chunk rows */
@@ -221,6 +238,18 @@ static void fill_dirs(trace_ctx *c)
         }
     }
     c->r2 = (float)p->steps * p->step > p->radius ? p->radius * p->radius : -1.f;
+    /* How far from home a walk can test a voxel, on any axis: while
+     * within the radius when it ends walks (r2 >= 0), else after at most
+     * every step at the longest component, plus the floats' rounding (a
+     * position under 2^13 rounds by under 2^-11 a step, at most 128 steps:
+     * under 1/16 of a voxel; the margin is 1/4). */
+    float step_max = 0.f;
+    for (int k = 0; k < LIGHT_DIRS; k++)
+        for (int a = 0; a < 3; a++) {
+            step_max = fmaxf(step_max, fabsf(c->sun_d[k][a]));
+            for (int j = 0; j < LIGHT_SKY_JITTERS; j++) step_max = fmaxf(step_max, fabsf(c->sky_d[k][j][a]));
+        }
+    c->reach_max = (c->r2 >= 0 ? p->radius : (float)p->steps * step_max) + 0.25f;
 }
 
 /* The sky walk over an infinite open plain, from an element resting on it:
@@ -249,58 +278,70 @@ static float plain_survival(const trace_ctx *c)
     return alive > 0 ? (float)alive / (float)n : 1.f;
 }
 
+/* How a walk finds the voxel under a position (one compiled walk each). */
+typedef enum walk_kind {
+    /* the window lies at x, z >= 0 inside the home frame (frame 0), where
+     * truncation is the floor and a position left of the window is beside it */
+    WALK_HOME,
+    /* a frame, and no position the walk tests can be below the frame's 0
+     * (walk_kind_of): truncation is the floor there too */
+    WALK_FRAME,
+    /* a frame, positions on either side of its 0: a floor below zero */
+    WALK_FRAME_SIGNED,
+} walk_kind;
+
 /* One particle from the centre of (x, y, z) (global coordinates, so a
  * voxel's light is the same whatever window holds it), stepping by
  * dirs[random & mask] (bits random bits a step): true when it comes home lit.
- * nonneg: the window lies at x, z >= 0, where truncation is the floor; the
- * compiler makes one walk for each case, so the origin window's walk costs
- * what it did before windows (a floor is two more instructions an axis). */
+ * Positions are relative to the integer frame (frx, frz) (core/origin.h):
+ * 0 near the origin, so the walk there is what it always was; 10^7 out a
+ * float world coordinate steps a whole voxel and the particle would never
+ * move, so there it walks from the frame, exact as at the origin. The
+ * kind only changes how the same floats become a voxel (see walk_kind):
+ * a floor is two more instructions an axis, and on the chain every step's
+ * test waits for. */
 static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const float (*dirs)[3], unsigned mask,
                                                         int bits_per_step, uint64_t bits, int bits_left, rng *r,
-                                                        int x, int y, int z, const bool nonneg)
+                                                        int x, int y, int z, int frx, int frz, const walk_kind kind)
 {
     const light *l = c->l;
-    /* Positions relative to an integer frame (core/origin.h): 0 near the
-     * origin, so the walk there is what it always was; 10^7 out a float
-     * world coordinate steps a whole voxel and the particle would never
-     * move, so there it walks from the frame, exact as at the origin. */
-    const int frx = nonneg ? 0 : origin_snap(x), frz = nonneg ? 0 : origin_snap(z);
     float px = (float)(x - frx) + 0.5f, py = (float)y + 0.5f, pz = (float)(z - frz) + 0.5f;
     const float ox = px, oy = py, oz = pz;
     /* locals, not fields: the compiler cannot prove rng_next's stores leave
      * them alone, and reloading them every step costs */
-    const float fx0 = c->fx0, fz0 = c->fz0;
-    const int xe = c->xe, ze = c->ze, wx0 = l->ox, wz0 = l->oz, sy = l->sy;
-    const unsigned usx = (unsigned)l->sx, usy = (unsigned)l->sy, off = c->off;
+    const float fx0 = c->fx0, fz0 = c->fz0, r2 = c->r2;
+    const int xe = c->xe, ze = c->ze, wx0 = l->ox, wz0 = l->oz, sy = l->sy, steps = c->p->steps;
+    const unsigned usx = (unsigned)l->sx, uplane = (unsigned)l->sx * (unsigned)l->sy, off = c->off;
     const uint64_t *opaque = l->opaque;
-    for (int s = 0; s < c->p->steps; s++) {
+    for (int s = 0; s < steps; s++) {
         if (bits_left < bits_per_step) bits = rng_next(r), bits_left = 64;
         const float *d = dirs[bits & mask];
         bits >>= bits_per_step, bits_left -= bits_per_step;
         px += d[0], py += d[1], pz += d[2];
-        if (c->r2 >= 0) {
+        if (r2 >= 0) {
             float dx = px - ox, dy = py - oy, dz = pz - oz;
-            if (dx * dx + dy * dy + dz * dz >= c->r2) return true; /* wandered off: escaped */
+            if (dx * dx + dy * dy + dz * dz >= r2) return true; /* wandered off: escaped */
         }
         if (py < 0.f) return false;              /* the bedrock floor under the world */
         int iy = (int)py;
         if (iy >= sy) return true;               /* out of the top: open sky */
         /* beyond the window's sides is open air */
         int ix, iz;
-        if (nonneg) {
+        if (kind == WALK_HOME) {
             if (px < fx0 || pz < fz0) continue;
             ix = (int)px, iz = (int)pz;
         } else {
             ix = (int)px, iz = (int)pz;
-            ix -= (float)ix > px, iz -= (float)iz > pz; /* the floor, below zero too */
+            if (kind == WALK_FRAME_SIGNED) ix -= (float)ix > px, iz -= (float)iz > pz; /* the floor, below zero too */
             ix += frx, iz += frz;
             if (ix < wx0 || iz < wz0) continue;
         }
         if (ix >= xe || iz >= ze) continue;
         /* vidx of the window coordinates, the window's offset folded into
          * one constant: unsigned arithmetic is modular, so exact for any
-         * sign, and 32 bits hold every index (WORLD_MAX_CHUNKS voxels) */
-        if (bit_get(opaque, (unsigned)ix + usx * ((unsigned)iy + usy * (unsigned)iz) - off)) return false;
+         * sign, and 32 bits hold every index (WORLD_MAX_CHUNKS voxels); the
+         * two products are independent, so neither waits for the other */
+        if (bit_get(opaque, (unsigned)ix + usx * (unsigned)iy + uplane * (unsigned)iz - off)) return false;
     }
     return true;
 }
@@ -355,20 +396,31 @@ static void clear_row(light *l, int x0, int x1, int y, int z)
     if (n > first) memset(&l->rg[2 * row], 0, 2 * (size_t)(n - first));
 }
 
-/* The particles of the element at global (x, y, z): global, so the light
- * of a place, not of a slot or a window. */
-static inline __attribute__((always_inline)) void trace_element(const trace_ctx *c, int x, int y, int z, int *sun,
-                                                                 int *sky, const bool nonneg)
+/* The particles of the element at global (x, y, z) from frame (frx, frz):
+ * global, so the light of a place, not of a slot or a window. */
+static inline __attribute__((always_inline)) void trace_element(const trace_ctx *c, int x, int y, int z, int frx,
+                                                                 int frz, int *sun, int *sky, const walk_kind kind)
 {
     const light_params *p = c->p;
     rng r = rng_make(rng_hash3(p->seed, x, y, z));
     for (int n = 0; n < p->sun_particles; n++)
-        *sun += walk(c, (const float (*)[3])c->sun_d, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z, nonneg);
+        *sun += walk(c, (const float (*)[3])c->sun_d, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z, frx, frz, kind);
     for (int n = 0; n < p->sky_particles; n++) {
         uint64_t bits = rng_next(&r); /* the heading, then the first 14 steps */
         *sky += walk(c, (const float (*)[3])c->sky_d[bits & 255], LIGHT_SKY_JITTERS - 1, 4, bits >> 8, 56, &r, x, y,
-                     z, nonneg);
+                     z, frx, frz, kind);
     }
+}
+
+/* Which walk serves the element at global (x, z) from frame (frx, frz). A
+ * walk tests voxels only while its particle is less than c->reach_max from
+ * home on each axis: so an element that far from its frame's 0 on x and z
+ * never tests a position below it. */
+static walk_kind walk_kind_of(const trace_ctx *c, int x, int z, int frx, int frz)
+{
+    if (c->nonneg) return WALK_HOME;
+    float dx = (float)(x - frx) + 0.5f, dz = (float)(z - frz) + 0.5f;
+    return dx >= c->reach_max && dz >= c->reach_max ? WALK_FRAME : WALK_FRAME_SIGNED;
 }
 
 void light_trace_plane(void *arg, int k)
@@ -395,8 +447,14 @@ void light_trace_plane(void *arg, int k)
             }
             elements++;
             int sun = 0, sky = 0;
-            if (c->nonneg) trace_element(c, x + l->ox, y, z + l->oz, &sun, &sky, true);
-            else trace_element(c, x + l->ox, y, z + l->oz, &sun, &sky, false);
+            /* the frame depends on the element alone: taken once for its particles */
+            const int gx = x + l->ox, gz = z + l->oz;
+            const int frx = c->nonneg ? 0 : origin_snap(gx), frz = c->nonneg ? 0 : origin_snap(gz);
+            switch (walk_kind_of(c, gx, gz, frx, frz)) { /* one compiled walk each */
+            case WALK_HOME: trace_element(c, gx, y, gz, frx, frz, &sun, &sky, WALK_HOME); break;
+            case WALK_FRAME: trace_element(c, gx, y, gz, frx, frz, &sun, &sky, WALK_FRAME); break;
+            default: trace_element(c, gx, y, gz, frx, frz, &sun, &sky, WALK_FRAME_SIGNED); break;
+            }
             float fs = p->sun_particles ? (float)sun / (float)p->sun_particles : 0.f;
             float fk = p->sky_particles ? (float)sky / (float)p->sky_particles / c->sky_norm : 0.f;
             l->rg[2 * i] = (uint8_t)lrintf(fminf(fs, 1.f) * 255.f);
@@ -640,6 +698,11 @@ void light_move(light *l, int x0, int z0)
         shift_bits(l, l->opaque, (int)dx, (int)dz);
         shift_bits(l, l->drawn, (int)dx, (int)dz);
     }
+    light_place(l, x0, z0);
+}
+
+void light_place(light *l, int x0, int z0)
+{
     l->ox = x0, l->oz = z0;
     l->kx = wrap_mod(x0, l->sx), l->kz = wrap_mod(z0, l->sz);
 }

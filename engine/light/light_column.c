@@ -68,15 +68,22 @@ static bool params_equal(const light_params *a, const light_params *b)
 
 bool light_column_bake(light_column *lc, const light_params *p)
 {
-    if (!lc->ready || light_reach(p) > CHUNK_SIZE) return false;
+    const int reach = light_reach(p);
+    if (!lc->ready || reach > CHUNK_SIZE) return false;
     uint64_t t0 = timer_ns();
-    light_read_world(lc->vol, lc->ring, NULL, NULL, NULL);
+    light *l = lc->vol;
+    /* The column's light reads voxels within reach of it only: those are
+     * read (whole chunk rows in x), the rest of the volume is never looked
+     * at, so it neither moves nor is cleared (light_place). */
+    light_place(l, world_x0(lc->ring), world_z0(lc->ring));
+    const int lo[3] = { lc->cx * CHUNK_SIZE, 0, lc->cz * CHUNK_SIZE };
+    const int hi[3] = { lo[0] + CHUNK_SIZE, l->sy, lo[2] + CHUNK_SIZE };
+    const int rlo[3] = { lo[0] - reach, 0, lo[2] - reach }, rhi[3] = { hi[0] + reach, l->sy, hi[2] + reach };
+    light_read_box(l, lc->ring, rlo, rhi, NULL);
     trace_ctx *c = &lc->c;
     if (!lc->tables || !params_equal(&c->params, p)) light_trace_tables(c, p);
     lc->tables = true;
-    const int lo[3] = { lc->cx * CHUNK_SIZE, 0, lc->cz * CHUNK_SIZE };
-    const int hi[3] = { lo[0] + CHUNK_SIZE, lc->vol->sy, lo[2] + CHUNK_SIZE };
-    light_trace_window(c, lc->vol, lo, hi);
+    light_trace_window(c, l, lo, hi);
     c->elements = lc->elements, c->particles = lc->particles;
     lc->stats = (light_stats){ 0 };
     for (int k = 0; k < c->hi[2] - c->lo[2]; k++) {

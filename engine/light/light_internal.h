@@ -73,6 +73,7 @@ typedef struct trace_ctx {
     unsigned off;
     bool nonneg;
     float sky_norm;             /* survival of a sky particle over an open plain */
+    float reach_max;            /* walks test voxels less than this from home on every axis */
     long *elements, *particles; /* per z plane */
     /* background bakes */
     job_pool *jobs;
@@ -89,5 +90,10 @@ void light_trace_tables(trace_ctx *c, const light_params *p);
 void light_trace_window(trace_ctx *c, light *l, const int lo[3], const int hi[3]);
 /* Traces z plane k of the box (a job: arg is the trace_ctx). */
 void light_trace_plane(void *arg, int k);
+/* light_read_world without the move: reads [lo, hi) (global, clamped). */
+void light_read_box(light *l, const world *w, const int lo[3], const int hi[3], struct job_pool *jobs);
+/* Puts the window at (x0, z0) leaving bits and light as they are: for a
+ * caller that rewrites everything it will read (the column bake). */
+void light_place(light *l, int x0, int z0);
 
 #endif
