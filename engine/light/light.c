@@ -250,6 +250,15 @@ static void fill_dirs(trace_ctx *c)
             for (int j = 0; j < LIGHT_SKY_JITTERS; j++) step_max = fmaxf(step_max, fabsf(c->sky_d[k][j][a]));
         }
     c->reach_max = (c->r2 >= 0 ? p->radius : (float)p->steps * step_max) + 0.25f;
+    c->sun_fall = c->sun_rise = 0.f;
+    for (int k = 0; k < LIGHT_DIRS; k++) {
+        c->sun_fall = fmaxf(c->sun_fall, -c->sun_d[k][1]), c->sun_rise = fmaxf(c->sun_rise, c->sun_d[k][1]);
+        c->sky_fall[k] = c->sky_rise[k] = 0.f;
+        for (int j = 0; j < LIGHT_SKY_JITTERS; j++) {
+            c->sky_fall[k] = fmaxf(c->sky_fall[k], -c->sky_d[k][j][1]);
+            c->sky_rise[k] = fmaxf(c->sky_rise[k], c->sky_d[k][j][1]);
+        }
+    }
 }
 
 /* The sky walk over an infinite open plain, from an element resting on it:
@@ -302,18 +311,27 @@ typedef enum walk_kind {
  * test waits for. */
 static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const float (*dirs)[3], unsigned mask,
                                                         int bits_per_step, uint64_t bits, int bits_left, rng *r,
-                                                        int x, int y, int z, int frx, int frz, const walk_kind kind)
+                                                        int x, int y, int z, int frx, int frz, float fall,
+                                                        float rise, float hcut, const walk_kind kind)
 {
     const light *l = c->l;
     float px = (float)(x - frx) + 0.5f, py = (float)y + 0.5f, pz = (float)(z - frz) + 0.5f;
     const float ox = px, oy = py, oz = pz;
     /* locals, not fields: the compiler cannot prove rng_next's stores leave
      * them alone, and reloading them every step costs */
-    const float fx0 = c->fx0, fz0 = c->fz0, r2 = c->r2;
+    const float fx0 = c->fx0, fz0 = c->fz0, r2 = c->r2, fsy = (float)l->sy;
     const int xe = c->xe, ze = c->ze, wx0 = l->ox, wz0 = l->oz, sy = l->sy, steps = c->p->steps;
     const unsigned usx = (unsigned)l->sx, uplane = (unsigned)l->sx * (unsigned)l->sy, off = c->off;
     const uint64_t *opaque = l->opaque;
+    /* an end known in advance needs no radius that could end it first */
+    const bool settle = r2 < 0 && hcut < fsy;
+    /* after step s, n = steps - 1 - s steps are left: low = hcut + 1/4 +
+     * n * fall, high = top - 1/4 - n * rise (kept by sums: heights under
+     * 2^10 round by under 2^-14 a sum, so at most 128 steps take under
+     * 1/64 from the margins of 1/4, as they do from py) */
+    float low = hcut + 0.25f + (float)steps * fall, high = fsy - 0.25f - (float)steps * rise;
     for (int s = 0; s < steps; s++) {
+        if (settle) low -= fall, high += rise;
         if (bits_left < bits_per_step) bits = rng_next(r), bits_left = 64;
         const float *d = dirs[bits & mask];
         bits >>= bits_per_step, bits_left -= bits_per_step;
@@ -342,6 +360,16 @@ static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const
          * sign, and 32 bits hold every index (WORLD_MAX_CHUNKS voxels); the
          * two products are independent, so neither waits for the other */
         if (bit_get(opaque, (unsigned)ix + usx * (unsigned)iy + uplane * (unsigned)iz - off)) return false;
+        /* The rest of the walk, n steps, keeps py within n * fall below
+         * and n * rise above this one (and the rounding): at or above hcut it meets no
+         * opaque voxel, nor the bedrock, below the top it does not leave.
+         * So it ends lit, after its last step: what is left is to draw
+         * the random numbers those steps would have drawn. */
+        if (settle && py >= low && py < high) {
+            int left = steps - 1 - s - bits_left / bits_per_step;
+            for (; left > 0; left -= 64 / bits_per_step) rng_next(r);
+            return true;
+        }
     }
     return true;
 }
@@ -399,16 +427,18 @@ static void clear_row(light *l, int x0, int x1, int y, int z)
 /* The particles of the element at global (x, y, z) from frame (frx, frz):
  * global, so the light of a place, not of a slot or a window. */
 static inline __attribute__((always_inline)) void trace_element(const trace_ctx *c, int x, int y, int z, int frx,
-                                                                 int frz, int *sun, int *sky, const walk_kind kind)
+                                                                 int frz, float hcut, int *sun, int *sky,
+                                                                 const walk_kind kind)
 {
     const light_params *p = c->p;
     rng r = rng_make(rng_hash3(p->seed, x, y, z));
     for (int n = 0; n < p->sun_particles; n++)
-        *sun += walk(c, (const float (*)[3])c->sun_d, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z, frx, frz, kind);
+        *sun += walk(c, (const float (*)[3])c->sun_d, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z, frx, frz, c->sun_fall,
+                     c->sun_rise, hcut, kind);
     for (int n = 0; n < p->sky_particles; n++) {
         uint64_t bits = rng_next(&r); /* the heading, then the first 14 steps */
         *sky += walk(c, (const float (*)[3])c->sky_d[bits & 255], LIGHT_SKY_JITTERS - 1, 4, bits >> 8, 56, &r, x, y,
-                     z, frx, frz, kind);
+                     z, frx, frz, c->sky_fall[bits & 255], c->sky_rise[bits & 255], hcut, kind);
     }
 }
 
@@ -450,10 +480,12 @@ void light_trace_plane(void *arg, int k)
             /* the frame depends on the element alone: taken once for its particles */
             const int gx = x + l->ox, gz = z + l->oz;
             const int frx = c->nonneg ? 0 : origin_snap(gx), frz = c->nonneg ? 0 : origin_snap(gz);
+            const int bw = c->hi[0] - c->lo[0];
+            const float hcut = c->hcut ? c->hcut[(z - c->lo[2]) * bw + x - c->lo[0]] : INFINITY;
             switch (walk_kind_of(c, gx, gz, frx, frz)) { /* one compiled walk each */
-            case WALK_HOME: trace_element(c, gx, y, gz, frx, frz, &sun, &sky, WALK_HOME); break;
-            case WALK_FRAME: trace_element(c, gx, y, gz, frx, frz, &sun, &sky, WALK_FRAME); break;
-            default: trace_element(c, gx, y, gz, frx, frz, &sun, &sky, WALK_FRAME_SIGNED); break;
+            case WALK_HOME: trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_HOME); break;
+            case WALK_FRAME: trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME); break;
+            default: trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME_SIGNED); break;
             }
             float fs = p->sun_particles ? (float)sun / (float)p->sun_particles : 0.f;
             float fk = p->sky_particles ? (float)sky / (float)p->sky_particles / c->sky_norm : 0.f;

@@ -1,6 +1,7 @@
 /* light_column: one streamed column's light, baked by a worker from a copy
  * of its ring of 8 columns (light.h). Split from light.c, which holds the
  * volume and the walk both use. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,10 @@ struct light_column {
     bool ready;      /* a snapshot was taken */
     world *ring;     /* its voxels and the 8 columns' around it */
     light *vol;      /* over the ring */
+    /* per (x, z) of the ring: 1 + the highest opaque voxel (0: none);
+     * then the most of it around each column, by rows, and hcut (walk) */
+    short tops[3 * CHUNK_SIZE][3 * CHUNK_SIZE], rows[3 * CHUNK_SIZE][CHUNK_SIZE];
+    float hcut[CHUNK_SIZE * CHUNK_SIZE];
     trace_ctx c;     /* tables kept while the params stay the same */
     bool tables;
     long elements[CHUNK_SIZE], particles[CHUNK_SIZE];
@@ -66,6 +71,45 @@ static bool params_equal(const light_params *a, const light_params *b)
            a->seed == b->seed;
 }
 
+/* hcut of the centre column's voxels (trace_ctx): the highest top
+ * within r columns on x and z, for the planes [z0, z1) read. Columns
+ * outside them hold an older bake's tops: the walk tests none of them. */
+static void column_cuts(light_column *lc, int r, int z0, int z1)
+{
+    const light *l = lc->vol;
+    const int n = 3 * CHUNK_SIZE;
+    for (int z = z0; z < z1; z++) {
+        /* from the top down, each column's first opaque voxel, a chunk row at a time */
+        for (int k = 0; k < 3; k++) {
+            uint32_t pending = 0xffffffffu;
+            for (int y = l->sy - 1; y >= 0 && pending; y--) {
+                size_t i = vidx(l, k * CHUNK_SIZE, y, z);
+                uint32_t hit = (uint32_t)(l->opaque[i >> 6] >> (i & 63)) & pending;
+                for (uint32_t h = hit; h; h &= h - 1) lc->tops[z][k * CHUNK_SIZE + __builtin_ctz(h)] = (short)(y + 1);
+                pending &= ~hit;
+            }
+            for (uint32_t h = pending; h; h &= h - 1) lc->tops[z][k * CHUNK_SIZE + __builtin_ctz(h)] = 0;
+        }
+        for (int x = 0; x < CHUNK_SIZE; x++) {
+            short m = 0;
+            for (int d = -r; d <= r; d++) {
+                int xx = CHUNK_SIZE + x + d;
+                if (xx >= 0 && xx < n && lc->tops[z][xx] > m) m = lc->tops[z][xx];
+            }
+            lc->rows[z][x] = m;
+        }
+    }
+    for (int z = 0; z < CHUNK_SIZE; z++)
+        for (int x = 0; x < CHUNK_SIZE; x++) {
+            short m = 0;
+            for (int d = -r; d <= r; d++) {
+                int zz = CHUNK_SIZE + z + d;
+                if (zz >= z0 && zz < z1 && lc->rows[zz][x] > m) m = lc->rows[zz][x];
+            }
+            lc->hcut[z * CHUNK_SIZE + x] = (float)m;
+        }
+}
+
 bool light_column_bake(light_column *lc, const light_params *p)
 {
     const int reach = light_reach(p);
@@ -83,6 +127,15 @@ bool light_column_bake(light_column *lc, const light_params *p)
     trace_ctx *c = &lc->c;
     if (!lc->tables || !params_equal(&c->params, p)) light_trace_tables(c, p);
     lc->tables = true;
+    /* the walk tests voxels within reach_max of its element on each axis;
+     * when the walk's steps, not its radius, bound them, those lie inside
+     * what was read (reach > reach_max): else no cuts */
+    const int r = (int)ceilf(c->reach_max);
+    c->hcut = NULL;
+    if (c->r2 < 0 && r < reach) {
+        column_cuts(lc, r, CHUNK_SIZE - reach, 2 * CHUNK_SIZE + reach);
+        c->hcut = lc->hcut;
+    }
     light_trace_window(c, l, lo, hi);
     c->elements = lc->elements, c->particles = lc->particles;
     lc->stats = (light_stats){ 0 };

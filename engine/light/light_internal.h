@@ -74,6 +74,14 @@ typedef struct trace_ctx {
     bool nonneg;
     float sky_norm;             /* survival of a sky particle over an open plain */
     float reach_max;            /* walks test voxels less than this from home on every axis */
+    /* The most a step of the sun table, or of sky heading k's, goes down
+     * (fall) and up (rise), at least 0: bounds on where a walk can go. */
+    float sun_fall, sun_rise, sky_fall[LIGHT_DIRS], sky_rise[LIGHT_DIRS];
+    /* Optional (the column bake): for the elements of the box [lo, hi),
+     * hcut[(z - lo z) * (hi x - lo x) + x - lo x] is a height at and above
+     * which no opaque voxel within reach_max of the element lies; NULL:
+     * none known (walk). */
+    const float *hcut;
     long *elements, *particles; /* per z plane */
     /* background bakes */
     job_pool *jobs;
