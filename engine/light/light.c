@@ -250,6 +250,9 @@ static void fill_dirs(trace_ctx *c)
             for (int j = 0; j < LIGHT_SKY_JITTERS; j++) step_max = fmaxf(step_max, fabsf(c->sky_d[k][j][a]));
         }
     c->reach_max = (c->r2 >= 0 ? p->radius : (float)p->steps * step_max) + 0.25f;
+    /* a tested position is under reach_max from home (x + 1/2) on each
+     * axis, so its voxel within this many of the element's */
+    c->reach_cells = (int)ceilf(c->reach_max);
     c->sun_fall = c->sun_rise = 0.f;
     for (int k = 0; k < LIGHT_DIRS; k++) {
         c->sun_fall = fmaxf(c->sun_fall, -c->sun_d[k][1]), c->sun_rise = fmaxf(c->sun_rise, c->sun_d[k][1]);
@@ -312,7 +315,8 @@ typedef enum walk_kind {
 static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const float (*dirs)[3], unsigned mask,
                                                         int bits_per_step, uint64_t bits, int bits_left, rng *r,
                                                         int x, int y, int z, int frx, int frz, float fall,
-                                                        float rise, float hcut, const walk_kind kind)
+                                                        float rise, float hcut, const walk_kind kind,
+                                                        const bool inside)
 {
     const light *l = c->l;
     float px = (float)(x - frx) + 0.5f, py = (float)y + 0.5f, pz = (float)(z - frz) + 0.5f;
@@ -340,21 +344,22 @@ static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const
             float dx = px - ox, dy = py - oy, dz = pz - oz;
             if (dx * dx + dy * dy + dz * dz >= r2) return true; /* wandered off: escaped */
         }
-        if (py < 0.f) return false;              /* the bedrock floor under the world */
+        /* inside: none of these four can happen (trace_plane) */
+        if (!inside && py < 0.f) return false;   /* the bedrock floor under the world */
         int iy = (int)py;
-        if (iy >= sy) return true;               /* out of the top: open sky */
+        if (!inside && iy >= sy) return true;    /* out of the top: open sky */
         /* beyond the window's sides is open air */
         int ix, iz;
         if (kind == WALK_HOME) {
-            if (px < fx0 || pz < fz0) continue;
+            if (!inside && (px < fx0 || pz < fz0)) continue;
             ix = (int)px, iz = (int)pz;
         } else {
             ix = (int)px, iz = (int)pz;
             if (kind == WALK_FRAME_SIGNED) ix -= (float)ix > px, iz -= (float)iz > pz; /* the floor, below zero too */
             ix += frx, iz += frz;
-            if (ix < wx0 || iz < wz0) continue;
+            if (!inside && (ix < wx0 || iz < wz0)) continue;
         }
-        if (ix >= xe || iz >= ze) continue;
+        if (!inside && (ix >= xe || iz >= ze)) continue;
         /* vidx of the window coordinates, the window's offset folded into
          * one constant: unsigned arithmetic is modular, so exact for any
          * sign, and 32 bits hold every index (WORLD_MAX_CHUNKS voxels); the
@@ -428,17 +433,17 @@ static void clear_row(light *l, int x0, int x1, int y, int z)
  * global, so the light of a place, not of a slot or a window. */
 static inline __attribute__((always_inline)) void trace_element(const trace_ctx *c, int x, int y, int z, int frx,
                                                                  int frz, float hcut, int *sun, int *sky,
-                                                                 const walk_kind kind)
+                                                                 const walk_kind kind, const bool inside)
 {
     const light_params *p = c->p;
     rng r = rng_make(rng_hash3(p->seed, x, y, z));
     for (int n = 0; n < p->sun_particles; n++)
         *sun += walk(c, (const float (*)[3])c->sun_d, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z, frx, frz, c->sun_fall,
-                     c->sun_rise, hcut, kind);
+                     c->sun_rise, hcut, kind, inside);
     for (int n = 0; n < p->sky_particles; n++) {
         uint64_t bits = rng_next(&r); /* the heading, then the first 14 steps */
         *sky += walk(c, (const float (*)[3])c->sky_d[bits & 255], LIGHT_SKY_JITTERS - 1, 4, bits >> 8, 56, &r, x, y,
-                     z, frx, frz, c->sky_fall[bits & 255], c->sky_rise[bits & 255], hcut, kind);
+                     z, frx, frz, c->sky_fall[bits & 255], c->sky_rise[bits & 255], hcut, kind, inside);
     }
 }
 
@@ -482,10 +487,20 @@ void light_trace_plane(void *arg, int k)
             const int frx = c->nonneg ? 0 : origin_snap(gx), frz = c->nonneg ? 0 : origin_snap(gz);
             const int bw = c->hi[0] - c->lo[0];
             const float hcut = c->hcut ? c->hcut[(z - c->lo[2]) * bw + x - c->lo[0]] : INFINITY;
-            switch (walk_kind_of(c, gx, gz, frx, frz)) { /* one compiled walk each */
-            case WALK_HOME: trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_HOME); break;
-            case WALK_FRAME: trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME); break;
-            default: trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME_SIGNED); break;
+            /* The walk tests voxels within reach_cells of the element on
+             * each axis: inside the window, over the bedrock and under the
+             * top, it needs none of those tests. */
+            const int rc = c->reach_cells;
+            const bool inside = x >= rc && x + rc < l->sx && z >= rc && z + rc < l->sz && y >= rc && y + rc < l->sy;
+            const walk_kind kind = walk_kind_of(c, gx, gz, frx, frz);
+            if (inside) { /* one compiled walk each */
+                if (kind == WALK_HOME) trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_HOME, true);
+                else if (kind == WALK_FRAME) trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME, true);
+                else trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME_SIGNED, true);
+            } else {
+                if (kind == WALK_HOME) trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_HOME, false);
+                else if (kind == WALK_FRAME) trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME, false);
+                else trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME_SIGNED, false);
             }
             float fs = p->sun_particles ? (float)sun / (float)p->sun_particles : 0.f;
             float fk = p->sky_particles ? (float)sky / (float)p->sky_particles / c->sky_norm : 0.f;

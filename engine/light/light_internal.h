@@ -74,6 +74,7 @@ typedef struct trace_ctx {
     bool nonneg;
     float sky_norm;             /* survival of a sky particle over an open plain */
     float reach_max;            /* walks test voxels less than this from home on every axis */
+    int reach_cells;            /* ... so voxels at most this many from the element's */
     /* The most a step of the sun table, or of sky heading k's, goes down
      * (fall) and up (rise), at least 0: bounds on where a walk can go. */
     float sun_fall, sun_rise, sky_fall[LIGHT_DIRS], sky_rise[LIGHT_DIRS];
