@@ -480,6 +480,25 @@ static void evict_far(enhance_view *v, const camera *cam, float radius)
     }
 }
 
+/* Whether chunk i, drawn as blocks, touches a chunk drawn as fragments.
+ * Those closed their border toward it against its fine voxels (the open
+ * sides of enhance_mesh_build), so it must be drawn from them: its coarse
+ * level (render.lod_distance) has 2x2x2 cells standing up to a voxel above
+ * the voxels, and hides a boundary face wherever the voxel across is solid
+ * even where that voxel's fragments are eroded. Between the two, sky
+ * showed through: the lone pixels of docs/streaming.md, at the corners of
+ * chunks just beyond enhance.radius. */
+static bool next_to_fragments(const enhance_view *v, int i)
+{
+    int cx, cy, cz;
+    world_chunk_coords(v->w, i, &cx, &cy, &cz);
+    for (int f = 0; f < FACE_COUNT; f++) {
+        int x = cx + face_normal[f][0], y = cy + face_normal[f][1], z = cz + face_normal[f][2];
+        if (world_chunk_valid(v->w, x, y, z) && v->ch[world_chunk_index(v->w, x, y, z)].in) return true;
+    }
+    return false;
+}
+
 static void ev_draw(void *self, const render_view *view, render_stats *stats)
 {
     enhance_view *v = self;
@@ -496,6 +515,7 @@ static void ev_draw(void *self, const render_view *view, render_stats *stats)
     if (ok) evict_far(v, view->cam, radius);
     /* near first: nearest first lets early depth reject what they hide */
     if (nn) draw_near(v, view, nn, stats);
+    for (int k = 0; ok && k < nf; k++) v->far[k].fine = next_to_fragments(v, v->far[k].index);
     render_view fv = *view;
     fv.visible = v->far ? v->far : view->visible;
     fv.visible_count = v->far ? nf : view->visible_count;

@@ -48,6 +48,10 @@ typedef struct render_stats {
 typedef struct render_item {
     int index;   /* world chunk index (world_chunk_coords) */
     float dist;  /* eye to chunk centre, voxels */
+    /* The blocks mode draws it from its fine level at any distance: the
+     * enhanced mode's fragments next to it closed their border against its
+     * voxels (enhance_view.c, next_to_fragments). */
+    bool fine;
 } render_item;
 
 /* What every mode's draw gets: the view and the chunks it may draw, nearest

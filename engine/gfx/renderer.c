@@ -298,7 +298,7 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     for (int k = 0; k < v->visible_count; k++) {
         int i = v->visible[k].index;
         if (i < 0 || i >= n || !r->has[i]) continue;
-        int level = r->opt.lod_distance > 0 && v->visible[k].dist > r->opt.lod_distance ? 1 : 0;
+        int level = !v->visible[k].fine && r->opt.lod_distance > 0 && v->visible[k].dist > r->opt.lod_distance ? 1 : 0;
         const gpu_mesh *g = &r->chunks[i].lod[level];
         if (!g->vbo) g = &r->chunks[i].lod[0], level = 0; /* no coarse level (yet): fine */
         int x, y, z;
