@@ -11,14 +11,20 @@
 
 /* ---- the store: edited chunks of columns outside the window ----
  * Open addressing on (cx, cy, cz), linear probing, tombstones; it grows
- * with what the player edited, never with the distance travelled. */
+ * with what the player edited, never with the distance travelled. A paged
+ * entry keeps only the coordinates: its chunk is safely in the save file
+ * (stream_page_out_saved) and the pager reads it back when its column
+ * comes, so the voxels in memory are bounded by what is not yet written. */
 
 typedef struct stored {
     int cx, cy, cz;
-    chunk *c;      /* NULL: empty slot */
+    chunk *c;      /* NULL: empty slot, or paged */
     bool tomb;     /* a removed entry: probing goes on past it */
+    bool paged;    /* the chunk lives only in the file (c is NULL) */
     uint8_t flags; /* the world's edit flags (WORLD_EDITED | WORLD_UNSAVED) */
 } stored;
+
+static bool live(const stored *e) { return e->c || e->paged; }
 
 typedef struct store {
     stored *e;
@@ -37,8 +43,8 @@ static stored *store_find(const store *st, int cx, int cy, int cz)
     if (!st->cap) return NULL;
     for (unsigned i = store_hash(cx, cy, cz) & (unsigned)(st->cap - 1);; i = (i + 1) & (unsigned)(st->cap - 1)) {
         stored *e = &st->e[i];
-        if (!e->c && !e->tomb) return NULL;
-        if (e->c && e->cx == cx && e->cy == cy && e->cz == cz) return e;
+        if (!live(e) && !e->tomb) return NULL;
+        if (live(e) && e->cx == cx && e->cy == cy && e->cz == cz) return e;
     }
 }
 
@@ -49,9 +55,9 @@ static bool store_grow(store *st)
     stored *e = calloc((size_t)cap, sizeof *e);
     if (!e) return false;
     for (int i = 0; i < st->cap; i++) {
-        if (!st->e[i].c) continue;
+        if (!live(&st->e[i])) continue;
         unsigned k = store_hash(st->e[i].cx, st->e[i].cy, st->e[i].cz) & (unsigned)(cap - 1);
-        while (e[k].c) k = (k + 1) & (unsigned)(cap - 1);
+        while (live(&e[k])) k = (k + 1) & (unsigned)(cap - 1);
         e[k] = st->e[i];
     }
     free(st->e);
@@ -59,35 +65,41 @@ static bool store_grow(store *st)
     return true;
 }
 
-/* Takes ownership of c (replacing any stored chunk at the same place). */
-static bool store_put(store *st, int cx, int cy, int cz, chunk *c, uint8_t flags)
+static void free_chunk(chunk *c)
+{
+    if (c) free(c->tint);
+    free(c);
+}
+
+/* Takes ownership of c (replacing any stored chunk at the same place); c
+ * NULL with `paged`: the chunk is in the file only. */
+static bool store_put(store *st, int cx, int cy, int cz, chunk *c, bool paged, uint8_t flags)
 {
     stored *old = store_find(st, cx, cy, cz);
     if (old) {
-        free(old->c->tint);
-        free(old->c);
-        old->c = c, old->flags = flags;
+        free_chunk(old->c);
+        old->c = c, old->paged = paged, old->flags = flags;
         return true;
     }
     if ((st->used + 1) * 4 > st->cap * 3 && !store_grow(st)) return false;
     unsigned i = store_hash(cx, cy, cz) & (unsigned)(st->cap - 1);
-    while (st->e[i].c) i = (i + 1) & (unsigned)(st->cap - 1);
+    while (live(&st->e[i])) i = (i + 1) & (unsigned)(st->cap - 1);
     if (!st->e[i].tomb) st->used++;
-    st->e[i] = (stored){ cx, cy, cz, c, false, flags };
+    st->e[i] = (stored){ cx, cy, cz, c, false, paged, flags };
     st->live++;
     return true;
 }
 
 static void store_remove(store *st, stored *e)
 {
-    e->c = NULL, e->tomb = true;
+    e->c = NULL, e->paged = false, e->tomb = true;
     st->live--;
 }
 
 static void store_free(store *st)
 {
     for (int i = 0; i < st->cap; i++)
-        if (st->e[i].c) free(st->e[i].c->tint), free(st->e[i].c);
+        if (st->e[i].c) free_chunk(st->e[i].c);
     free(st->e);
     memset(st, 0, sizeof *st);
 }
@@ -109,6 +121,8 @@ struct stream {
     job_group group;
     stream_gen_fn gen;
     void *ctx;
+    stream_page_in_fn pager; /* NULL: paged chunks cannot come back (they regenerate) */
+    void *pager_ctx;
     int hysteresis;
     int max_jobs;    /* job slots */
     int active_jobs; /* of those, the ones used (stream_set_workers) */
@@ -199,12 +213,19 @@ static void mark_column_dirty(world *w, int cx, int cz)
             for (int y = 0; y < w->cy; y++) world_mark_dirty(w, cx + dx, y, cz + dz);
 }
 
-/* Puts a stored edited chunk over the generated one at (cx, cy, cz). */
-static void restore_chunk(stream *s, int cx, int cy, int cz)
+/* Puts a stored edited chunk over the generated one at (cx, cy, cz). A
+ * paged one was put into the generated column by the pager already (bit cy
+ * of `paged_in`), or is lost to a damaged row and stays generated. */
+static void restore_chunk(stream *s, int cx, int cy, int cz, uint32_t paged_in)
 {
     stored *e = store_find(&s->st, cx, cy, cz);
     if (!e) return;
     world *w = s->w;
+    if (e->paged) {
+        if (paged_in >> cy & 1) w->edit[world_chunk_index(w, cx, cy, cz)] = WORLD_EDITED; /* saved: it came from the file */
+        store_remove(&s->st, e);
+        return;
+    }
     chunk *dst = world_chunk(w, cx, cy, cz);
     memcpy(dst->vox, e->c->vox, CHUNK_VOLUME);
     free(dst->tint);
@@ -217,16 +238,43 @@ static void restore_chunk(stream *s, int cx, int cy, int cz)
     store_remove(&s->st, e);
 }
 
+/* The layers of column (cx, cz) whose chunks are paged out. */
+static uint32_t paged_layers(const stream *s, int cx, int cz)
+{
+    uint32_t m = 0;
+    for (int y = 0; y < s->w->cy; y++) {
+        const stored *e = store_find(&s->st, cx, y, cz);
+        if (e && e->paged) m |= 1u << y;
+    }
+    return m;
+}
+
+/* Reads the paged chunks of column (cx, cz) over `col`, the column as
+ * generated; returns the layers the pager put there. */
+static uint32_t page_in(const stream *s, world *col, int cx, int cz)
+{
+    uint32_t want = s->st.live ? paged_layers(s, cx, cz) : 0;
+    if (!want) return 0;
+    if (!s->pager) {
+        log_warn("stream: the edits of column %d,%d are in a save file no longer open: it regenerates", cx, cz);
+        return 0;
+    }
+    return s->pager(s->pager_ctx, col, cx, cz, want) & want;
+}
+
 static void install(stream *s, stream_job *j)
 {
     world *w = s->w;
+    /* the file's edits before anything sees the column: no flash of the
+     * generated terrain, and meshing and light read the edited voxels */
+    uint32_t paged_in = page_in(s, j->col, j->cx, j->cz);
     for (int y = 0; y < w->cy; y++) {
         chunk *dst = world_chunk(w, j->cx, y, j->cz), *src = world_chunk(j->col, j->cx, y, j->cz);
         memcpy(dst->vox, src->vox, CHUNK_VOLUME);
         free(dst->tint);
         dst->tint = src->tint;
         src->tint = NULL;
-        restore_chunk(s, j->cx, y, j->cz);
+        restore_chunk(s, j->cx, y, j->cz, paged_in);
     }
     world_set_column_state(w, j->cx, j->cz, WORLD_COL_READY);
     mark_column_dirty(w, j->cx, j->cz);
@@ -308,7 +356,7 @@ static void store_leaving(stream *s, int ocx, int ocz, int ncx, int ncz)
         memcpy(c->vox, w->chunks[i].vox, CHUNK_VOLUME);
         c->tint = w->chunks[i].tint; /* ownership moves: world_move would free it */
         w->chunks[i].tint = NULL;
-        if (!store_put(&s->st, cx, cy, cz, c, w->edit[i])) {
+        if (!store_put(&s->st, cx, cy, cz, c, false, w->edit[i])) {
             log_error("stream: out of memory keeping the edits of chunk %d,%d,%d", cx, cy, cz);
             free(c->tint), free(c);
         }
@@ -363,10 +411,10 @@ void stream_adopt(stream *to, stream *from, double x, double z)
     store_leaving(from, ocx, ocz, tw->cx, tw->cz);
     for (int i = 0; i < from->st.cap; i++) {
         stored *e = &from->st.e[i];
-        if (!e->c) continue;
-        if (!store_put(&to->st, e->cx, e->cy, e->cz, e->c, e->flags)) {
+        if (!live(e)) continue;
+        if (!store_put(&to->st, e->cx, e->cy, e->cz, e->c, e->paged, e->flags)) {
             log_error("stream: out of memory keeping the edits of chunk %d,%d,%d", e->cx, e->cy, e->cz);
-            free(e->c->tint), free(e->c);
+            free_chunk(e->c);
         }
         store_remove(&from->st, e);
     }
@@ -387,6 +435,7 @@ void stream_adopt(stream *to, stream *from, double x, double z)
             world_set_column_state(tw, cx, cz, WORLD_COL_READY);
             mark_column_dirty(tw, cx, cz);
         }
+    to->pager = from->pager, to->pager_ctx = from->pager_ctx; /* its paged chunks are the same file's */
     to->stats = from->stats; /* counters go on from where they were */
     to->stats.moves++;
 }
@@ -511,12 +560,36 @@ bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, c
         if (!c->tint) return free(c), false;
         memcpy(c->tint, tint, CHUNK_VOLUME);
     }
-    if (!store_put(&s->st, cx, cy, cz, c, WORLD_EDITED)) return free(c->tint), free(c), false;
+    if (!store_put(&s->st, cx, cy, cz, c, false, WORLD_EDITED)) return free_chunk(c), false;
     if (world_column_state(s->w, cx, cz) == WORLD_COL_READY) {
-        restore_chunk(s, cx, cy, cz);
+        restore_chunk(s, cx, cy, cz, 0);
         mark_column_dirty(s->w, cx, cz);
     }
     return true;
+}
+
+void stream_set_pager(stream *s, stream_page_in_fn fn, void *ctx)
+{
+    s->pager = fn, s->pager_ctx = ctx;
+}
+
+int stream_page_out_saved(stream *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->st.cap; i++) {
+        stored *e = &s->st.e[i];
+        if (!e->c || (e->flags & WORLD_UNSAVED)) continue;
+        free_chunk(e->c);
+        e->c = NULL, e->paged = true;
+        n++;
+    }
+    return n;
+}
+
+bool stream_mark_paged(stream *s, int cx, int cy, int cz)
+{
+    if (cy < 0 || cy >= s->w->cy || world_column_state(s->w, cx, cz) == WORLD_COL_READY) return false;
+    return store_put(&s->st, cx, cy, cz, NULL, true, WORLD_EDITED);
 }
 
 void stream_set_workers(stream *s, int workers)
@@ -536,9 +609,10 @@ bool stream_hash_column(const stream *s, world *scratch, int cx, int cz, uint64_
     /* not here: what the stream would install, stored edits included */
     world_move(scratch, cx, cz);
     if (!stream_generate_column(s, scratch, cx, cz)) return false;
+    page_in(s, scratch, cx, cz); /* the file's chunks over it, as install does */
     for (int cy = 0; cy < w->cy; cy++) {
         const stored *e = store_find(&s->st, cx, cy, cz);
-        *h = world_hash_chunk(*h, e ? e->c : &scratch->chunks[world_chunk_index(scratch, cx, cy, cz)]);
+        *h = world_hash_chunk(*h, e && e->c ? e->c : &scratch->chunks[world_chunk_index(scratch, cx, cy, cz)]);
     }
     return true;
 }
@@ -562,9 +636,11 @@ stream_stats stream_get_stats(const stream *s)
     for (int i = 0; i < w->cx * w->cz; i++) t.ready += w->col_state[i] == WORLD_COL_READY;
     t.in_flight = 0;
     for (int i = 0; i < s->max_jobs; i++) t.in_flight += atomic_load(&s->job[i].state) != JOB_FREE;
-    t.stored_chunks = s->st.live;
-    t.stored_bytes = (size_t)s->st.live * sizeof(chunk) + (size_t)s->st.cap * sizeof(stored);
+    t.paged_chunks = 0;
     t.stored_unsaved = 0;
+    for (int i = 0; i < s->st.cap; i++) t.paged_chunks += s->st.e[i].paged;
+    t.stored_chunks = s->st.live - t.paged_chunks;
+    t.stored_bytes = (size_t)t.stored_chunks * sizeof(chunk) + (size_t)s->st.cap * sizeof(stored);
     for (int i = 0; i < s->st.cap; i++) {
         if (s->st.e[i].c && s->st.e[i].c->tint) t.stored_bytes += CHUNK_VOLUME;
         t.stored_unsaved += s->st.e[i].c && (s->st.e[i].flags & WORLD_UNSAVED);

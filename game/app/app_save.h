@@ -38,5 +38,10 @@ bool app_save_world_path(const char *name, char *out, size_t len);
  * text to the cvars (every line checked; on failure nothing changes). */
 char *app_save_inputs_text(struct app *a);
 bool app_save_apply_inputs(const char *inputs, const char *where, char *err, size_t errlen);
+/* The generator version the inputs name (-1: none readable). */
+int app_save_inputs_generator(const char *inputs);
+/* Whether a slot's stored inputs are the world's `now` (both as written by
+ * app_save_inputs_text, of any version of the form). */
+bool app_save_same_inputs(const char *stored, const char *now);
 
 #endif

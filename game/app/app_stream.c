@@ -338,6 +338,7 @@ void app_stream_print_stats(app *a)
     log_out("chunks_resident=%d", ready_chunks);
     log_out("chunks_generating=%d", st.in_flight * w->cy);
     log_out("chunks_evicted=%lld", st.evicted * w->cy);
+    log_out("chunks_paged=%d", st.paged_chunks); /* edited chunks that live only in the world file */
     size_t bytes = (size_t)w->chunk_count * sizeof(chunk) + world_tint_bytes(w) + st.stored_bytes;
     log_out("resident_bytes=%zu", bytes);
     if (!s) return;
@@ -355,6 +356,8 @@ void app_stream_print_stats(app *a)
     log_out("stream_moves=%d", st.moves);
     log_out("stream_evicted=%lld", st.evicted);
     log_out("stream_stored_chunks=%d", st.stored_chunks);
+    log_out("stream_stored_unsaved=%d", st.stored_unsaved);
+    log_out("stream_paged_chunks=%d", st.paged_chunks);
 }
 
 static void *stream_init(app *a)
