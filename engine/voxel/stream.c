@@ -8,6 +8,7 @@
 
 #include "core/hash.h"
 #include "core/log.h"
+#include "core/timer.h"
 
 /* ---- the store: edited chunks of columns outside the window ----
  * Open addressing on (cx, cy, cz), linear probing, tombstones; it grows
@@ -249,11 +250,10 @@ static uint32_t paged_layers(const stream *s, int cx, int cz)
     return m;
 }
 
-/* Reads the paged chunks of column (cx, cz) over `col`, the column as
- * generated; returns the layers the pager put there. */
-static uint32_t page_in(const stream *s, world *col, int cx, int cz)
+/* Reads the paged chunks `want` of column (cx, cz) over `col`, the column
+ * as generated; returns the layers the pager put there. */
+static uint32_t page_in(const stream *s, world *col, int cx, int cz, uint32_t want)
 {
-    uint32_t want = s->st.live ? paged_layers(s, cx, cz) : 0;
     if (!want) return 0;
     if (!s->pager) {
         log_warn("stream: the edits of column %d,%d are in a save file no longer open: it regenerates", cx, cz);
@@ -267,7 +267,15 @@ static void install(stream *s, stream_job *j)
     world *w = s->w;
     /* the file's edits before anything sees the column: no flash of the
      * generated terrain, and meshing and light read the edited voxels */
-    uint32_t paged_in = page_in(s, j->col, j->cx, j->cz);
+    uint32_t want = s->st.live ? paged_layers(s, j->cx, j->cz) : 0;
+    uint64_t t0 = want ? timer_ns() : 0;
+    uint32_t paged_in = page_in(s, j->col, j->cx, j->cz, want);
+    if (want) { /* the main thread's cost of reading them back */
+        double ms = timer_ms_since(t0);
+        s->stats.paged_in++;
+        s->stats.page_in_ms += ms;
+        if (ms > s->stats.page_in_ms_max) s->stats.page_in_ms_max = ms;
+    }
     for (int y = 0; y < w->cy; y++) {
         chunk *dst = world_chunk(w, j->cx, y, j->cz), *src = world_chunk(j->col, j->cx, y, j->cz);
         memcpy(dst->vox, src->vox, CHUNK_VOLUME);
@@ -609,7 +617,7 @@ bool stream_hash_column(const stream *s, world *scratch, int cx, int cz, uint64_
     /* not here: what the stream would install, stored edits included */
     world_move(scratch, cx, cz);
     if (!stream_generate_column(s, scratch, cx, cz)) return false;
-    page_in(s, scratch, cx, cz); /* the file's chunks over it, as install does */
+    page_in(s, scratch, cx, cz, paged_layers(s, cx, cz)); /* the file's chunks over it, as install does */
     for (int cy = 0; cy < w->cy; cy++) {
         const stored *e = store_find(&s->st, cx, cy, cz);
         *h = world_hash_chunk(*h, e && e->c ? e->c : &scratch->chunks[world_chunk_index(scratch, cx, cy, cz)]);

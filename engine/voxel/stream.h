@@ -54,6 +54,8 @@ typedef struct stream_stats {
     int stored_unsaved; /* of those, the ones whose edits no save has taken */
     size_t stored_bytes;
     int paged_chunks;  /* edited chunks outside the window that live only in the save file */
+    long long paged_in;  /* columns whose paged chunks were read back */
+    double page_in_ms, page_in_ms_max; /* the main thread's time in those reads: total, longest */
 } stream_stats;
 
 /* Window side, in columns, that keeps every column within `distance` voxels

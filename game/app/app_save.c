@@ -32,6 +32,8 @@ typedef struct app_save {
     bool full_next; /* a save failed: the next writes every edited chunk */
     char *last_state; /* the player as last committed: an autosave also keeps a move */
     int snap_chunks;
+    int page_saves;         /* saves made because edited chunks left the window */
+    double page_save_ms_max; /* the longest main-thread share of one */
     uint64_t reported, announce; /* tickets: last reported; 'save' waiting to be announced */
     double autosave_next;
     cvar *autosave;
@@ -355,7 +357,18 @@ static void page_out(app *a, stream *st)
     report_finished(a);                    /* the poll sees every commit: none pending */
     if (s->full_next) return;              /* the last failed: the stored chunks are not in the file */
     stream_page_out_saved(st);
-    if (stream_get_stats(st).stored_unsaved > 0 && app_bodies_awake(a) == 0) snapshot(a);
+    if (stream_get_stats(st).stored_unsaved == 0 || app_bodies_awake(a) > 0) return;
+    uint64_t t0 = timer_ns();
+    snapshot(a);
+    double ms = timer_ms_since(t0);
+    s->page_saves++;
+    if (ms > s->page_save_ms_max) s->page_save_ms_max = ms;
+}
+
+void app_save_paging_stats(int *saves, double *ms_max)
+{
+    *saves = g_save.page_saves;
+    *ms_max = g_save.page_save_ms_max;
 }
 
 static void save_frame(void *self, app *a, double now, float dt)

@@ -28,6 +28,10 @@ int app_save_failures(void);
  * parameters). False (logged) when the slot is refused. */
 bool app_save_restore_kind(struct app *a, const char *kind);
 
+/* Saves made this session because edited chunks of a streamed world left
+ * the window (paging), and the longest main-thread share of one, in ms. */
+void app_save_paging_stats(int *saves, double *ms_max);
+
 /* A world name is a file name stem: letters, digits, '-', '_', '.', no
  * path separators, no leading dot (so no ".."). */
 bool app_save_name_ok(const char *name, char *err, size_t errlen);

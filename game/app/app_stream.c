@@ -7,6 +7,7 @@
 
 #include "app_light.h"
 #include "app_render.h"
+#include "app_save.h"
 #include "app_world.h"
 #include "core/hash.h"
 #include "core/log.h"
@@ -358,6 +359,14 @@ void app_stream_print_stats(app *a)
     log_out("stream_stored_chunks=%d", st.stored_chunks);
     log_out("stream_stored_unsaved=%d", st.stored_unsaved);
     log_out("stream_paged_chunks=%d", st.paged_chunks);
+    log_out("stream_paged_in=%lld", st.paged_in);
+    log_out("stream_page_in_ms=%.2f", st.page_in_ms);
+    log_out("stream_page_in_ms_max=%.2f", st.page_in_ms_max);
+    int saves;
+    double save_ms_max;
+    app_save_paging_stats(&saves, &save_ms_max);
+    log_out("stream_page_saves=%d", saves); /* saves made because edited chunks left the window */
+    log_out("stream_page_save_ms_max=%.2f", save_ms_max);
 }
 
 static void *stream_init(app *a)
