@@ -3,6 +3,9 @@
  * the edits of the columns it leaves, so the world goes on without end and
  * memory is bounded by the view distance, never by the distance travelled
  * (seed 003's closing limitation: the whole terrain had to fit in memory).
+ * Stored edits that a save has written can be paged out (only their
+ * coordinates kept) and are read back through a pager when their column
+ * comes again, so memory holds only what is not yet written.
  *
  * Threads: workers never touch the world. Each generates one column into a
  * private 1 x cy x 1 window of its own; the main thread copies finished
