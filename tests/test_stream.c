@@ -333,12 +333,20 @@ static void test_paging_out_and_back(void **state)
     stream *s = synth_stream(w, NULL);
     stream_set_pager(s, fake_page_in, &f);
     stream_wait(s, 0, 0, 64);
+    /* the prints the workers took as they generated, for saves */
+    world *gen = world_create_at(0, 0, 1, 2, 1);
+    assert_true(stream_generate_column(s, gen, 0, 0));
+    uint64_t fp0 = chunk_fingerprint(world_chunk(gen, 0, 0, 0)), fp1 = chunk_fingerprint(world_chunk(gen, 0, 1, 0));
+    world_destroy(gen);
+    assert_true(stream_generated_fingerprint(s, 0, 0, 0) == fp0);
+    assert_true(stream_generated_fingerprint(s, 0, 1, 0) == fp1);
     world_set(w, 1, 5, 1, MAT_AIR);      /* chunk 0,0,0 */
     world_set(w, 2, 40, 3, MAT_STONE); /* chunk 0,1,0 */
     world_set_tint(w, 2, 40, 3, 5);
     uint64_t h_edit = HASH_SEED;
     assert_true(stream_hash_column(s, scratch, 0, 0, &h_edit));
     stream_wait(s, 5000, 0, 64);
+    assert_true(stream_generated_fingerprint(s, 0, 1, 0) == fp1); /* stored: the print as generated, not as edited */
     assert_int_equal(stream_take_stored_unsaved(s, fake_write, &f), 2); /* the save */
     world_set(w, 5001, 5, 1, MAT_AIR);
     stream_wait(s, 10000, 0, 64); /* a third, unsaved, joins them */

@@ -200,7 +200,10 @@ int save_put_stream_unsaved(save_file *f, stream *s, job_pool *jobs)
     if (l.count > 1) qsort(l.e, (size_t)l.count, sizeof *l.e, by_column);
     for (int i = 0; i < l.count; i++) {
         const save_fingerprint *k = fp_find(f, l.e[i].cx, l.e[i].cy, l.e[i].cz);
-        if (k) l.e[i].known = true, l.e[i].gen_hash = k->gen_hash;
+        /* the stream took the print when it generated the column: no need
+         * to generate it again (the main thread would wait for it) */
+        uint64_t g = k ? k->gen_hash : stream_generated_fingerprint(s, l.e[i].cx, l.e[i].cy, l.e[i].cz);
+        if (g) l.e[i].known = true, l.e[i].gen_hash = g;
     }
     per_column(s, l.e, l.count, false, jobs);
     fp_add(f, l.e, l.count, true);

@@ -23,6 +23,7 @@ typedef struct stored {
     bool tomb;     /* a removed entry: probing goes on past it */
     bool paged;    /* the chunk lives only in the file (c is NULL) */
     uint8_t flags; /* the world's edit flags (WORLD_EDITED | WORLD_UNSAVED) */
+    uint64_t gen_fp; /* chunk_fingerprint of the chunk as generated (0: unknown) */
 } stored;
 
 static bool live(const stored *e) { return e->c || e->paged; }
@@ -74,19 +75,19 @@ static void free_chunk(chunk *c)
 
 /* Takes ownership of c (replacing any stored chunk at the same place); c
  * NULL with `paged`: the chunk is in the file only. */
-static bool store_put(store *st, int cx, int cy, int cz, chunk *c, bool paged, uint8_t flags)
+static bool store_put(store *st, int cx, int cy, int cz, chunk *c, bool paged, uint8_t flags, uint64_t gen_fp)
 {
     stored *old = store_find(st, cx, cy, cz);
     if (old) {
         free_chunk(old->c);
-        old->c = c, old->paged = paged, old->flags = flags;
+        old->c = c, old->paged = paged, old->flags = flags, old->gen_fp = gen_fp;
         return true;
     }
     if ((st->used + 1) * 4 > st->cap * 3 && !store_grow(st)) return false;
     unsigned i = store_hash(cx, cy, cz) & (unsigned)(st->cap - 1);
     while (live(&st->e[i])) i = (i + 1) & (unsigned)(st->cap - 1);
     if (!st->e[i].tomb) st->used++;
-    st->e[i] = (stored){ cx, cy, cz, c, false, paged, flags };
+    st->e[i] = (stored){ cx, cy, cz, c, false, paged, flags, gen_fp };
     st->live++;
     return true;
 }
@@ -113,6 +114,7 @@ typedef struct stream_job {
     stream *s;
     int cx, cz;
     world *col;       /* the job's own one-column window */
+    uint64_t fp[64];  /* its chunks' fingerprints as generated (0: not taken) */
     atomic_int state; /* JOB_*: the worker sets DONE or FAILED last */
 } stream_job;
 
@@ -129,6 +131,9 @@ struct stream {
     int active_jobs; /* of those, the ones used (stream_set_workers) */
     stream_job *job;
     store st;
+    /* per window chunk: its fingerprint as generated, taken on the worker
+     * that made it, so a save need not generate the column again */
+    uint64_t *fp;
     stream_stats stats;
     int *order; /* scratch: empty columns by distance */
     int *arrived; /* installed columns not yet taken: x, z pairs */
@@ -140,6 +145,7 @@ static void run_job(void *arg)
 {
     stream_job *j = arg;
     bool ok = j->s->gen(j->s->ctx, j->col, j->cx, j->cz);
+    for (int y = 0; y < 64; y++) j->fp[y] = ok && y < j->col->cy ? chunk_fingerprint(world_chunk(j->col, j->cx, y, j->cz)) : 0;
     atomic_store(&j->state, ok ? JOB_DONE : JOB_FAILED);
 }
 
@@ -168,7 +174,8 @@ stream *stream_create(world *w, job_pool *jobs, stream_gen_fn gen, void *ctx, in
     s->job = calloc((size_t)s->max_jobs, sizeof *s->job);
     s->order = malloc(sizeof(int) * (size_t)w->cx * (size_t)w->cz);
     s->dist = malloc(sizeof(float) * (size_t)w->cx * (size_t)w->cz);
-    if (!s->job || !s->order || !s->dist) {
+    s->fp = calloc((size_t)w->chunk_count, sizeof *s->fp);
+    if (!s->job || !s->order || !s->dist || !s->fp) {
         stream_destroy(s);
         return NULL;
     }
@@ -190,6 +197,7 @@ void stream_destroy(stream *s)
     store_free(&s->st);
     free(s->order);
     free(s->dist);
+    free(s->fp);
     free(s->arrived);
     free(s);
 }
@@ -278,6 +286,7 @@ static void install(stream *s, stream_job *j)
     }
     for (int y = 0; y < w->cy; y++) {
         chunk *dst = world_chunk(w, j->cx, y, j->cz), *src = world_chunk(j->col, j->cx, y, j->cz);
+        s->fp[world_chunk_index(w, j->cx, y, j->cz)] = y < 64 ? j->fp[y] : 0; /* taken before any page-in */
         memcpy(dst->vox, src->vox, CHUNK_VOLUME);
         free(dst->tint);
         dst->tint = src->tint;
@@ -364,7 +373,8 @@ static void store_leaving(stream *s, int ocx, int ocz, int ncx, int ncz)
         memcpy(c->vox, w->chunks[i].vox, CHUNK_VOLUME);
         c->tint = w->chunks[i].tint; /* ownership moves: world_move would free it */
         w->chunks[i].tint = NULL;
-        if (!store_put(&s->st, cx, cy, cz, c, false, w->edit[i])) {
+        uint64_t fp = world_column_state(w, cx, cz) == WORLD_COL_READY ? s->fp[i] : 0; /* a slot not ready holds a stale one */
+        if (!store_put(&s->st, cx, cy, cz, c, false, w->edit[i], fp)) {
             log_error("stream: out of memory keeping the edits of chunk %d,%d,%d", cx, cy, cz);
             free(c->tint), free(c);
         }
@@ -420,7 +430,7 @@ void stream_adopt(stream *to, stream *from, double x, double z)
     for (int i = 0; i < from->st.cap; i++) {
         stored *e = &from->st.e[i];
         if (!live(e)) continue;
-        if (!store_put(&to->st, e->cx, e->cy, e->cz, e->c, e->paged, e->flags)) {
+        if (!store_put(&to->st, e->cx, e->cy, e->cz, e->c, e->paged, e->flags, e->gen_fp)) {
             log_error("stream: out of memory keeping the edits of chunk %d,%d,%d", e->cx, e->cy, e->cz);
             free_chunk(e->c);
         }
@@ -438,6 +448,7 @@ void stream_adopt(stream *to, stream *from, double x, double z)
                 tw->chunks[ti].tint = fw->chunks[fi].tint; /* ownership moves */
                 fw->chunks[fi].tint = NULL;
                 tw->edit[ti] = fw->edit[fi];
+                to->fp[ti] = from->fp[fi];
                 tw->unsaved_count += (fw->edit[fi] & WORLD_UNSAVED) != 0;
             }
             world_set_column_state(tw, cx, cz, WORLD_COL_READY);
@@ -568,7 +579,7 @@ bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, c
         if (!c->tint) return free(c), false;
         memcpy(c->tint, tint, CHUNK_VOLUME);
     }
-    if (!store_put(&s->st, cx, cy, cz, c, false, WORLD_EDITED)) return free_chunk(c), false;
+    if (!store_put(&s->st, cx, cy, cz, c, false, WORLD_EDITED, 0)) return free_chunk(c), false;
     if (world_column_state(s->w, cx, cz) == WORLD_COL_READY) {
         restore_chunk(s, cx, cy, cz, 0);
         mark_column_dirty(s->w, cx, cz);
@@ -597,7 +608,15 @@ int stream_page_out_saved(stream *s)
 bool stream_mark_paged(stream *s, int cx, int cy, int cz)
 {
     if (cy < 0 || cy >= s->w->cy || world_column_state(s->w, cx, cz) == WORLD_COL_READY) return false;
-    return store_put(&s->st, cx, cy, cz, NULL, true, WORLD_EDITED);
+    return store_put(&s->st, cx, cy, cz, NULL, true, WORLD_EDITED, 0);
+}
+
+uint64_t stream_generated_fingerprint(const stream *s, int cx, int cy, int cz)
+{
+    if (cy < 0 || cy >= s->w->cy) return 0;
+    if (world_column_state(s->w, cx, cz) == WORLD_COL_READY) return s->fp[world_chunk_index(s->w, cx, cy, cz)];
+    const stored *e = store_find(&s->st, cx, cy, cz);
+    return e ? e->gen_fp : 0;
 }
 
 void stream_set_workers(stream *s, int workers)

@@ -128,6 +128,11 @@ int stream_page_out_saved(stream *s);
  * (store it instead: stream_store_chunk), the layer is out of the world or
  * there is no memory. */
 bool stream_mark_paged(stream *s, int cx, int cy, int cz);
+/* The fingerprint (chunk_fingerprint) of chunk (cx, cy, cz) as the stream
+ * generated it, taken on the worker that made its column, for a chunk of a
+ * ready column or a stored one; 0 when unknown (a chunk read back from the
+ * file, or loaded): the save then generates the column again. */
+uint64_t stream_generated_fingerprint(const stream *s, int cx, int cy, int cz);
 
 /* Saves: the stored chunks whose changes no save has taken yet (they left
  * the window unsaved), handed to fn one by one and then counted as saved;
