@@ -19,13 +19,19 @@ done
 back="stream wait 64"
 for x in $(seq 5000 -100 0); do back="$back; tp $x.5 90 0.5; stream wait 64; frames 2"; done
 strip='hash 2500 0 2600'
-figures='^(stream_stored_chunks|stream_paged|stream_page_|resident_bytes|hash)='
+# each figure's last value in a run's output (cuts print stats too)
+figures() {
+    for k in stream_stored_chunks stream_paged_chunks resident_bytes stream_page_saves stream_page_save_ms_max \
+        stream_paged_in stream_page_in_ms stream_page_in_ms_max hash; do
+        grep "^$k=" "$1" | tail -1
+    done
+}
 
 "$strata" --headless --exec "$fly; frames 30; stream; $strip" >"$out/nofile.out"
-echo "== no world file"; grep -E "$figures" "$out/nofile.out" | tail -10
+echo "== no world file"; figures "$out/nofile.out"
 rm -f "$out/w.strata" "$out/w.strata-wal" "$out/w.strata-shm"
 "$strata" --headless --world "$out/w.strata" --exec "$fly; frames 30; sleep 0.5; frames 5; stream" >"$out/file.out"
-echo "== with a world file"; grep -E "$figures" "$out/file.out" | tail -9
+echo "== with a world file"; figures "$out/file.out"
 "$strata" --headless --world "$out/w.strata" --exec "$back; stream; $strip" >"$out/back.out"
-echo "== reopened, flown back"; grep -E "$figures" "$out/back.out" | tail -10
+echo "== reopened, flown back"; figures "$out/back.out"
 echo "file_bytes=$(stat -c %s "$out/w.strata")"
