@@ -201,8 +201,11 @@ int save_put_stream_unsaved(save_file *f, stream *s, job_pool *jobs)
     for (int i = 0; i < l.count; i++) {
         const save_fingerprint *k = fp_find(f, l.e[i].cx, l.e[i].cy, l.e[i].cz);
         /* the stream took the print when it generated the column: no need
-         * to generate it again (the main thread would wait for it) */
-        uint64_t g = k ? k->gen_hash : stream_generated_fingerprint(s, l.e[i].cx, l.e[i].cy, l.e[i].cz);
+         * to generate it again (the main thread would wait for it). It
+         * goes first: a paged row's print is the file's, unchecked until
+         * its column came, and may be one the generator no longer makes */
+        uint64_t g = stream_generated_fingerprint(s, l.e[i].cx, l.e[i].cy, l.e[i].cz);
+        if (!g && k) g = k->gen_hash;
         if (g) l.e[i].known = true, l.e[i].gen_hash = g;
     }
     per_column(s, l.e, l.count, false, jobs);
