@@ -14,3 +14,27 @@ check() { # check NAME EXPECTED_RC CMD...
         echo "ok   $name"
     fi
 }
+
+# Helpers of the scripts that read key=value output (newer scripts use these
+# rather than their own copies): a key's last or nth value in $tmp/out, and
+# checks that two values agree, differ, or one is at least a bound.
+last() { grep "^$1=" "$tmp/out" | tail -1 | cut -d= -f2-; }
+nth() { grep "^$1=" "$tmp/out" | sed -n "$2p" | cut -d= -f2-; }
+same() {
+    if [ -z "$2" ] || [ "$2" != "$3" ]; then echo "FAIL $1: '$2' vs '$3'"; fail=1; else echo "ok   $1"; fi
+}
+differ() {
+    if [ -z "$2" ] || [ "$2" = "$3" ]; then echo "FAIL $1: both '$2'"; fail=1; else echo "ok   $1"; fi
+}
+atleast() { # atleast WHAT VALUE MIN
+    if [ -n "$2" ] && [ "$2" -ge "$3" ] 2>/dev/null; then echo "ok   $1"; else echo "FAIL $1: '$2' < $3"; fail=1; fi
+}
+# kill9_after MARK OUT CMD...: runs CMD in the background with stdout in
+# OUT, and kill -9s it once OUT holds the line MARK (or after 60 s).
+kill9_after() {
+    local mark=$1 out=$2; shift 2
+    "$@" >"$out" 2>/dev/null &
+    local pid=$!
+    for _ in $(seq 1 600); do grep -q "^$mark\$" "$out" 2>/dev/null && break; sleep 0.1; done
+    kill -9 $pid; wait $pid 2>/dev/null
+}

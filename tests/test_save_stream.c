@@ -50,6 +50,11 @@ static void exec_on(const char *path, const char *sql)
     sqlite3_close(db);
 }
 
+static uint32_t page_in(void *ctx, world *column, int cx, int cz, uint32_t layers)
+{
+    return save_page_in(ctx, "hills", column, cx, cz, layers);
+}
+
 /* Edits by coordinates, from the window and from the stream's store, back
  * into a fresh stream; a damaged row and a row on other terrain are skipped
  * alone; a finite slot's chunks table is untouched. */
@@ -87,13 +92,17 @@ static void test_streamed_chunks_by_coordinates(void **state)
     save_close(f);
     stream_destroy(s);
 
-    /* every row back, the window elsewhere: resident at once, the rest on arrival */
+    /* every row back, the window elsewhere: resident at once, the rest paged
+     * (coordinates only) and read from the file on arrival */
     s = stream_create(w, jobs, synth_column, NULL, 0, 1);
     stream_wait(s, 5000, -5000, 64);
     f = save_open(p, note, sizeof note, err, sizeof err);
+    stream_set_pager(s, page_in, f);
     int skipped = -1;
     assert_int_equal(save_load_stream(f, "hills", s, jobs, &skipped, err, sizeof err), 4);
     assert_int_equal(skipped, 0);
+    assert_int_equal(stream_get_stats(s).paged_chunks, 3);
+    assert_int_equal(stream_get_stats(s).stored_chunks, 0);
     assert_int_equal(world_get(w, 5000, 5, -5000), MAT_AIR);
     assert_int_equal(w->unsaved_count, 0); /* loaded edits are saved ones */
     stream_wait(s, 0, 0, 64);
@@ -101,6 +110,8 @@ static void test_streamed_chunks_by_coordinates(void **state)
     assert_int_equal(world_get(w, 1, 40, 1), MAT_STONE);
     assert_int_equal(world_get(w, -30, 5, -60), MAT_AIR);
     assert_int_equal(world_get_tint(w, -30, 5, -60), 4);
+    assert_int_equal(stream_get_stats(s).paged_chunks, 0);
+    assert_int_equal(w->unsaved_count, 0);
     save_close(f);
     stream_destroy(s);
 

@@ -4,6 +4,7 @@
 #include "test_support.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/hash.h"
@@ -281,6 +282,119 @@ static void test_stored_unsaved_taken_once(void **state)
     world_destroy(w);
 }
 
+/* A save file for paging: the chunks a save took, by coordinates. */
+typedef struct fake_file {
+    int n, calls, lose_cy; /* lose_cy >= 0: that layer's row is damaged */
+    int cx[8], cy[8], cz[8];
+    chunk c[8];
+    uint8_t tint[8][CHUNK_VOLUME];
+    bool has_tint[8];
+} fake_file;
+
+static void fake_write(void *arg, int cx, int cy, int cz, const chunk *c)
+{
+    fake_file *f = arg;
+    assert_true(f->n < 8);
+    f->cx[f->n] = cx, f->cy[f->n] = cy, f->cz[f->n] = cz;
+    memcpy(f->c[f->n].vox, c->vox, CHUNK_VOLUME);
+    f->has_tint[f->n] = c->tint != NULL;
+    if (c->tint) memcpy(f->tint[f->n], c->tint, CHUNK_VOLUME);
+    f->n++;
+}
+
+static uint32_t fake_page_in(void *ctx, world *col, int cx, int cz, uint32_t layers)
+{
+    fake_file *f = ctx;
+    f->calls++;
+    uint32_t got = 0;
+    for (int i = 0; i < f->n; i++) {
+        if (f->cx[i] != cx || f->cz[i] != cz || !(layers >> f->cy[i] & 1) || f->cy[i] == f->lose_cy) continue;
+        chunk *dst = world_chunk(col, cx, f->cy[i], cz);
+        memcpy(dst->vox, f->c[i].vox, CHUNK_VOLUME);
+        if (f->has_tint[i]) {
+            if (!dst->tint) dst->tint = malloc(CHUNK_VOLUME);
+            memcpy(dst->tint, f->tint[i], CHUNK_VOLUME);
+        }
+        got |= 1u << f->cy[i];
+    }
+    return got;
+}
+
+/* Paging: stored chunks a save took leave memory (only their coordinates
+ * stay), the unsaved one stays; flying back reads them through the pager
+ * before the column is installed (edits there, flagged saved); the hash
+ * of a column from afar sees them; a layer the pager cannot give back
+ * regenerates; adopting keeps the paged chunks and the pager. */
+static void test_paging_out_and_back(void **state)
+{
+    (void)state;
+    fake_file f = { .lose_cy = -1 };
+    world *w = window_for(64, 1), *scratch = world_create_at(0, 0, 1, 2, 1);
+    stream *s = synth_stream(w, NULL);
+    stream_set_pager(s, fake_page_in, &f);
+    stream_wait(s, 0, 0, 64);
+    /* the prints the workers took as they generated, for saves */
+    world *gen = world_create_at(0, 0, 1, 2, 1);
+    assert_true(stream_generate_column(s, gen, 0, 0));
+    uint64_t fp0 = chunk_fingerprint(world_chunk(gen, 0, 0, 0)), fp1 = chunk_fingerprint(world_chunk(gen, 0, 1, 0));
+    world_destroy(gen);
+    assert_true(stream_generated_fingerprint(s, 0, 0, 0) == fp0);
+    assert_true(stream_generated_fingerprint(s, 0, 1, 0) == fp1);
+    world_set(w, 1, 5, 1, MAT_AIR);      /* chunk 0,0,0 */
+    world_set(w, 2, 40, 3, MAT_STONE); /* chunk 0,1,0 */
+    world_set_tint(w, 2, 40, 3, 5);
+    uint64_t h_edit = HASH_SEED;
+    assert_true(stream_hash_column(s, scratch, 0, 0, &h_edit));
+    stream_wait(s, 5000, 0, 64);
+    assert_true(stream_generated_fingerprint(s, 0, 1, 0) == fp1); /* stored: the print as generated, not as edited */
+    assert_int_equal(stream_take_stored_unsaved(s, fake_write, &f), 2); /* the save */
+    world_set(w, 5001, 5, 1, MAT_AIR);
+    stream_wait(s, 10000, 0, 64); /* a third, unsaved, joins them */
+    assert_int_equal(stream_page_out_saved(s), 2);
+    stream_stats st = stream_get_stats(s);
+    assert_int_equal(st.paged_chunks, 2);
+    assert_int_equal(st.stored_chunks, 1);
+    assert_int_equal(st.stored_unsaved, 1);
+    assert_true(st.stored_bytes < sizeof(chunk) + 4096); /* the paged ones hold no voxels */
+    uint64_t h = HASH_SEED;
+    assert_true(stream_hash_column(s, scratch, 0, 0, &h));
+    assert_true(h == h_edit);
+
+    world *small = window_for(32, 1);
+    stream *t = synth_stream(small, NULL);
+    stream_adopt(t, s, 10000, 0);
+    stream_destroy(s);
+    world_destroy(w);
+    assert_int_equal(stream_get_stats(t).paged_chunks, 2);
+    int calls = f.calls;
+    int unsaved = small->unsaved_count;
+    stream_wait(t, 0, 0, 64);
+    assert_int_equal(f.calls, calls + 1); /* one read for the column */
+    assert_int_equal(world_get(small, 1, 5, 1), MAT_AIR);
+    assert_int_equal(world_get(small, 2, 40, 3), MAT_STONE);
+    assert_int_equal(world_get_tint(small, 2, 40, 3), 5);
+    assert_int_equal(stream_get_stats(t).paged_chunks, 0);
+    assert_int_equal(small->unsaved_count, unsaved); /* back from the file: saved */
+    assert_true(small->edit[world_chunk_index(small, 0, 1, 0)] & WORLD_EDITED);
+
+    /* the row of layer 1 is damaged: that chunk regenerates, layer 0 comes */
+    stream_wait(t, 5000, 0, 64);
+    stream_page_out_saved(t);
+    assert_int_equal(stream_get_stats(t).paged_chunks, 2);
+    f.lose_cy = 1;
+    stream_wait(t, 0, 0, 64);
+    assert_int_equal(world_get(small, 1, 5, 1), MAT_AIR);
+    assert_int_equal(world_get(small, 2, 40, 3), synth(2, 40, 3));
+    assert_int_equal(stream_get_stats(t).paged_chunks, 0);
+    /* a loaded chunk of a column not ready is paged; of a ready one, not */
+    assert_true(stream_mark_paged(t, 900, 0, 3));
+    assert_false(stream_mark_paged(t, 0, 0, 0));
+    assert_false(stream_mark_paged(t, 900, 2, 3)); /* no layer 2 */
+    stream_destroy(t);
+    world_destroy(small);
+    world_destroy(scratch);
+}
+
 static void test_failures_retry_never_drop(void **state)
 {
     (void)state;
@@ -343,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_edits_survive_flying_away_and_back),
         cmocka_unit_test(test_stored_unsaved_taken_once),
         cmocka_unit_test(test_adopt_keeps_columns_and_edits),
+        cmocka_unit_test(test_paging_out_and_back),
         cmocka_unit_test(test_failures_retry_never_drop),
         cmocka_unit_test(test_installed_column_marks_its_ring_dirty),
         cmocka_unit_test(test_centre_beyond_the_limit_refused),

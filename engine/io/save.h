@@ -92,15 +92,30 @@ typedef bool (*save_stream_chunk_fn)(void *user, int cx, int cy, int cz, uint64_
 int save_read_stream_chunks(save_file *f, const char *slot, save_stream_chunk_fn fn, void *user, char *err,
                             size_t errlen);
 
-/* Every saved chunk of `slot` into the stream (stream_store_chunk: resident
- * columns get theirs now, the others when they arrive). A row that does
- * not decode, or whose gen_hash is not what the stream's generator makes
- * there now, is skipped with a warning naming its coordinates (the chunk
- * regenerates), never the rest. Columns regenerate on the workers (jobs may
+/* The rows of one column (cx, cz) of `slot`, as save_read_stream_chunks. */
+int save_read_stream_column(save_file *f, const char *slot, int cx, int cz, save_stream_chunk_fn fn, void *user,
+                            char *err, size_t errlen);
+
+/* Every saved chunk of `slot` into the stream: the chunks of ready columns
+ * now (stream_store_chunk), the others only by their coordinates
+ * (stream_mark_paged: save_page_in reads them when their column comes), so
+ * a large world loads in the time and memory of what is around the player.
+ * A row that does not decode, or whose gen_hash is not what the stream's
+ * generator makes there now, is skipped with a warning naming its
+ * coordinates (the chunk regenerates), never the rest; for a paged row
+ * that is said when its column comes. Columns regenerate on the workers (jobs may
  * be NULL). Returns the chunks loaded (skipped ones in *skipped), or -1
  * with err when the file cannot be read. */
 int save_load_stream(save_file *f, const char *slot, struct stream *s, struct job_pool *jobs, int *skipped, char *err,
                      size_t errlen);
+/* A stream_page_in_fn's work (main thread): reads the rows of column (cx,
+ * cz) of `slot` and puts those of `layers` over `column` (the column as
+ * generated), each checked as save_load_stream checks a row. Returns the
+ * layers put; a row that is damaged, on other terrain or missing is said
+ * (naming the chunk) and left generated. The read waits for the writes
+ * queued before it. */
+uint32_t save_page_in(save_file *f, const char *slot, struct world *column, int cx, int cz, uint32_t layers);
+
 /* Queues every edited chunk of the streamed world no save has taken yet:
  * the window's unsaved ones and the stream's stored ones, as copies (the
  * window moves, so a reference by index could name another place by the

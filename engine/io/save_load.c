@@ -115,12 +115,7 @@ typedef struct print_job {
     uint64_t *h;
 } print_job;
 
-uint64_t save_chunk_fingerprint(const chunk *c)
-{
-    uint64_t h = hash_bytes(HASH_SEED, c->vox, CHUNK_VOLUME);
-    if (c->tint) h = hash_bytes(h ^ 0x7469, c->tint, CHUNK_VOLUME);
-    return h;
-}
+uint64_t save_chunk_fingerprint(const chunk *c) { return chunk_fingerprint(c); }
 
 static void print_chunk(void *arg, int i)
 {

@@ -99,8 +99,9 @@ bool save_current_slot(save_file *f, char *name, size_t len, char *err, size_t e
     return save_run_sync(f, OP_CALL, current_on_writer, &ca, err, errlen);
 }
 
-/* Runs `sql` (one parameter: the slot) and hands each row to fn on the
- * writer; fn says what is wrong with a row in err (naming it) to stop. */
+/* Runs `sql` (parameters: the slot, then `ints` more integers) and hands
+ * each row to fn on the writer; fn says what is wrong with a row in err
+ * (naming it) to stop. */
 typedef bool (*row_fn)(sqlite3_stmt *st, void *arg, char *err, size_t errlen);
 
 typedef struct rows_arg {
@@ -108,6 +109,7 @@ typedef struct rows_arg {
     row_fn fn;
     void *arg;
     int count;
+    int ints, in[2];
 } rows_arg;
 
 static bool rows_on_writer(save_file *f, void *arg, char *err, size_t errlen)
@@ -119,6 +121,7 @@ static bool rows_on_writer(save_file *f, void *arg, char *err, size_t errlen)
         return false;
     }
     sqlite3_bind_text(st, 1, ra->slot, -1, SQLITE_STATIC);
+    for (int i = 0; i < ra->ints; i++) sqlite3_bind_int64(st, 2 + i, ra->in[i]);
     int rc;
     bool ok = true;
     while (ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -139,7 +142,7 @@ static bool rows_on_writer(save_file *f, void *arg, char *err, size_t errlen)
 
 static int read_rows(save_file *f, const char *sql, const char *slot, row_fn fn, void *arg, char *err, size_t errlen)
 {
-    rows_arg ra = { sql, slot, fn, arg, 0 };
+    rows_arg ra = { sql, slot, fn, arg, 0, 0, { 0, 0 } };
     if (!save_run_sync(f, OP_CALL, rows_on_writer, &ra, err, errlen)) return -1;
     return ra.count;
 }
@@ -200,4 +203,16 @@ int save_read_stream_chunks(save_file *f, const char *slot, save_stream_chunk_fn
     stream_rows_arg ra = { fn, user };
     return read_rows(f, "SELECT cx, cy, cz, gen_hash, data FROM stream_chunks WHERE slot=? ORDER BY cx, cz, cy", slot,
                      stream_row, &ra, err, errlen);
+}
+
+int save_read_stream_column(save_file *f, const char *slot, int cx, int cz, save_stream_chunk_fn fn, void *user,
+                            char *err, size_t errlen)
+{
+    if (!f->has_stream_table) return 0;
+    stream_rows_arg sa = { fn, user };
+    /* the primary key (slot, cx, cz, cy) finds the column's few rows */
+    rows_arg ra = { "SELECT cx, cy, cz, gen_hash, data FROM stream_chunks WHERE slot=? AND cx=? AND cz=? ORDER BY cy",
+                    slot, stream_row, &sa, 0, 2, { cx, cz } };
+    if (!save_run_sync(f, OP_CALL, rows_on_writer, &ra, err, errlen)) return -1;
+    return ra.count;
 }

@@ -63,29 +63,21 @@ typedef struct column_work {
     bool load;
 } column_work;
 
-static void column_job(void *arg, int k)
+/* The entries e0[0..n) of one column against `col`, that column as
+ * generated (NULL: its generation failed): saving, their fingerprints;
+ * loading, each record decoded and checked (why says what is wrong). */
+static void check_column(entry *e0, int n, const world *col, int cy, bool load)
 {
-    column_work *cw = arg;
-    entry *e0 = &cw->e[cw->first[k]];
-    int n = cw->first[k + 1] - cw->first[k];
-    bool all_known = !cw->load;
-    for (int i = 0; i < n && all_known; i++) all_known = e0[i].known;
-    if (all_known) return; /* saved before: no need to generate it again */
-    const world *w = stream_world(cw->s);
-    world *col = world_create_at(e0->cx, e0->cz, 1, w->cy, 1);
-    /* a generator that fails now (it is retried in play) leaves the chunk
-     * unchecked rather than lost: gen_hash 0 means "not recorded" */
-    bool generated = col && stream_generate_column(cw->s, col, e0->cx, e0->cz);
-    chunk_codec *cc = cw->load ? chunk_codec_create() : NULL;
+    chunk_codec *cc = load ? chunk_codec_create() : NULL;
     for (entry *e = e0; e < e0 + n; e++) {
-        bool layer = e->cy >= 0 && e->cy < w->cy;
-        const chunk *gen = generated && layer ? world_chunk(col, e->cx, e->cy, e->cz) : NULL;
-        if (!cw->load) {
+        bool layer = e->cy >= 0 && e->cy < cy;
+        const chunk *gen = col && layer ? world_chunk(col, e->cx, e->cy, e->cz) : NULL;
+        if (!load) {
             if (!e->known) e->gen_hash = gen && e->c ? save_chunk_fingerprint(gen) : 0;
             continue;
         }
         if (!layer) {
-            snprintf(e->why, sizeof e->why, "layer %d is outside the world's %d", e->cy, w->cy);
+            snprintf(e->why, sizeof e->why, "layer %d is outside the world's %d", e->cy, cy);
             continue;
         }
         e->c = calloc(1, sizeof *e->c);
@@ -99,6 +91,22 @@ static void column_job(void *arg, int k)
         }
     }
     chunk_codec_destroy(cc);
+}
+
+static void column_job(void *arg, int k)
+{
+    column_work *cw = arg;
+    entry *e0 = &cw->e[cw->first[k]];
+    int n = cw->first[k + 1] - cw->first[k];
+    bool all_known = !cw->load;
+    for (int i = 0; i < n && all_known; i++) all_known = e0[i].known;
+    if (all_known) return; /* saved before: no need to generate it again */
+    const world *w = stream_world(cw->s);
+    world *col = world_create_at(e0->cx, e0->cz, 1, w->cy, 1);
+    /* a generator that fails now (it is retried in play) leaves the chunk
+     * unchecked rather than lost: gen_hash 0 means "not recorded" */
+    bool generated = col && stream_generate_column(cw->s, col, e0->cx, e0->cz);
+    check_column(e0, n, generated ? col : NULL, w->cy, cw->load);
     world_destroy(col);
 }
 
@@ -192,7 +200,13 @@ int save_put_stream_unsaved(save_file *f, stream *s, job_pool *jobs)
     if (l.count > 1) qsort(l.e, (size_t)l.count, sizeof *l.e, by_column);
     for (int i = 0; i < l.count; i++) {
         const save_fingerprint *k = fp_find(f, l.e[i].cx, l.e[i].cy, l.e[i].cz);
-        if (k) l.e[i].known = true, l.e[i].gen_hash = k->gen_hash;
+        /* the stream took the print when it generated the column: no need
+         * to generate it again (the main thread would wait for it). It
+         * goes first: a paged row's print is the file's, unchecked until
+         * its column came, and may be one the generator no longer makes */
+        uint64_t g = stream_generated_fingerprint(s, l.e[i].cx, l.e[i].cy, l.e[i].cz);
+        if (!g && k) g = k->gen_hash;
+        if (g) l.e[i].known = true, l.e[i].gen_hash = g;
     }
     per_column(s, l.e, l.count, false, jobs);
     fp_add(f, l.e, l.count, true);
@@ -217,9 +231,42 @@ static bool keep_row(void *user, int cx, int cy, int cz, uint64_t gen_hash, cons
     return true;
 }
 
+static void warn_skipped(const save_file *f, const char *slot, const entry *e)
+{
+    log_warn("save: chunk %d,%d,%d of world '%s' %s: it regenerates (%s: %s)", e->cx, e->cy, e->cz, slot,
+             e->mismatch ? "no longer matches its terrain" : "is damaged", save_path(f), e->why);
+}
+
 /* Rows decoded and checked at a time: bounds the memory of a large world
  * to this many 32 KiB chunks. */
 #define LOAD_BATCH 256
+
+/* The rows of columns not ready leave `l` for the stream's paged set and
+ * their fingerprints for f's (as the file has them: checked when the
+ * column comes); `l` keeps the rows to decode now. Returns how many were
+ * paged. */
+static int page_rows(save_file *f, stream *s, entries *l)
+{
+    const world *w = stream_world(s);
+    entries pg = { 0 };
+    int kept = 0;
+    for (int i = 0; i < l->count; i++) {
+        entry *e = &l->e[i];
+        bool ready = world_column_state(w, e->cx, e->cz) == WORLD_COL_READY;
+        entry *p = ready ? NULL : entries_add(&pg, e->cx, e->cy, e->cz);
+        if (!p || !stream_mark_paged(s, e->cx, e->cy, e->cz)) {
+            if (p) pg.count--;
+            l->e[kept++] = *e; /* kept <= i: never over a row not yet looked at */
+            continue;
+        }
+        p->gen_hash = e->gen_hash;
+        free(e->blob);
+    }
+    l->count = kept;
+    fp_add(f, pg.e, pg.count, false);
+    free(pg.e);
+    return pg.count;
+}
 
 int save_load_stream(save_file *f, const char *slot, stream *s, job_pool *jobs, int *skipped, char *err,
                      size_t errlen)
@@ -229,6 +276,7 @@ int save_load_stream(save_file *f, const char *slot, stream *s, job_pool *jobs, 
     int rows = save_read_stream_chunks(f, slot, keep_row, &l, err, errlen);
     save_fingerprints_begin(f, slot, true);
     if (l.count > 1) qsort(l.e, (size_t)l.count, sizeof *l.e, by_column); /* the file's order, unless it is damaged */
+    if (rows >= 0) loaded = page_rows(f, s, &l);
     for (int lo = 0; rows >= 0 && lo < l.count;) {
         int hi = lo + LOAD_BATCH < l.count ? lo + LOAD_BATCH : l.count;
         while (hi < l.count && l.e[hi].cx == l.e[hi - 1].cx && l.e[hi].cz == l.e[hi - 1].cz) hi++; /* whole columns */
@@ -239,8 +287,7 @@ int save_load_stream(save_file *f, const char *slot, stream *s, job_pool *jobs, 
             if (!e->why[0] && !stream_store_chunk(s, e->cx, e->cy, e->cz, e->c->vox, e->c->tint))
                 snprintf(e->why, sizeof e->why, "out of memory");
             if (e->why[0]) {
-                log_warn("save: chunk %d,%d,%d of world '%s' %s: it regenerates (%s: %s)", e->cx, e->cy, e->cz, slot,
-                         e->mismatch ? "no longer matches its terrain" : "is damaged", save_path(f), e->why);
+                warn_skipped(f, slot, e);
                 bad++;
             } else {
                 loaded++;
@@ -254,4 +301,46 @@ int save_load_stream(save_file *f, const char *slot, stream *s, job_pool *jobs, 
     free(l.e);
     if (skipped) *skipped = bad;
     return rows < 0 ? -1 : loaded;
+}
+
+/* ---- paging in (main thread) ---- */
+
+uint32_t save_page_in(save_file *f, const char *slot, world *column, int cx, int cz, uint32_t layers)
+{
+    entries l = { 0 };
+    char err[1024];
+    uint32_t got = 0;
+    if (save_read_stream_column(f, slot, cx, cz, keep_row, &l, err, sizeof err) < 0) {
+        log_warn("save: the edits of column %d,%d of world '%s' cannot be read: it regenerates (%s)", cx, cz, slot, err);
+        l.count = 0; /* every row read so far is freed below, none is used */
+    }
+    int n = 0; /* the wanted rows first: they are the ones checked */
+    uint32_t rows = 0;
+    for (int i = 0; i < l.count; i++) {
+        entry t = l.e[i];
+        bool want = t.cy >= 0 && t.cy < 32 && (layers >> t.cy & 1);
+        if (want) l.e[i] = l.e[n], l.e[n++] = t, rows |= 1u << t.cy;
+    }
+    check_column(l.e, n, column, column->cy, true);
+    for (int i = 0; i < n; i++) {
+        entry *e = &l.e[i];
+        if (e->why[0]) {
+            warn_skipped(f, slot, e);
+        } else {
+            chunk *dst = world_chunk(column, cx, e->cy, cz);
+            memcpy(dst->vox, e->c->vox, CHUNK_VOLUME);
+            free(dst->tint);
+            dst->tint = e->c->tint; /* ownership moves */
+            e->c->tint = NULL;
+            got |= 1u << e->cy;
+        }
+        if (e->c) free(e->c->tint);
+        free(e->c);
+    }
+    for (int y = 0; y < column->cy; y++)
+        if ((layers & ~rows) >> y & 1)
+            log_warn("save: chunk %d,%d,%d of world '%s' is not in %s: it regenerates", cx, y, cz, slot, save_path(f));
+    for (int i = 0; i < l.count; i++) free(l.e[i].blob);
+    free(l.e);
+    return got;
 }

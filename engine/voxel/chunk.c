@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "core/hash.h"
+
 bool chunk_is_uniform(const chunk *c)
 {
     /* compare 8 bytes at a time against a broadcast of the first voxel */
@@ -12,4 +14,11 @@ bool chunk_is_uniform(const chunk *c)
         if (v != pat) return false;
     }
     return true;
+}
+
+uint64_t chunk_fingerprint(const chunk *c)
+{
+    uint64_t h = hash_bytes(HASH_SEED, c->vox, CHUNK_VOLUME);
+    if (c->tint) h = hash_bytes(h ^ 0x7469, c->tint, CHUNK_VOLUME);
+    return h;
 }

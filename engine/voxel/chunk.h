@@ -31,5 +31,8 @@ static inline uint8_t chunk_tint(const chunk *c, int i) { return c->tint ? c->ti
 
 /* True when every voxel equals vox[0] (fast skip for empty/solid chunks). */
 bool chunk_is_uniform(const chunk *c);
+/* Hash of a chunk's voxels and tints: equal chunks, equal prints (the
+ * saves' per-chunk fingerprint of a chunk as generated). */
+uint64_t chunk_fingerprint(const chunk *c);
 
 #endif

@@ -8,17 +8,25 @@
 
 #include "core/hash.h"
 #include "core/log.h"
+#include "core/timer.h"
 
 /* ---- the store: edited chunks of columns outside the window ----
  * Open addressing on (cx, cy, cz), linear probing, tombstones; it grows
- * with what the player edited, never with the distance travelled. */
+ * with what the player edited, never with the distance travelled. A paged
+ * entry keeps only the coordinates: its chunk is safely in the save file
+ * (stream_page_out_saved) and the pager reads it back when its column
+ * comes, so the voxels in memory are bounded by what is not yet written. */
 
 typedef struct stored {
     int cx, cy, cz;
-    chunk *c;      /* NULL: empty slot */
+    chunk *c;      /* NULL: empty slot, or paged */
     bool tomb;     /* a removed entry: probing goes on past it */
+    bool paged;    /* the chunk lives only in the file (c is NULL) */
     uint8_t flags; /* the world's edit flags (WORLD_EDITED | WORLD_UNSAVED) */
+    uint64_t gen_fp; /* chunk_fingerprint of the chunk as generated (0: unknown) */
 } stored;
+
+static bool live(const stored *e) { return e->c || e->paged; }
 
 typedef struct store {
     stored *e;
@@ -37,8 +45,8 @@ static stored *store_find(const store *st, int cx, int cy, int cz)
     if (!st->cap) return NULL;
     for (unsigned i = store_hash(cx, cy, cz) & (unsigned)(st->cap - 1);; i = (i + 1) & (unsigned)(st->cap - 1)) {
         stored *e = &st->e[i];
-        if (!e->c && !e->tomb) return NULL;
-        if (e->c && e->cx == cx && e->cy == cy && e->cz == cz) return e;
+        if (!live(e) && !e->tomb) return NULL;
+        if (live(e) && e->cx == cx && e->cy == cy && e->cz == cz) return e;
     }
 }
 
@@ -49,9 +57,9 @@ static bool store_grow(store *st)
     stored *e = calloc((size_t)cap, sizeof *e);
     if (!e) return false;
     for (int i = 0; i < st->cap; i++) {
-        if (!st->e[i].c) continue;
+        if (!live(&st->e[i])) continue;
         unsigned k = store_hash(st->e[i].cx, st->e[i].cy, st->e[i].cz) & (unsigned)(cap - 1);
-        while (e[k].c) k = (k + 1) & (unsigned)(cap - 1);
+        while (live(&e[k])) k = (k + 1) & (unsigned)(cap - 1);
         e[k] = st->e[i];
     }
     free(st->e);
@@ -59,35 +67,41 @@ static bool store_grow(store *st)
     return true;
 }
 
-/* Takes ownership of c (replacing any stored chunk at the same place). */
-static bool store_put(store *st, int cx, int cy, int cz, chunk *c, uint8_t flags)
+static void free_chunk(chunk *c)
+{
+    if (c) free(c->tint);
+    free(c);
+}
+
+/* Takes ownership of c (replacing any stored chunk at the same place); c
+ * NULL with `paged`: the chunk is in the file only. */
+static bool store_put(store *st, int cx, int cy, int cz, chunk *c, bool paged, uint8_t flags, uint64_t gen_fp)
 {
     stored *old = store_find(st, cx, cy, cz);
     if (old) {
-        free(old->c->tint);
-        free(old->c);
-        old->c = c, old->flags = flags;
+        free_chunk(old->c);
+        old->c = c, old->paged = paged, old->flags = flags, old->gen_fp = gen_fp;
         return true;
     }
     if ((st->used + 1) * 4 > st->cap * 3 && !store_grow(st)) return false;
     unsigned i = store_hash(cx, cy, cz) & (unsigned)(st->cap - 1);
-    while (st->e[i].c) i = (i + 1) & (unsigned)(st->cap - 1);
+    while (live(&st->e[i])) i = (i + 1) & (unsigned)(st->cap - 1);
     if (!st->e[i].tomb) st->used++;
-    st->e[i] = (stored){ cx, cy, cz, c, false, flags };
+    st->e[i] = (stored){ cx, cy, cz, c, false, paged, flags, gen_fp };
     st->live++;
     return true;
 }
 
 static void store_remove(store *st, stored *e)
 {
-    e->c = NULL, e->tomb = true;
+    e->c = NULL, e->paged = false, e->tomb = true;
     st->live--;
 }
 
 static void store_free(store *st)
 {
     for (int i = 0; i < st->cap; i++)
-        if (st->e[i].c) free(st->e[i].c->tint), free(st->e[i].c);
+        if (st->e[i].c) free_chunk(st->e[i].c);
     free(st->e);
     memset(st, 0, sizeof *st);
 }
@@ -100,6 +114,7 @@ typedef struct stream_job {
     stream *s;
     int cx, cz;
     world *col;       /* the job's own one-column window */
+    uint64_t fp[64];  /* its chunks' fingerprints as generated (0: not taken) */
     atomic_int state; /* JOB_*: the worker sets DONE or FAILED last */
 } stream_job;
 
@@ -109,11 +124,16 @@ struct stream {
     job_group group;
     stream_gen_fn gen;
     void *ctx;
+    stream_page_in_fn pager; /* NULL: paged chunks cannot come back (they regenerate) */
+    void *pager_ctx;
     int hysteresis;
     int max_jobs;    /* job slots */
     int active_jobs; /* of those, the ones used (stream_set_workers) */
     stream_job *job;
     store st;
+    /* per window chunk: its fingerprint as generated, taken on the worker
+     * that made it, so a save need not generate the column again */
+    uint64_t *fp;
     stream_stats stats;
     int *order; /* scratch: empty columns by distance */
     int *arrived; /* installed columns not yet taken: x, z pairs */
@@ -125,6 +145,7 @@ static void run_job(void *arg)
 {
     stream_job *j = arg;
     bool ok = j->s->gen(j->s->ctx, j->col, j->cx, j->cz);
+    for (int y = 0; y < 64; y++) j->fp[y] = ok && y < j->col->cy ? chunk_fingerprint(world_chunk(j->col, j->cx, y, j->cz)) : 0;
     atomic_store(&j->state, ok ? JOB_DONE : JOB_FAILED);
 }
 
@@ -153,7 +174,8 @@ stream *stream_create(world *w, job_pool *jobs, stream_gen_fn gen, void *ctx, in
     s->job = calloc((size_t)s->max_jobs, sizeof *s->job);
     s->order = malloc(sizeof(int) * (size_t)w->cx * (size_t)w->cz);
     s->dist = malloc(sizeof(float) * (size_t)w->cx * (size_t)w->cz);
-    if (!s->job || !s->order || !s->dist) {
+    s->fp = calloc((size_t)w->chunk_count, sizeof *s->fp);
+    if (!s->job || !s->order || !s->dist || !s->fp) {
         stream_destroy(s);
         return NULL;
     }
@@ -175,6 +197,7 @@ void stream_destroy(stream *s)
     store_free(&s->st);
     free(s->order);
     free(s->dist);
+    free(s->fp);
     free(s->arrived);
     free(s);
 }
@@ -199,12 +222,19 @@ static void mark_column_dirty(world *w, int cx, int cz)
             for (int y = 0; y < w->cy; y++) world_mark_dirty(w, cx + dx, y, cz + dz);
 }
 
-/* Puts a stored edited chunk over the generated one at (cx, cy, cz). */
-static void restore_chunk(stream *s, int cx, int cy, int cz)
+/* Puts a stored edited chunk over the generated one at (cx, cy, cz). A
+ * paged one was put into the generated column by the pager already (bit cy
+ * of `paged_in`), or is lost to a damaged row and stays generated. */
+static void restore_chunk(stream *s, int cx, int cy, int cz, uint32_t paged_in)
 {
     stored *e = store_find(&s->st, cx, cy, cz);
     if (!e) return;
     world *w = s->w;
+    if (e->paged) {
+        if (paged_in >> cy & 1) w->edit[world_chunk_index(w, cx, cy, cz)] = WORLD_EDITED; /* saved: it came from the file */
+        store_remove(&s->st, e);
+        return;
+    }
     chunk *dst = world_chunk(w, cx, cy, cz);
     memcpy(dst->vox, e->c->vox, CHUNK_VOLUME);
     free(dst->tint);
@@ -217,16 +247,51 @@ static void restore_chunk(stream *s, int cx, int cy, int cz)
     store_remove(&s->st, e);
 }
 
+/* The layers of column (cx, cz) whose chunks are paged out. */
+static uint32_t paged_layers(const stream *s, int cx, int cz)
+{
+    uint32_t m = 0;
+    for (int y = 0; y < s->w->cy; y++) {
+        const stored *e = store_find(&s->st, cx, y, cz);
+        if (e && e->paged) m |= 1u << y;
+    }
+    return m;
+}
+
+/* Reads the paged chunks `want` of column (cx, cz) over `col`, the column
+ * as generated; returns the layers the pager put there. */
+static uint32_t page_in(const stream *s, world *col, int cx, int cz, uint32_t want)
+{
+    if (!want) return 0;
+    if (!s->pager) {
+        log_warn("stream: the edits of column %d,%d are in a save file no longer open: it regenerates", cx, cz);
+        return 0;
+    }
+    return s->pager(s->pager_ctx, col, cx, cz, want) & want;
+}
+
 static void install(stream *s, stream_job *j)
 {
     world *w = s->w;
+    /* the file's edits before anything sees the column: no flash of the
+     * generated terrain, and meshing and light read the edited voxels */
+    uint32_t want = s->st.live ? paged_layers(s, j->cx, j->cz) : 0;
+    uint64_t t0 = want ? timer_ns() : 0;
+    uint32_t paged_in = page_in(s, j->col, j->cx, j->cz, want);
+    if (want) { /* the main thread's cost of reading them back */
+        double ms = timer_ms_since(t0);
+        s->stats.paged_in++;
+        s->stats.page_in_ms += ms;
+        if (ms > s->stats.page_in_ms_max) s->stats.page_in_ms_max = ms;
+    }
     for (int y = 0; y < w->cy; y++) {
         chunk *dst = world_chunk(w, j->cx, y, j->cz), *src = world_chunk(j->col, j->cx, y, j->cz);
+        s->fp[world_chunk_index(w, j->cx, y, j->cz)] = y < 64 ? j->fp[y] : 0; /* taken before any page-in */
         memcpy(dst->vox, src->vox, CHUNK_VOLUME);
         free(dst->tint);
         dst->tint = src->tint;
         src->tint = NULL;
-        restore_chunk(s, j->cx, y, j->cz);
+        restore_chunk(s, j->cx, y, j->cz, paged_in);
     }
     world_set_column_state(w, j->cx, j->cz, WORLD_COL_READY);
     mark_column_dirty(w, j->cx, j->cz);
@@ -308,7 +373,8 @@ static void store_leaving(stream *s, int ocx, int ocz, int ncx, int ncz)
         memcpy(c->vox, w->chunks[i].vox, CHUNK_VOLUME);
         c->tint = w->chunks[i].tint; /* ownership moves: world_move would free it */
         w->chunks[i].tint = NULL;
-        if (!store_put(&s->st, cx, cy, cz, c, w->edit[i])) {
+        uint64_t fp = world_column_state(w, cx, cz) == WORLD_COL_READY ? s->fp[i] : 0; /* a slot not ready holds a stale one */
+        if (!store_put(&s->st, cx, cy, cz, c, false, w->edit[i], fp)) {
             log_error("stream: out of memory keeping the edits of chunk %d,%d,%d", cx, cy, cz);
             free(c->tint), free(c);
         }
@@ -363,10 +429,10 @@ void stream_adopt(stream *to, stream *from, double x, double z)
     store_leaving(from, ocx, ocz, tw->cx, tw->cz);
     for (int i = 0; i < from->st.cap; i++) {
         stored *e = &from->st.e[i];
-        if (!e->c) continue;
-        if (!store_put(&to->st, e->cx, e->cy, e->cz, e->c, e->flags)) {
+        if (!live(e)) continue;
+        if (!store_put(&to->st, e->cx, e->cy, e->cz, e->c, e->paged, e->flags, e->gen_fp)) {
             log_error("stream: out of memory keeping the edits of chunk %d,%d,%d", e->cx, e->cy, e->cz);
-            free(e->c->tint), free(e->c);
+            free_chunk(e->c);
         }
         store_remove(&from->st, e);
     }
@@ -382,11 +448,13 @@ void stream_adopt(stream *to, stream *from, double x, double z)
                 tw->chunks[ti].tint = fw->chunks[fi].tint; /* ownership moves */
                 fw->chunks[fi].tint = NULL;
                 tw->edit[ti] = fw->edit[fi];
+                to->fp[ti] = from->fp[fi];
                 tw->unsaved_count += (fw->edit[fi] & WORLD_UNSAVED) != 0;
             }
             world_set_column_state(tw, cx, cz, WORLD_COL_READY);
             mark_column_dirty(tw, cx, cz);
         }
+    to->pager = from->pager, to->pager_ctx = from->pager_ctx; /* its paged chunks are the same file's */
     to->stats = from->stats; /* counters go on from where they were */
     to->stats.moves++;
 }
@@ -511,12 +579,44 @@ bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, c
         if (!c->tint) return free(c), false;
         memcpy(c->tint, tint, CHUNK_VOLUME);
     }
-    if (!store_put(&s->st, cx, cy, cz, c, WORLD_EDITED)) return free(c->tint), free(c), false;
+    if (!store_put(&s->st, cx, cy, cz, c, false, WORLD_EDITED, 0)) return free_chunk(c), false;
     if (world_column_state(s->w, cx, cz) == WORLD_COL_READY) {
-        restore_chunk(s, cx, cy, cz);
+        restore_chunk(s, cx, cy, cz, 0);
         mark_column_dirty(s->w, cx, cz);
     }
     return true;
+}
+
+void stream_set_pager(stream *s, stream_page_in_fn fn, void *ctx)
+{
+    s->pager = fn, s->pager_ctx = ctx;
+}
+
+int stream_page_out_saved(stream *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->st.cap; i++) {
+        stored *e = &s->st.e[i];
+        if (!e->c || (e->flags & WORLD_UNSAVED)) continue;
+        free_chunk(e->c);
+        e->c = NULL, e->paged = true;
+        n++;
+    }
+    return n;
+}
+
+bool stream_mark_paged(stream *s, int cx, int cy, int cz)
+{
+    if (cy < 0 || cy >= s->w->cy || world_column_state(s->w, cx, cz) == WORLD_COL_READY) return false;
+    return store_put(&s->st, cx, cy, cz, NULL, true, WORLD_EDITED, 0);
+}
+
+uint64_t stream_generated_fingerprint(const stream *s, int cx, int cy, int cz)
+{
+    if (cy < 0 || cy >= s->w->cy) return 0;
+    if (world_column_state(s->w, cx, cz) == WORLD_COL_READY) return s->fp[world_chunk_index(s->w, cx, cy, cz)];
+    const stored *e = store_find(&s->st, cx, cy, cz);
+    return e ? e->gen_fp : 0;
 }
 
 void stream_set_workers(stream *s, int workers)
@@ -536,9 +636,10 @@ bool stream_hash_column(const stream *s, world *scratch, int cx, int cz, uint64_
     /* not here: what the stream would install, stored edits included */
     world_move(scratch, cx, cz);
     if (!stream_generate_column(s, scratch, cx, cz)) return false;
+    page_in(s, scratch, cx, cz, paged_layers(s, cx, cz)); /* the file's chunks over it, as install does */
     for (int cy = 0; cy < w->cy; cy++) {
         const stored *e = store_find(&s->st, cx, cy, cz);
-        *h = world_hash_chunk(*h, e ? e->c : &scratch->chunks[world_chunk_index(scratch, cx, cy, cz)]);
+        *h = world_hash_chunk(*h, e && e->c ? e->c : &scratch->chunks[world_chunk_index(scratch, cx, cy, cz)]);
     }
     return true;
 }
@@ -562,9 +663,11 @@ stream_stats stream_get_stats(const stream *s)
     for (int i = 0; i < w->cx * w->cz; i++) t.ready += w->col_state[i] == WORLD_COL_READY;
     t.in_flight = 0;
     for (int i = 0; i < s->max_jobs; i++) t.in_flight += atomic_load(&s->job[i].state) != JOB_FREE;
-    t.stored_chunks = s->st.live;
-    t.stored_bytes = (size_t)s->st.live * sizeof(chunk) + (size_t)s->st.cap * sizeof(stored);
+    t.paged_chunks = 0;
     t.stored_unsaved = 0;
+    for (int i = 0; i < s->st.cap; i++) t.paged_chunks += s->st.e[i].paged;
+    t.stored_chunks = s->st.live - t.paged_chunks;
+    t.stored_bytes = (size_t)t.stored_chunks * sizeof(chunk) + (size_t)s->st.cap * sizeof(stored);
     for (int i = 0; i < s->st.cap; i++) {
         if (s->st.e[i].c && s->st.e[i].c->tint) t.stored_bytes += CHUNK_VOLUME;
         t.stored_unsaved += s->st.e[i].c && (s->st.e[i].flags & WORLD_UNSAVED);

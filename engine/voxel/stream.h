@@ -3,6 +3,9 @@
  * the edits of the columns it leaves, so the world goes on without end and
  * memory is bounded by the view distance, never by the distance travelled
  * (seed 003's closing limitation: the whole terrain had to fit in memory).
+ * Stored edits that a save has written can be paged out (only their
+ * coordinates kept) and are read back through a pager when their column
+ * comes again, so memory holds only what is not yet written.
  *
  * Threads: workers never touch the world. Each generates one column into a
  * private 1 x cy x 1 window of its own; the main thread copies finished
@@ -30,6 +33,14 @@
  * column at (cx, cz). Runs on a worker, concurrently for different columns;
  * returns false if it failed (the column is then retried). */
 typedef bool (*stream_gen_fn)(void *ctx, world *column, int cx, int cz);
+/* Reads the paged-out chunks of column (cx, cz) back from where they were
+ * written (the save file): `column` is the column as generated (a 1 x cy x
+ * 1 window there), `layers` has bit y set for each chunk wanted. Puts each
+ * one it has over the generated chunk and returns their bits; a chunk it
+ * cannot give back (a damaged row) stays generated and it says so. Main
+ * thread, before the column is installed (so nothing ever sees it without
+ * its edits). */
+typedef uint32_t (*stream_page_in_fn)(void *ctx, world *column, int cx, int cz, uint32_t layers);
 
 typedef struct stream stream;
 
@@ -42,9 +53,12 @@ typedef struct stream_stats {
     long long dropped;   /* jobs whose column left the window before it finished */
     long long evicted;   /* generated columns the window left */
     int moves;         /* window moves since creation */
-    int stored_chunks; /* edited chunks kept for columns outside the window */
+    int stored_chunks; /* edited chunks kept in memory for columns outside the window */
     int stored_unsaved; /* of those, the ones whose edits no save has taken */
     size_t stored_bytes;
+    int paged_chunks;  /* edited chunks outside the window that live only in the save file */
+    long long paged_in;  /* columns whose paged chunks were read back */
+    double page_in_ms, page_in_ms_max; /* the main thread's time in those reads: total, longest */
 } stream_stats;
 
 /* Window side, in columns, that keeps every column within `distance` voxels
@@ -100,6 +114,25 @@ void stream_each_stored(const stream *s, void (*fn)(void *arg, int cx, int cy, i
  * the generated chunk when its column is next installed, or now if that
  * column is resident and ready. */
 bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, const uint8_t *tint);
+
+/* Paging. The pager reads paged chunks back (NULL: none can come back;
+ * they regenerate with a warning). stream_adopt passes it on. */
+void stream_set_pager(stream *s, stream_page_in_fn fn, void *ctx);
+/* Drops from memory every stored chunk that no longer is unsaved: the
+ * caller knows the save that took them is committed, so they live in the
+ * file now and come back through the pager. Returns how many. */
+int stream_page_out_saved(stream *s);
+/* A saved chunk of a column that is not ready (a save being loaded): it is
+ * read back through the pager when the column is installed, so loading a
+ * world reads none of the chunks far away. False when the column is ready
+ * (store it instead: stream_store_chunk), the layer is out of the world or
+ * there is no memory. */
+bool stream_mark_paged(stream *s, int cx, int cy, int cz);
+/* The fingerprint (chunk_fingerprint) of chunk (cx, cy, cz) as the stream
+ * generated it, taken on the worker that made its column, for a chunk of a
+ * ready column or a stored one; 0 when unknown (a chunk read back from the
+ * file, or loaded): the save then generates the column again. */
+uint64_t stream_generated_fingerprint(const stream *s, int cx, int cy, int cz);
 
 /* Saves: the stored chunks whose changes no save has taken yet (they left
  * the window unsaved), handed to fn one by one and then counted as saved;

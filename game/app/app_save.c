@@ -32,6 +32,8 @@ typedef struct app_save {
     bool full_next; /* a save failed: the next writes every edited chunk */
     char *last_state; /* the player as last committed: an autosave also keeps a move */
     int snap_chunks;
+    int page_saves;         /* saves made because edited chunks left the window */
+    double page_save_ms_max; /* the longest main-thread share of one */
     uint64_t reported, announce; /* tickets: last reported; 'save' waiting to be announced */
     double autosave_next;
     cvar *autosave;
@@ -89,156 +91,7 @@ bool app_save_world_path(const char *name, char *out, size_t len)
     return n > 0 && (size_t)n < len;
 }
 
-/* ---- inputs and state as text ---------------------------------------------- */
-
-/* world.stream came after worlds were saved: a finite world's inputs leave
- * it out, so they stay the text every earlier save wrote (inputs are
- * compared as text), and a slot without it is finite. A streamed world's
- * width is not world.size_x/z (the window follows view.distance): changing
- * them must not make it a new world. */
-#define STREAM_CVAR "world.stream"
-static bool not_an_input(const char *name, bool streamed)
-{
-    /* finite (0, or a finite kind such as the formula world): the form before streaming */
-    if (strcmp(name, STREAM_CVAR) == 0) return !streamed;
-    return streamed && (strcmp(name, "world.size_x") == 0 || strcmp(name, "world.size_z") == 0);
-}
-
-char *app_save_inputs_text(app *a)
-{
-    size_t cap = 1024, len = 0;
-    char *out = malloc(cap);
-    if (!out) return NULL;
-    len = (size_t)snprintf(out, cap, "generator %d\n", WORLDGEN_VERSION);
-    const worldgen_kind *k = a->world_kind ? a->world_kind : app_kind(a);
-    for (int i = 0; i < cvar_count(); i++) {
-        cvar *c = cvar_at(i);
-        if (!(c->d.flags & CVAR_REGEN) || !worldgen_cvar_affects(k, c->d.name)) continue;
-        if (not_an_input(c->d.name, app_streaming(a))) continue;
-        size_t need = strlen(c->d.name) + 2 * strlen(c->str) + 8;
-        if (len + need >= cap) {
-            while (len + need >= cap) cap *= 2;
-            char *n = realloc(out, cap);
-            if (!n) {
-                free(out);
-                return NULL;
-            }
-            out = n;
-        }
-        len += (size_t)snprintf(out + len, cap - len, "%s ", c->d.name);
-        cmd_quote(c->str, out + len, cap - len);
-        len += strlen(out + len);
-        out[len++] = '\n';
-        out[len] = 0;
-    }
-    return out;
-}
-
-typedef struct input_line {
-    char name[128];
-    char *value;
-} input_line;
-
-typedef struct inputs_parse {
-    input_line *lines;
-    int count, cap;
-    int generator;
-    char *err;
-    size_t errlen;
-} inputs_parse;
-
-static bool add_line(inputs_parse *p, const char *name, const char *value)
-{
-    if (p->count == p->cap) {
-        p->cap = p->cap ? p->cap * 2 : 32;
-        input_line *n = realloc(p->lines, sizeof *n * (size_t)p->cap);
-        if (!n) return true;
-        p->lines = n;
-    }
-    input_line *l = &p->lines[p->count++];
-    snprintf(l->name, sizeof l->name, "%s", name);
-    l->value = strdup(value);
-    return false;
-}
-
-static bool inputs_name(const inputs_parse *p, const char *name)
-{
-    for (int i = 0; i < p->count; i++)
-        if (strcmp(p->lines[i].name, name) == 0) return true;
-    return false;
-}
-
-static int visit_input(void *user, cmd_args *args, const char *source)
-{
-    inputs_parse *p = user;
-    if (args->argc != 2) {
-        snprintf(p->err, p->errlen, "bad parameter line '%s'", source);
-        return 1;
-    }
-    if (strcmp(args->argv[0], "generator") == 0) {
-        char *end;
-        long v = strtol(args->argv[1], &end, 10);
-        if (*end || v < 0 || v > INT_MAX) {
-            snprintf(p->err, p->errlen, "bad generator version '%s'", args->argv[1]);
-            return 1;
-        }
-        p->generator = (int)v;
-        return 0;
-    }
-    cvar *c = cvar_find(args->argv[0]);
-    if (!c || !(c->d.flags & CVAR_REGEN)) {
-        snprintf(p->err, p->errlen, "unknown world parameter '%.100s'", args->argv[0]);
-        return 1;
-    }
-    return add_line(p, args->argv[0], args->argv[1]) ? 1 : 0;
-}
-
-static void parse_free(inputs_parse *p)
-{
-    for (int i = 0; i < p->count; i++) free(p->lines[i].value);
-    free(p->lines);
-}
-
-bool app_save_apply_inputs(const char *inputs, const char *where, char *err, size_t errlen)
-{
-    char why[512] = "";
-    inputs_parse p = { .generator = -1, .err = why, .errlen = sizeof why };
-    int rc = cmd_parse(inputs, visit_input, &p, why, sizeof why);
-    if (rc == 0 && p.generator < 0) snprintf(why, sizeof why, "no generator version"), rc = 1;
-    if (rc == 0 && cvar_find(STREAM_CVAR) && !inputs_name(&p, STREAM_CVAR) && add_line(&p, STREAM_CVAR, "0"))
-        rc = 1; /* a slot that does not say so is finite */
-    if (rc == 0 && p.generator != WORLDGEN_VERSION)
-        snprintf(why, sizeof why,
-                 "made by world generator %d, this program has %d: its edits would land on different terrain",
-                 p.generator, WORLDGEN_VERSION),
-            rc = 1;
-    /* set every value; on the first refusal put back the ones already set */
-    char **old = calloc((size_t)p.count + 1, sizeof *old);
-    int set = 0;
-    for (; rc == 0 && set < p.count; set++) {
-        cvar *c = cvar_find(p.lines[set].name);
-        old[set] = strdup(c->str);
-        char cerr[256];
-        if (!cvar_set(c, p.lines[set].value, cerr, sizeof cerr)) {
-            snprintf(why, sizeof why, "%s: %s", p.lines[set].name, cerr);
-            rc = 1;
-            free(old[set]);
-            old[set] = NULL;
-            break;
-        }
-    }
-    if (rc != 0) { /* newest first: a name given twice ends at its value from before */
-        for (int i = set - 1; i >= 0; i--) {
-            char cerr[256];
-            if (old[i]) cvar_set(cvar_find(p.lines[i].name), old[i], cerr, sizeof cerr);
-        }
-        snprintf(err, errlen, "%s: %s", where, why[0] ? why : "bad parameters");
-    }
-    for (int i = 0; i < p.count; i++) free(old[i]);
-    free(old);
-    parse_free(&p);
-    return rc == 0;
-}
+/* ---- player state as text ------------------------------------------------- */
 
 static char *state_text(const app *a)
 {
@@ -340,7 +193,12 @@ static uint64_t snapshot(app *a)
     stream *st = app_stream(a);
     if (s->full_next) world_mark_edited_unsaved(w);
     if (s->full_next && st) stream_mark_stored_unsaved(st);
-    save_begin(s->file, s->slot, s->replace || s->full_next);
+    /* Chunks paged out are in the slot only: dropping its rows would lose
+     * them. There are some only after a commit of this world's inputs (or
+     * a load of them), so the slot is this world's and rewriting every
+     * chunk in memory over it (rows replace rows) is the full save. */
+    bool paged = st && stream_get_stats(st).paged_chunks > 0;
+    save_begin(s->file, s->slot, (s->replace || s->full_next) && !paged);
     s->replace = s->full_next = false;
     /* a streamed world's edits are by coordinates, the window's and the stream's */
     s->snap_chunks = st ? save_put_stream_unsaved(s->file, st, jobs_now(a)) : save_put_unsaved(s->file, w, w->chunk_count);
@@ -371,18 +229,6 @@ static void save_world_leaving(void *self, app *a, world *old)
     if (g_save.file) save_release_world(g_save.file, old); /* it is about to be destroyed */
 }
 
-/* Whether a slot's stored inputs are the world's: a slot saved while
- * finite worlds still wrote `world.stream "0"` is the same world as one
- * without the line. */
-static bool same_inputs(const char *stored, const char *now)
-{
-    static const char line[] = "\n" STREAM_CVAR " \"0\"\n";
-    const char *at = strstr(stored, line);
-    if (!at) return strcmp(stored, now) == 0;
-    size_t head = (size_t)(at - stored) + 1, skip = sizeof line - 2;
-    return strncmp(stored, now, head) == 0 && strcmp(stored + head + skip, now + head) == 0;
-}
-
 /* The slot's chunks into the world: all or nothing for a finite one; into
  * the stream for a streamed one, where a damaged row is skipped alone (and
  * said) by save_load_stream. False with err when the file cannot be read. */
@@ -397,9 +243,22 @@ static bool load_chunks(app *a, const char *slot, char *err, size_t errlen)
     return n >= 0;
 }
 
+/* The stream's pager: a chunk paged out comes back from the slot it was
+ * committed to (the world's, which only a new world changes). */
+static uint32_t page_in(void *ctx, world *column, int cx, int cz, uint32_t layers)
+{
+    app_save *s = ctx;
+    if (!s->file || !s->slot[0]) {
+        log_warn("save: the edits of column %d,%d are in a world file no longer open: it regenerates", cx, cz);
+        return 0;
+    }
+    return save_page_in(s->file, s->slot, column, cx, cz, layers);
+}
+
 static void save_new_world(void *self, app *a, world *w)
 {
     app_save *s = &g_save;
+    if (app_stream(a)) stream_set_pager(app_stream(a), page_in, s);
     /* view.distance resized the streamed window: the slot, its inputs and
      * the edit flags the window carried over stay as they are */
     if (a->world_resizing) return;
@@ -415,14 +274,12 @@ static void save_new_world(void *self, app *a, world *w)
     if (!find_slot(s->slot, &slot)) return;
     char err[1024], where[700];
     snprintf(where, sizeof where, "%s (world '%s')", save_path(s->file), slot.name);
-    inputs_parse p = { .generator = -1, .err = err, .errlen = sizeof err };
-    cmd_parse(slot.inputs, visit_input, &p, err, sizeof err);
-    parse_free(&p);
-    if (p.generator != WORLDGEN_VERSION) {
+    int generator = app_save_inputs_generator(slot.inputs);
+    if (generator != WORLDGEN_VERSION) {
         snprintf(err, sizeof err, "%s was made by world generator %d, this program has %d: not loaded", where,
-                 p.generator, WORLDGEN_VERSION);
+                 generator, WORLDGEN_VERSION);
         detach(err);
-    } else if (same_inputs(slot.inputs, s->inputs)) {
+    } else if (app_save_same_inputs(slot.inputs, s->inputs)) {
         if (slot.gen_hash && slot.gen_hash != s->gen_hash) {
             snprintf(err, sizeof err, "%s: the generator now makes different terrain from its inputs: not loaded",
                      where);
@@ -487,12 +344,40 @@ static void report_finished(app *a)
     if (s->announce && t >= s->announce) s->announce = 0;
 }
 
+/* Paging a streamed world: the edited chunks of columns the window left are
+ * saved at once, not at the next autosave, and once every commit is on
+ * disk (and none failed) the stored chunks those commits took leave memory:
+ * the file has them and the pager reads them back when their column comes.
+ * So memory holds only edits not yet written, and a kill -9 loses none
+ * that were. Waits while bodies fall, as the autosave does. */
+static void page_out(app *a, stream *st)
+{
+    app_save *s = &g_save;
+    if (save_pending(s->file) > 0) return; /* a commit in flight may be the one that holds them */
+    report_finished(a);                    /* the poll sees every commit: none pending */
+    if (s->full_next) return;              /* the last failed: the stored chunks are not in the file */
+    stream_page_out_saved(st);
+    if (stream_get_stats(st).stored_unsaved == 0 || app_bodies_awake(a) > 0) return;
+    uint64_t t0 = timer_ns();
+    snapshot(a);
+    double ms = timer_ms_since(t0);
+    s->page_saves++;
+    if (ms > s->page_save_ms_max) s->page_save_ms_max = ms;
+}
+
+void app_save_paging_stats(int *saves, double *ms_max)
+{
+    *saves = g_save.page_saves;
+    *ms_max = g_save.page_save_ms_max;
+}
+
 static void save_frame(void *self, app *a, double now, float dt)
 {
     app_save *s = &g_save;
     if (!s->file || !a->w) return;
     report_finished(a);
     if (!can_save()) return;
+    if (app_stream(a)) page_out(a, app_stream(a));
     float every = s->autosave ? s->autosave->f : 0;
     if (every <= 0) return;
     if (s->autosave_next <= 0 || s->autosave_next > now + every) s->autosave_next = now + every;

@@ -28,6 +28,10 @@ int app_save_failures(void);
  * parameters). False (logged) when the slot is refused. */
 bool app_save_restore_kind(struct app *a, const char *kind);
 
+/* Saves made this session because edited chunks of a streamed world left
+ * the window (paging), and the longest main-thread share of one, in ms. */
+void app_save_paging_stats(int *saves, double *ms_max);
+
 /* A world name is a file name stem: letters, digits, '-', '_', '.', no
  * path separators, no leading dot (so no ".."). */
 bool app_save_name_ok(const char *name, char *err, size_t errlen);
@@ -38,5 +42,10 @@ bool app_save_world_path(const char *name, char *out, size_t len);
  * text to the cvars (every line checked; on failure nothing changes). */
 char *app_save_inputs_text(struct app *a);
 bool app_save_apply_inputs(const char *inputs, const char *where, char *err, size_t errlen);
+/* The generator version the inputs name (-1: none readable). */
+int app_save_inputs_generator(const char *inputs);
+/* Whether a slot's stored inputs are the world's `now` (both as written by
+ * app_save_inputs_text, of any version of the form). */
+bool app_save_same_inputs(const char *stored, const char *now);
 
 #endif

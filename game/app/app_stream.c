@@ -7,6 +7,7 @@
 
 #include "app_light.h"
 #include "app_render.h"
+#include "app_save.h"
 #include "app_world.h"
 #include "core/hash.h"
 #include "core/log.h"
@@ -338,6 +339,7 @@ void app_stream_print_stats(app *a)
     log_out("chunks_resident=%d", ready_chunks);
     log_out("chunks_generating=%d", st.in_flight * w->cy);
     log_out("chunks_evicted=%lld", st.evicted * w->cy);
+    log_out("chunks_paged=%d", st.paged_chunks); /* edited chunks that live only in the world file */
     size_t bytes = (size_t)w->chunk_count * sizeof(chunk) + world_tint_bytes(w) + st.stored_bytes;
     log_out("resident_bytes=%zu", bytes);
     if (!s) return;
@@ -355,6 +357,16 @@ void app_stream_print_stats(app *a)
     log_out("stream_moves=%d", st.moves);
     log_out("stream_evicted=%lld", st.evicted);
     log_out("stream_stored_chunks=%d", st.stored_chunks);
+    log_out("stream_stored_unsaved=%d", st.stored_unsaved);
+    log_out("stream_paged_chunks=%d", st.paged_chunks);
+    log_out("stream_paged_in=%lld", st.paged_in);
+    log_out("stream_page_in_ms=%.2f", st.page_in_ms);
+    log_out("stream_page_in_ms_max=%.2f", st.page_in_ms_max);
+    int saves;
+    double save_ms_max;
+    app_save_paging_stats(&saves, &save_ms_max);
+    log_out("stream_page_saves=%d", saves); /* saves made because edited chunks left the window */
+    log_out("stream_page_save_ms_max=%.2f", save_ms_max);
 }
 
 static void *stream_init(app *a)
