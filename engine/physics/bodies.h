@@ -6,8 +6,9 @@
  * asleep (the game then merges it back into the world, body_merge).
  * Pure CPU. Contacts of each body are found on the workers into their own
  * lists and solved in body order, so a run is the same bit for bit on
- * any number of workers. The dynamics are in bodies.c, the cutting tool
- * and ray picks on bodies in bodies_cut.c. See docs/physics.md. */
+ * any number of workers. The set and the solver are in bodies.c, the
+ * contacts and rest in bodies_contact.c, the cutting tool and ray picks
+ * on bodies in bodies_cut.c. See docs/physics.md. */
 #ifndef STRATA_BODIES_H
 #define STRATA_BODIES_H
 

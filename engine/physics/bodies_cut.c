@@ -3,14 +3,12 @@
  * turned into a body's grid (in the body's integer frame, so exact far
  * from the origin), the cut voxels removed and the faces they expose
  * painted, and what is left split into bodies (body_split). The dynamics
- * are in bodies.c. */
-#include "physics/bodies.h"
+ * are in bodies.c and bodies_contact.c. */
+#include "physics/bodies_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static inline float dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 static bool in_grid(const body *b, const int c[3])
 {
