@@ -4,7 +4,9 @@
 # (it was clipped to the origin's [0, size) and so refused there), `import`
 # stamps a mesh there (its edited box was computed from [0, size)), and a
 # grammar box over terrain that has not arrived yet is refused with a
-# message instead of being overwritten when the columns come.
+# message instead of being overwritten when the columns come, and an
+# import issued before any frame (right after `stream wait`) finds the
+# ground instead of saying there is no world yet.
 set -u
 strata=$1
 . "$(dirname "$0")/cli_lib.sh"
@@ -29,6 +31,11 @@ within "the grammar box is 32 wide" "$(( $(echo "$box" | cut -d' ' -f4) - $(echo
 has "the import stamped the whole cube" "^import_voxels=4096" "$tmp/out"
 within "the import stood there" "$(last import_at | cut -d' ' -f1)" 4940 5040
 [ "$(last material.sandstone)" -gt 0 ] 2>/dev/null || { echo "FAIL no sandstone stamped"; fail=1; }
+
+# `import` as the first thing after `stream wait`: no frame has picked yet,
+# so the tool's tree around the eye (bound on the first pick) is not there.
+run "import right after stream wait" 0 --exec "set world.stream 1; set view.distance 96; biome desert; stream wait; look 0 -60; import $tmp/cube.obj 16; stats"
+has "the import right after stream wait stamped the whole cube" "^import_voxels=4096" "$tmp/out"
 
 run "grammar apply over terrain not there yet" 1 --exec "set world.stream 1; set view.distance 96; biome desert; stream wait; tp 90000.5 90 90000.5; frames 1; look 0 -60; grammar apply cave.grammar 2"
 has "refused with why" "grammar apply: the terrain at .* has not arrived yet" "$tmp/err"

@@ -68,6 +68,15 @@ const octree *app_occupancy(const app *a)
     return t && t->ready && a->w ? tool_terrain_of(&t->tool, a->w) : NULL;
 }
 
+const octree *app_occupancy_now(app *a)
+{
+    tool_comp *t = state(a);
+    if (!t || !t->ready || !a->w) return NULL;
+    double eye[3];
+    player_eye(&a->pl, eye);
+    return tool_terrain_at(&t->tool, a->w, eye);
+}
+
 tool *app_tool(const app *a)
 {
     tool_comp *t = state(a);

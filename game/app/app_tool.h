@@ -14,6 +14,10 @@ extern const component app_tool_component;
  * the player's collision broad phase. Rebinding frees the old tree, so this
  * is asked right before every player update, never kept. */
 const octree *app_occupancy(const app *a);
+/* The same tree for a command that reads the ground now: built around the
+ * eye first if no frame has done it (a streamed world binds its tree on
+ * the first pick, so right after `stream wait` app_occupancy is NULL). */
+const octree *app_occupancy_now(app *a);
 /* The cutting tool when it is ready, else NULL (tool.mesh gives it a
  * mesh's shape; import reads its material). */
 struct tool *app_tool(const app *a);

@@ -155,7 +155,9 @@ static int c_import(void *u, int argc, char **argv)
     if (argc == 3 && !parse_size(argv[2], 1, IMPORT_MAX_SIZE, "import size", &size)) return 1;
     app_sync_world(a);
     const tool *t = app_tool(a);
-    const octree *ground = app_occupancy(a); /* the tool's terrain octree: it follows every edit */
+    /* the tool's terrain octree (it follows every edit), built around the
+     * eye if no frame has yet: right after `stream wait` there is none */
+    const octree *ground = app_occupancy_now(a);
     if (!a->w || !t || !ground) {
         log_error("no world to import into yet");
         return 1;

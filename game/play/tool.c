@@ -243,6 +243,11 @@ const octree *tool_terrain(const tool *t) { return t->terrain; }
 
 const octree *tool_terrain_of(const tool *t, const world *w) { return bound_to(t, w) ? t->terrain : NULL; }
 
+const octree *tool_terrain_at(tool *t, const world *w, const double at[3])
+{
+    return ensure_bound_at(t, w, at) ? t->terrain : NULL;
+}
+
 void tool_bind_bodies(tool *t, bodies *set, const body_density *dens)
 {
     t->bodies = set && dens ? set : NULL;

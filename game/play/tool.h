@@ -126,13 +126,18 @@ bool tool_check_shape(const char *formula, int size, char *err, size_t errlen);
 bool tool_bind_world(tool *t, const world *w);
 /* Re-reads voxels [lo, hi) of w into the terrain octree. */
 void tool_world_edited(tool *t, const world *w, const int lo[3], const int hi[3]);
-/* The terrain octree (NULL before tool_bind_world): ray picks and
- * octree_box_occupied for player collision. */
-/* The terrain tree if it covers w's window as it is now, else NULL (the
- * window moved since it was built: the next pick or cut rebuilds it). */
 /* Lets go of the terrain tree; the next pick, cut or fill builds one. */
 void tool_release_world(tool *t);
+/* The terrain tree if it covers w's window as it is now, else NULL (the
+ * window moved since it was built: the next pick or cut rebuilds it). */
 const octree *tool_terrain_of(const tool *t, const world *w);
+/* The terrain tree for w around `at` (the eye), built or moved first as a
+ * pick there would (NULL when out of memory): for commands that read the
+ * ground before any frame has picked, as right after a streamed world
+ * arrives, when its tree is not built yet. */
+const octree *tool_terrain_at(tool *t, const world *w, const double at[3]);
+/* The terrain octree (NULL before tool_bind_world): ray picks and
+ * octree_box_occupied for player collision. */
 const octree *tool_terrain(const tool *t);
 
 /* The voxel bodies the tool also picks and cuts (tool_place, tool_cut),
