@@ -50,9 +50,11 @@ static void exec_on(const char *path, const char *sql)
     sqlite3_close(db);
 }
 
-static uint32_t page_in(void *ctx, world *column, int cx, int cz, uint32_t layers)
+/* The app's pager: the slot's rows through a reader of the file's own,
+ * on the workers. */
+static uint32_t page_in(void *ctx, world *column, int cx, int cz, uint32_t layers, char *warn, size_t warnlen)
 {
-    return save_page_in(ctx, "hills", column, cx, cz, layers);
+    return save_reader_page_in(ctx, column, cx, cz, layers, warn, warnlen);
 }
 
 /* Edits by coordinates, from the window and from the stream's store, back
@@ -97,7 +99,9 @@ static void test_streamed_chunks_by_coordinates(void **state)
     s = stream_create(w, jobs, synth_column, NULL, 0, 1);
     stream_wait(s, 5000, -5000, 64);
     f = save_open(p, note, sizeof note, err, sizeof err);
-    stream_set_pager(s, page_in, f);
+    save_reader *r = save_reader_open(f, "hills");
+    assert_non_null(r);
+    stream_set_pager(s, page_in, r);
     int skipped = -1;
     assert_int_equal(save_load_stream(f, "hills", s, jobs, &skipped, err, sizeof err), 4);
     assert_int_equal(skipped, 0);
@@ -112,6 +116,12 @@ static void test_streamed_chunks_by_coordinates(void **state)
     assert_int_equal(world_get_tint(w, -30, 5, -60), 4);
     assert_int_equal(stream_get_stats(s).paged_chunks, 0);
     assert_int_equal(w->unsaved_count, 0);
+    long long reads, fallbacks;
+    save_reader_counts(r, &reads, &fallbacks);
+    assert_true(reads >= 2); /* columns 0,0 and -1,-2 */
+    assert_int_equal(fallbacks, 0); /* its own connections, not the writer's */
+    stream_set_pager(s, NULL, NULL);
+    save_reader_close(r);
     save_close(f);
     stream_destroy(s);
 
