@@ -7,10 +7,12 @@
 
 #include <sqlite3.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "core/jobs.h"
 #include "io/save.h"
+#include "voxel/chunk_codec.h"
 #include "voxel/material.h"
 #include "voxel/stream.h"
 #include "voxel/world.h"
@@ -50,9 +52,11 @@ static void exec_on(const char *path, const char *sql)
     sqlite3_close(db);
 }
 
-static uint32_t page_in(void *ctx, world *column, int cx, int cz, uint32_t layers)
+/* The app's pager: the slot's rows through a reader of the file's own,
+ * on the workers. */
+static uint32_t page_in(void *ctx, world *column, int cx, int cz, uint32_t layers, char *warn, size_t warnlen)
 {
-    return save_page_in(ctx, "hills", column, cx, cz, layers);
+    return save_reader_page_in(ctx, column, cx, cz, layers, warn, warnlen);
 }
 
 /* Edits by coordinates, from the window and from the stream's store, back
@@ -97,7 +101,9 @@ static void test_streamed_chunks_by_coordinates(void **state)
     s = stream_create(w, jobs, synth_column, NULL, 0, 1);
     stream_wait(s, 5000, -5000, 64);
     f = save_open(p, note, sizeof note, err, sizeof err);
-    stream_set_pager(s, page_in, f);
+    save_reader *r = save_reader_open(f, "hills");
+    assert_non_null(r);
+    stream_set_pager(s, page_in, r);
     int skipped = -1;
     assert_int_equal(save_load_stream(f, "hills", s, jobs, &skipped, err, sizeof err), 4);
     assert_int_equal(skipped, 0);
@@ -112,6 +118,12 @@ static void test_streamed_chunks_by_coordinates(void **state)
     assert_int_equal(world_get_tint(w, -30, 5, -60), 4);
     assert_int_equal(stream_get_stats(s).paged_chunks, 0);
     assert_int_equal(w->unsaved_count, 0);
+    long long reads, fallbacks;
+    save_reader_counts(r, &reads, &fallbacks);
+    assert_true(reads >= 2); /* columns 0,0 and -1,-2 */
+    assert_int_equal(fallbacks, 0); /* its own connections, not the writer's */
+    stream_set_pager(s, NULL, NULL);
+    save_reader_close(r);
     save_close(f);
     stream_destroy(s);
 
@@ -140,10 +152,69 @@ static void test_streamed_chunks_by_coordinates(void **state)
     remove_world_file(p);
 }
 
+/* A reader sees what is committed, whole, while the writer writes the
+ * same row again: each read is one version or the next, never a mix or a
+ * damaged row, and once the commit is on disk the next read has it (a
+ * read holds no snapshot past itself). */
+static void test_reader_reads_commits_whole(void **state)
+{
+    (void)state;
+    char p[512], note[1024], err[1024];
+    snprintf(p, sizeof p, "%s/test-save-reader-%d.strata", STRATA_BINARY_DIR, (int)getpid());
+    remove_world_file(p);
+    save_file *f = save_open(p, note, sizeof note, err, sizeof err);
+    assert_non_null(f);
+    save_slot meta = { .name = "hills", .inputs = "i", .state = "s" };
+    chunk c = { 0 };
+    memset(c.vox, MAT_STONE, CHUNK_VOLUME);
+    save_begin(f, "hills", true);
+    save_put_chunk_at(f, 3, 0, 4, 0, chunk_copy(&c));
+    assert_true(save_wait(f, save_commit(f, &meta, true), err, sizeof err));
+    save_reader *r = save_reader_open(f, "hills");
+    assert_non_null(r);
+    world *col = world_create_at(3, 4, 1, 2, 1);
+    uint8_t prev = MAT_STONE;
+    for (int k = 0; k < 40; k++) {
+        uint8_t next = k % 2 ? MAT_STONE : MAT_SAND;
+        memset(c.vox, next, CHUNK_VOLUME);
+        save_begin(f, "hills", false);
+        save_put_chunk_at(f, 3, 0, 4, 0, chunk_copy(&c));
+        uint64_t t = save_commit(f, &meta, true); /* not waited for: the read races it */
+        for (int pass = 0; pass < 2; pass++) {
+            assert_true(synth_column(NULL, col, 3, 4));
+            char warn[1024] = "";
+            assert_int_equal(save_reader_page_in(r, col, 3, 4, 1u, warn, sizeof warn), 1u);
+            assert_string_equal(warn, "");
+            const chunk *got = world_chunk(col, 3, 0, 4);
+            uint8_t m = got->vox[0];
+            assert_true(m == prev || m == next);
+            for (int i = 0; i < CHUNK_VOLUME; i++)
+                if (got->vox[i] != m) fail_msg("read %d mixes two versions at voxel %d", k, i);
+            if (pass == 0) assert_true(save_wait(f, t, err, sizeof err));
+            else assert_int_equal(m, next); /* committed: seen */
+        }
+        prev = next;
+    }
+    long long reads, fallbacks;
+    save_reader_counts(r, &reads, &fallbacks);
+    assert_int_equal(reads, 80);
+    assert_int_equal(fallbacks, 0);
+    /* a row missing is named */
+    char warn[1024] = "";
+    assert_true(synth_column(NULL, col, 3, 4));
+    assert_int_equal(save_reader_page_in(r, col, 3, 4, 2u, warn, sizeof warn), 0u);
+    assert_non_null(strstr(warn, "chunk 3,1,4 of world 'hills' is not in"));
+    world_destroy(col);
+    save_reader_close(r);
+    save_close(f);
+    remove_world_file(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_streamed_chunks_by_coordinates),
+        cmocka_unit_test(test_reader_reads_commits_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

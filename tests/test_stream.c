@@ -3,9 +3,11 @@
  * survive flying away and back, failures retry, memory stays the window's. */
 #include "test_support.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/hash.h"
 #include "voxel/stream.h"
@@ -302,8 +304,9 @@ static void fake_write(void *arg, int cx, int cy, int cz, const chunk *c)
     f->n++;
 }
 
-static uint32_t fake_page_in(void *ctx, world *col, int cx, int cz, uint32_t layers)
+static uint32_t fake_page_in(void *ctx, world *col, int cx, int cz, uint32_t layers, char *warn, size_t warnlen)
 {
+    (void)warn, (void)warnlen;
     fake_file *f = ctx;
     f->calls++;
     uint32_t got = 0;
@@ -395,6 +398,122 @@ static void test_paging_out_and_back(void **state)
     world_destroy(scratch);
 }
 
+/* The generator of column (g_gate_cx, g_gate_cz) waits while the gate is
+ * closed: a job the test holds in flight. */
+static atomic_int g_gate_closed, g_gate_waiting;
+static int g_gate_cx = 1000, g_gate_cz = 1000;
+
+static bool gated_column(void *ctx, world *col, int cx, int cz)
+{
+    while (cx == g_gate_cx && cz == g_gate_cz && atomic_load(&g_gate_closed)) {
+        atomic_store(&g_gate_waiting, 1);
+        struct timespec t = { 0, 200000 };
+        nanosleep(&t, NULL);
+    }
+    return synth_column(ctx, col, cx, cz);
+}
+
+/* A file of one chunk (0,0,0 of column gate) whose reads count where they ran. */
+typedef struct thread_file {
+    pthread_t main;
+    atomic_int calls, on_main;
+    chunk c;
+} thread_file;
+
+static uint32_t thread_page_in(void *ctx, world *col, int cx, int cz, uint32_t layers, char *warn, size_t warnlen)
+{
+    (void)warn, (void)warnlen;
+    thread_file *f = ctx;
+    atomic_fetch_add(&f->calls, 1);
+    if (pthread_equal(pthread_self(), f->main)) atomic_fetch_add(&f->on_main, 1);
+    if (cx != g_gate_cx || cz != g_gate_cz || !(layers & 1)) return 0;
+    memcpy(world_chunk(col, cx, 0, cz)->vox, f->c.vox, CHUNK_VOLUME);
+    return 1;
+}
+
+/* Steps the stream at (x, z) until the gate column's job waits at the gate. */
+static void hold_gate_in_flight(stream *s, double x, double z)
+{
+    atomic_store(&g_gate_waiting, 0);
+    atomic_store(&g_gate_closed, 1);
+    for (int i = 0; i < 200000 && !atomic_load(&g_gate_waiting); i++) {
+        stream_update(s, x, z);
+        struct timespec t = { 0, 100000 };
+        nanosleep(&t, NULL);
+    }
+    assert_true(atomic_load(&g_gate_waiting));
+}
+
+/* Steps the stream at (x, z) until column gate is ready (the gate open). */
+static void update_until_gate_ready(stream *s, double x, double z)
+{
+    for (int i = 0; i < 200000 && world_column_state(stream_world(s), g_gate_cx, g_gate_cz) != WORLD_COL_READY; i++) {
+        stream_update(s, x, z);
+        struct timespec t = { 0, 100000 };
+        nanosleep(&t, NULL);
+    }
+    assert_int_equal(world_column_state(stream_world(s), g_gate_cx, g_gate_cz), WORLD_COL_READY);
+}
+
+/* Paged chunks are read back on the workers, never by the main thread
+ * (which only installs finished columns). A stored chunk whose column is
+ * generating stays in memory (page-out skips it: its job was given it from
+ * memory, as a chunk still in the writer's queue is) and is restored from
+ * there; a chunk paged after its column's job started (a load) makes the
+ * column go again, read on a worker. */
+static void test_page_in_on_the_workers(void **state)
+{
+    (void)state;
+    job_pool *jobs = job_pool_create(2);
+    thread_file f = { .main = pthread_self() };
+    for (int i = 0; i < CHUNK_VOLUME; i++) f.c.vox[i] = MAT_SAND;
+    g_gate_cx = 0, g_gate_cz = 0;
+    atomic_store(&g_gate_closed, 0);
+    world *w = window_for(64, 1);
+    stream *s = stream_create(w, jobs, gated_column, NULL, 0, 1);
+    stream_set_pager(s, thread_page_in, &f);
+    stream_wait(s, 0, 0, 64);
+    world_set(w, 1, 5, 1, MAT_AIR); /* chunk 0,0,0 */
+    stream_wait(s, 5000, 0, 64);
+    assert_int_equal(stream_take_stored_unsaved(s, fake_write, &(fake_file){ .lose_cy = -1 }), 1); /* the save */
+
+    /* its column comes back while the chunk is still in memory: held in flight */
+    hold_gate_in_flight(s, 0, 0);
+    assert_int_equal(stream_page_out_saved(s), 0); /* its job was given it from memory */
+    assert_int_equal(stream_get_stats(s).stored_chunks, 1);
+    atomic_store(&g_gate_closed, 0);
+    update_until_gate_ready(s, 0, 0);
+    assert_int_equal(world_get(w, 1, 5, 1), MAT_AIR);
+    assert_int_equal(world_get(w, 2, 5, 1), synth(2, 5, 1));
+    assert_int_equal(atomic_load(&f.calls), 0); /* from memory, not the file */
+
+    /* paged, then read back on a worker */
+    stream_wait(s, 5000, 0, 64);
+    assert_int_equal(stream_page_out_saved(s), 1);
+    assert_int_equal(stream_get_stats(s).paged_chunks, 1);
+    stream_wait(s, 0, 0, 64);
+    assert_int_equal(world_get(w, 1, 5, 1), MAT_SAND); /* the file's */
+    assert_int_equal(atomic_load(&f.calls), 1);
+    assert_int_equal(stream_get_stats(s).paged_in, 1);
+
+    /* paged while its job runs (a load marks it): the column goes again */
+    stream_wait(s, 5000, 0, 64);
+    hold_gate_in_flight(s, 0, 0);
+    assert_int_not_equal(world_column_state(w, 0, 0), WORLD_COL_READY);
+    assert_true(stream_mark_paged(s, 0, 0, 0));
+    atomic_store(&g_gate_closed, 0);
+    update_until_gate_ready(s, 0, 0);
+    assert_int_equal(world_get(w, 1, 5, 1), MAT_SAND);
+    assert_int_equal(world_get(w, 1, 40, 1), synth(1, 40, 1));
+    assert_true(stream_get_stats(s).page_in_redone >= 1);
+    assert_int_equal(atomic_load(&f.calls), 2);
+
+    assert_int_equal(atomic_load(&f.on_main), 0); /* never the main thread's */
+    stream_destroy(s);
+    world_destroy(w);
+    job_pool_destroy(jobs);
+}
+
 static void test_failures_retry_never_drop(void **state)
 {
     (void)state;
@@ -458,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_stored_unsaved_taken_once),
         cmocka_unit_test(test_adopt_keeps_columns_and_edits),
         cmocka_unit_test(test_paging_out_and_back),
+        cmocka_unit_test(test_page_in_on_the_workers),
         cmocka_unit_test(test_failures_retry_never_drop),
         cmocka_unit_test(test_installed_column_marks_its_ring_dirty),
         cmocka_unit_test(test_centre_beyond_the_limit_refused),

@@ -22,7 +22,7 @@ strip='hash 2500 0 2600'
 # each figure's last value in a run's output (cuts print stats too)
 figures() {
     for k in stream_stored_chunks stream_paged_chunks resident_bytes stream_page_saves stream_page_save_ms_max \
-        stream_paged_in stream_page_in_ms stream_page_in_ms_max hash; do
+        stream_paged_in stream_page_in_ms stream_page_in_ms_max stream_page_in_main_ms_max stream_page_in_redone hash; do
         grep "^$k=" "$1" | tail -1
     done
 }

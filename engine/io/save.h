@@ -108,13 +108,34 @@ int save_read_stream_column(save_file *f, const char *slot, int cx, int cz, save
  * with err when the file cannot be read. */
 int save_load_stream(save_file *f, const char *slot, struct stream *s, struct job_pool *jobs, int *skipped, char *err,
                      size_t errlen);
-/* A stream_page_in_fn's work (main thread): reads the rows of column (cx,
- * cz) of `slot` and puts those of `layers` over `column` (the column as
- * generated), each checked as save_load_stream checks a row. Returns the
- * layers put; a row that is damaged, on other terrain or missing is said
- * (naming the chunk) and left generated. The read waits for the writes
- * queued before it. */
-uint32_t save_page_in(save_file *f, const char *slot, struct world *column, int cx, int cz, uint32_t layers);
+/* A stream_page_in_fn's work: reads the rows of column (cx, cz) of `slot`
+ * and puts those of `layers` over `column` (the column as generated), each
+ * checked as save_load_stream checks a row. Returns the layers put; a row
+ * that is damaged, on other terrain or missing is said in `warn` (lines
+ * ending in '\n', naming the chunk) and left generated. This one reads
+ * through the writer thread (any thread may call it): the read waits for
+ * the writes queued before it. */
+uint32_t save_page_in(save_file *f, const char *slot, struct world *column, int cx, int cz, uint32_t layers,
+                      char *warn, size_t warnlen);
+
+/* Readers: the same read on any thread, concurrently, through read-only
+ * connections of their own (save_reader.c), so the stream's workers read
+ * paged chunks back while the writer writes. A reader sees what is
+ * committed: a chunk is paged only once the commit that wrote it is on
+ * disk, and one still queued for the writer is in memory, so it is never
+ * read half-written. The save_file must outlive the reader, and no read may
+ * be running when it is closed. NULL when there is no memory. */
+typedef struct save_reader save_reader;
+save_reader *save_reader_open(save_file *f, const char *slot);
+void save_reader_close(save_reader *r);
+/* The rows of column (cx, cz) of the reader's slot, as save_read_stream_column. */
+int save_reader_column(save_reader *r, int cx, int cz, save_stream_chunk_fn fn, void *user, char *err, size_t errlen);
+/* save_page_in through the reader (any thread). */
+uint32_t save_reader_page_in(save_reader *r, struct world *column, int cx, int cz, uint32_t layers, char *warn,
+                             size_t warnlen);
+/* Reads made, and of those the ones that went through the writer (no
+ * connection of the reader's own could be opened). */
+void save_reader_counts(save_reader *r, long long *reads, long long *fallbacks);
 
 /* Queues every edited chunk of the streamed world no save has taken yet:
  * the window's unsaved ones and the stream's stored ones, as copies (the

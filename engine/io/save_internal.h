@@ -91,6 +91,17 @@ struct save_file {
     uint8_t live_tint[CHUNK_VOLUME];
 };
 
+/* One row of stream_chunks (cx, cy, cz, gen_hash, data) to fn, its
+ * coordinates checked (save_read.c): the writer's reads and the readers'
+ * (save_reader.c) share it. */
+bool save_stream_row(sqlite3_stmt *st, save_stream_chunk_fn fn, void *user, char *err, size_t errlen);
+/* The rows of one column of a slot: parameters slot, cx, cz. */
+#define SAVE_COLUMN_SQL "SELECT cx, cy, cz, gen_hash, data FROM stream_chunks WHERE slot=? AND cx=? AND cz=? ORDER BY cy"
+
+/* A reader's file and slot (save_reader.c). */
+save_file *save_reader_file(const save_reader *r);
+const char *save_reader_slot(const save_reader *r);
+
 /* Runs fn on the writer thread and waits for it (reads, open). */
 bool save_run_sync(save_file *f, op_kind kind, op_call_fn fn, void *arg, char *err, size_t errlen);
 

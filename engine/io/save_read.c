@@ -177,9 +177,8 @@ typedef struct stream_rows_arg {
     void *user;
 } stream_rows_arg;
 
-static bool stream_row(sqlite3_stmt *st, void *arg, char *err, size_t errlen)
+bool save_stream_row(sqlite3_stmt *st, save_stream_chunk_fn fn, void *user, char *err, size_t errlen)
 {
-    stream_rows_arg *ra = arg;
     long long c[3];
     for (int i = 0; i < 3; i++) c[i] = sqlite3_column_int64(st, i);
     uint64_t gen_hash = (uint64_t)sqlite3_column_int64(st, 3);
@@ -189,11 +188,17 @@ static bool stream_row(sqlite3_stmt *st, void *arg, char *err, size_t errlen)
     for (int i = 0; i < 3; i++) in_range = in_range && c[i] >= -(1LL << 31) && c[i] < (1LL << 31);
     if (!in_range) n = 0, blob = NULL;
     char why[400] = "";
-    if (!ra->fn(ra->user, (int)c[0], (int)c[1], (int)c[2], gen_hash, blob, (size_t)(n > 0 ? n : 0), why, sizeof why)) {
+    if (!fn(user, (int)c[0], (int)c[1], (int)c[2], gen_hash, blob, (size_t)(n > 0 ? n : 0), why, sizeof why)) {
         snprintf(err, errlen, "chunk %lld,%lld,%lld: %s", c[0], c[1], c[2], why);
         return false;
     }
     return true;
+}
+
+static bool stream_row(sqlite3_stmt *st, void *arg, char *err, size_t errlen)
+{
+    stream_rows_arg *ra = arg;
+    return save_stream_row(st, ra->fn, ra->user, err, errlen);
 }
 
 int save_read_stream_chunks(save_file *f, const char *slot, save_stream_chunk_fn fn, void *user, char *err,
@@ -211,8 +216,7 @@ int save_read_stream_column(save_file *f, const char *slot, int cx, int cz, save
     if (!f->has_stream_table) return 0;
     stream_rows_arg sa = { fn, user };
     /* the primary key (slot, cx, cz, cy) finds the column's few rows */
-    rows_arg ra = { "SELECT cx, cy, cz, gen_hash, data FROM stream_chunks WHERE slot=? AND cx=? AND cz=? ORDER BY cy",
-                    slot, stream_row, &sa, 0, 2, { cx, cz } };
+    rows_arg ra = { SAVE_COLUMN_SQL, slot, stream_row, &sa, 0, 2, { cx, cz } };
     if (!save_run_sync(f, OP_CALL, rows_on_writer, &ra, err, errlen)) return -1;
     return ra.count;
 }

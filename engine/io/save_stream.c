@@ -7,6 +7,7 @@
  * world loads. There is no whole generated world to fingerprint. */
 #include "io/save.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,16 +304,51 @@ int save_load_stream(save_file *f, const char *slot, stream *s, job_pool *jobs, 
     return rows < 0 ? -1 : loaded;
 }
 
-/* ---- paging in (main thread) ---- */
+/* ---- paging in (any thread: the stream's workers) ---- */
 
-uint32_t save_page_in(save_file *f, const char *slot, world *column, int cx, int cz, uint32_t layers)
+/* Appends one line to `warn` (cut off when it is full). */
+static void note(char *warn, size_t warnlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(char *warn, size_t warnlen, const char *fmt, ...)
+{
+    size_t n = strlen(warn);
+    if (n + 1 >= warnlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(warn + n, warnlen - n - 1, fmt, ap);
+    va_end(ap);
+    if (k < 0) return;
+    n += (size_t)k < warnlen - n - 1 ? (size_t)k : warnlen - n - 2;
+    warn[n] = '\n', warn[n + 1] = 0;
+}
+
+typedef int (*column_read_fn)(void *src, const char *slot, int cx, int cz, save_stream_chunk_fn fn, void *user,
+                              char *err, size_t errlen);
+
+static int read_via_writer(void *src, const char *slot, int cx, int cz, save_stream_chunk_fn fn, void *user,
+                           char *err, size_t errlen)
+{
+    return save_read_stream_column(src, slot, cx, cz, fn, user, err, errlen);
+}
+
+static int read_via_reader(void *src, const char *slot, int cx, int cz, save_stream_chunk_fn fn, void *user,
+                           char *err, size_t errlen)
+{
+    (void)slot; /* the reader's own */
+    return save_reader_column(src, cx, cz, fn, user, err, errlen);
+}
+
+/* The rows of column (cx, cz) read by `rd` over `column`: the layers put. */
+static uint32_t page_in_rows(const char *path, const char *slot, column_read_fn rd, void *src, world *column, int cx,
+                             int cz, uint32_t layers, char *warn, size_t warnlen)
 {
     entries l = { 0 };
     char err[1024];
     uint32_t got = 0;
-    if (save_read_stream_column(f, slot, cx, cz, keep_row, &l, err, sizeof err) < 0) {
-        log_warn("save: the edits of column %d,%d of world '%s' cannot be read: it regenerates (%s)", cx, cz, slot, err);
-        l.count = 0; /* every row read so far is freed below, none is used */
+    if (rd(src, slot, cx, cz, keep_row, &l, err, sizeof err) < 0) {
+        note(warn, warnlen, "save: the edits of column %d,%d of world '%s' cannot be read: it regenerates (%s)", cx,
+             cz, slot, err);
+        for (int i = 0; i < l.count; i++) free(l.e[i].blob);
+        l.count = 0; /* none is used */
     }
     int n = 0; /* the wanted rows first: they are the ones checked */
     uint32_t rows = 0;
@@ -325,7 +361,8 @@ uint32_t save_page_in(save_file *f, const char *slot, world *column, int cx, int
     for (int i = 0; i < n; i++) {
         entry *e = &l.e[i];
         if (e->why[0]) {
-            warn_skipped(f, slot, e);
+            note(warn, warnlen, "save: chunk %d,%d,%d of world '%s' %s: it regenerates (%s: %s)", e->cx, e->cy, e->cz,
+                 slot, e->mismatch ? "no longer matches its terrain" : "is damaged", path, e->why);
         } else {
             chunk *dst = world_chunk(column, cx, e->cy, cz);
             memcpy(dst->vox, e->c->vox, CHUNK_VOLUME);
@@ -339,8 +376,22 @@ uint32_t save_page_in(save_file *f, const char *slot, world *column, int cx, int
     }
     for (int y = 0; y < column->cy; y++)
         if ((layers & ~rows) >> y & 1)
-            log_warn("save: chunk %d,%d,%d of world '%s' is not in %s: it regenerates", cx, y, cz, slot, save_path(f));
+            note(warn, warnlen, "save: chunk %d,%d,%d of world '%s' is not in %s: it regenerates", cx, y, cz, slot,
+                 path);
     for (int i = 0; i < l.count; i++) free(l.e[i].blob);
     free(l.e);
     return got;
+}
+
+uint32_t save_page_in(save_file *f, const char *slot, world *column, int cx, int cz, uint32_t layers, char *warn,
+                      size_t warnlen)
+{
+    return page_in_rows(save_path(f), slot, read_via_writer, f, column, cx, cz, layers, warn, warnlen);
+}
+
+uint32_t save_reader_page_in(save_reader *r, world *column, int cx, int cz, uint32_t layers, char *warn,
+                             size_t warnlen)
+{
+    return page_in_rows(save_path(save_reader_file(r)), save_reader_slot(r), read_via_reader, r, column, cx, cz,
+                        layers, warn, warnlen);
 }

@@ -115,6 +115,16 @@ typedef struct stream_job {
     int cx, cz;
     world *col;       /* the job's own one-column window */
     uint64_t fp[64];  /* its chunks' fingerprints as generated (0: not taken) */
+    /* paged chunks read back on the worker, after the prints are taken:
+     * `read` the layers paged when the job was submitted (0 with no
+     * pager), `got` those the pager put over the column, `warn` what it
+     * has to say (lines the main thread logs at install: the log is not
+     * the workers'), `read_ms` its time */
+    stream_page_in_fn pager;
+    void *pager_ctx;
+    uint32_t read, got;
+    double read_ms;
+    char warn[2048];
     atomic_int state; /* JOB_*: the worker sets DONE or FAILED last */
 } stream_job;
 
@@ -146,6 +156,12 @@ static void run_job(void *arg)
     stream_job *j = arg;
     bool ok = j->s->gen(j->s->ctx, j->col, j->cx, j->cz);
     for (int y = 0; y < 64; y++) j->fp[y] = ok && y < j->col->cy ? chunk_fingerprint(world_chunk(j->col, j->cx, y, j->cz)) : 0;
+    j->got = 0, j->read_ms = 0, j->warn[0] = 0;
+    if (ok && j->read) { /* the file's edits over the column here, not on the main thread */
+        uint64_t t0 = timer_ns();
+        j->got = j->pager(j->pager_ctx, j->col, j->cx, j->cz, j->read, j->warn, sizeof j->warn) & j->read;
+        j->read_ms = timer_ms_since(t0);
+    }
     atomic_store(&j->state, ok ? JOB_DONE : JOB_FAILED);
 }
 
@@ -258,31 +274,56 @@ static uint32_t paged_layers(const stream *s, int cx, int cz)
     return m;
 }
 
+/* Logs the pager's lines (warnings), main thread. */
+static void log_lines(const char *text)
+{
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        int n = nl ? (int)(nl - text) : (int)strlen(text);
+        if (n > 0) log_warn("%.*s", n, text);
+        text += n + (nl != NULL);
+    }
+}
+
+/* Paged layers of a column whose edits cannot come back (no pager): they
+ * regenerate, and that is said. */
+static void warn_no_pager(int cx, int cz)
+{
+    log_warn("stream: the edits of column %d,%d are in a save file no longer open: it regenerates", cx, cz);
+}
+
 /* Reads the paged chunks `want` of column (cx, cz) over `col`, the column
- * as generated; returns the layers the pager put there. */
+ * as generated, on the calling thread; returns the layers the pager put
+ * there. The hash of a column from afar reads this way (main thread). */
 static uint32_t page_in(const stream *s, world *col, int cx, int cz, uint32_t want)
 {
     if (!want) return 0;
     if (!s->pager) {
-        log_warn("stream: the edits of column %d,%d are in a save file no longer open: it regenerates", cx, cz);
+        warn_no_pager(cx, cz);
         return 0;
     }
-    return s->pager(s->pager_ctx, col, cx, cz, want) & want;
+    char warn[2048] = "";
+    uint32_t got = s->pager(s->pager_ctx, col, cx, cz, want, warn, sizeof warn) & want;
+    log_lines(warn);
+    return got;
 }
 
-static void install(stream *s, stream_job *j)
+static void install(stream *s, stream_job *j, uint32_t paged)
 {
     world *w = s->w;
-    /* the file's edits before anything sees the column: no flash of the
-     * generated terrain, and meshing and light read the edited voxels */
-    uint32_t want = s->st.live ? paged_layers(s, j->cx, j->cz) : 0;
-    uint64_t t0 = want ? timer_ns() : 0;
-    uint32_t paged_in = page_in(s, j->col, j->cx, j->cz, want);
-    if (want) { /* the main thread's cost of reading them back */
-        double ms = timer_ms_since(t0);
+    uint64_t t0 = paged ? timer_ns() : 0;
+    /* the worker put the file's edits over the column before it finished
+     * (collect_finished made sure it read every layer paged now): meshing
+     * and light read the edited voxels, and nothing saw the generated
+     * terrain. A layer it read that is in memory again is overwritten by
+     * restore_chunk (memory is newer). */
+    log_lines(j->warn);
+    if (paged & ~j->read) warn_no_pager(j->cx, j->cz);
+    uint32_t paged_in = j->got & paged;
+    if (j->read) {
         s->stats.paged_in++;
-        s->stats.page_in_ms += ms;
-        if (ms > s->stats.page_in_ms_max) s->stats.page_in_ms_max = ms;
+        s->stats.page_in_ms += j->read_ms;
+        if (j->read_ms > s->stats.page_in_ms_max) s->stats.page_in_ms_max = j->read_ms;
     }
     for (int y = 0; y < w->cy; y++) {
         chunk *dst = world_chunk(w, j->cx, y, j->cz), *src = world_chunk(j->col, j->cx, y, j->cz);
@@ -296,6 +337,10 @@ static void install(stream *s, stream_job *j)
     world_set_column_state(w, j->cx, j->cz, WORLD_COL_READY);
     mark_column_dirty(w, j->cx, j->cz);
     s->stats.generated++;
+    if (paged) { /* the main thread's whole cost of a column with paged chunks */
+        double ms = timer_ms_since(t0);
+        if (ms > s->stats.page_in_main_ms_max) s->stats.page_in_main_ms_max = ms;
+    }
     if (s->arrived_count == s->arrived_cap) {
         int cap = s->arrived_cap ? 2 * s->arrived_cap : 64;
         int *a = realloc(s->arrived, sizeof(int) * 2 * (size_t)cap);
@@ -315,6 +360,11 @@ static void submit(stream *s, stream_job *j, int cx, int cz)
     }
     if (!j->col) return;
     j->s = s, j->cx = cx, j->cz = cz;
+    /* the layers paged now are in the file, committed (a chunk is paged
+     * only once the commit that wrote it is on disk), so the worker's read
+     * sees them whole; a chunk still in the writer's queue is in memory */
+    j->pager = s->pager, j->pager_ctx = s->pager_ctx;
+    j->read = s->pager && s->st.live ? paged_layers(s, cx, cz) : 0;
     atomic_store(&j->state, JOB_RUNNING);
     if (s->jobs) job_submit(s->jobs, &s->group, run_job, j);
     else run_job(j);
@@ -324,6 +374,16 @@ static bool in_flight(const stream *s, int cx, int cz)
 {
     for (int i = 0; i < s->max_jobs; i++)
         if (atomic_load(&s->job[i].state) != JOB_FREE && s->job[i].cx == cx && s->job[i].cz == cz) return true;
+    return false;
+}
+
+/* Whether a layer the job read back has no entry in the store now: its
+ * generated voxels are lost under the file's (defensive: only an install
+ * of the column removes entries, and it is not installed). */
+static bool lost_layers(const stream *s, const stream_job *j)
+{
+    for (int y = 0; y < s->w->cy && y < 32; y++)
+        if ((j->got >> y & 1) && !store_find(&s->st, j->cx, y, j->cz)) return true;
     return false;
 }
 
@@ -342,7 +402,16 @@ static void collect_finished(stream *s)
             submit(s, j, j->cx, j->cz);
             continue;
         }
-        if (wanted) install(s, j);
+        uint32_t paged = wanted && s->st.live ? paged_layers(s, j->cx, j->cz) : 0;
+        if (wanted && st == JOB_DONE && s->pager && ((paged & ~j->read) || lost_layers(s, j))) {
+            /* chunks paged since the job started (a load marked them), or
+             * read but gone from the store: the column goes again, so the
+             * main thread never reads the file */
+            s->stats.page_in_redone++;
+            submit(s, j, j->cx, j->cz);
+            continue;
+        }
+        if (wanted) install(s, j, paged);
         else s->stats.dropped++;
         atomic_store(&j->state, JOB_FREE);
     }
@@ -589,6 +658,8 @@ bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, c
 
 void stream_set_pager(stream *s, stream_page_in_fn fn, void *ctx)
 {
+    /* the jobs in flight may be reading through the old one */
+    if (s->jobs) job_group_wait(s->jobs, &s->group);
     s->pager = fn, s->pager_ctx = ctx;
 }
 
@@ -598,6 +669,9 @@ int stream_page_out_saved(stream *s)
     for (int i = 0; i < s->st.cap; i++) {
         stored *e = &s->st.e[i];
         if (!e->c || (e->flags & WORLD_UNSAVED)) continue;
+        /* its column is generating: the job was given it from memory, so
+         * the install restores it from here (the next call pages it) */
+        if (in_flight(s, e->cx, e->cz)) continue;
         free_chunk(e->c);
         e->c = NULL, e->paged = true;
         n++;

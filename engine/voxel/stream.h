@@ -37,10 +37,14 @@ typedef bool (*stream_gen_fn)(void *ctx, world *column, int cx, int cz);
  * written (the save file): `column` is the column as generated (a 1 x cy x
  * 1 window there), `layers` has bit y set for each chunk wanted. Puts each
  * one it has over the generated chunk and returns their bits; a chunk it
- * cannot give back (a damaged row) stays generated and it says so. Main
- * thread, before the column is installed (so nothing ever sees it without
- * its edits). */
-typedef uint32_t (*stream_page_in_fn)(void *ctx, world *column, int cx, int cz, uint32_t layers);
+ * cannot give back (a damaged row) stays generated, and it says so in
+ * `warn` (lines ending in '\n', logged by the main thread: workers do not
+ * log). Runs on the worker that generated the column, right after it,
+ * concurrently for different columns (and on the main thread for
+ * stream_hash_column), so the main thread only installs finished columns
+ * and nothing ever sees one without its edits. */
+typedef uint32_t (*stream_page_in_fn)(void *ctx, world *column, int cx, int cz, uint32_t layers, char *warn,
+                                      size_t warnlen);
 
 typedef struct stream stream;
 
@@ -57,8 +61,10 @@ typedef struct stream_stats {
     int stored_unsaved; /* of those, the ones whose edits no save has taken */
     size_t stored_bytes;
     int paged_chunks;  /* edited chunks outside the window that live only in the save file */
-    long long paged_in;  /* columns whose paged chunks were read back */
-    double page_in_ms, page_in_ms_max; /* the main thread's time in those reads: total, longest */
+    long long paged_in;  /* columns whose paged chunks were read back (on the workers) */
+    double page_in_ms, page_in_ms_max; /* the workers' time in those reads: total, longest */
+    double page_in_main_ms_max; /* the main thread's longest install of a column with paged chunks */
+    long long page_in_redone; /* columns generated again: chunks were paged after their job started */
 } stream_stats;
 
 /* Window side, in columns, that keeps every column within `distance` voxels
@@ -116,11 +122,14 @@ void stream_each_stored(const stream *s, void (*fn)(void *arg, int cx, int cy, i
 bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, const uint8_t *tint);
 
 /* Paging. The pager reads paged chunks back (NULL: none can come back;
- * they regenerate with a warning). stream_adopt passes it on. */
+ * they regenerate with a warning). stream_adopt passes it on. Waits for
+ * the jobs in flight first (they may be reading through the old one), so
+ * once it returns the old ctx is the caller's to free. */
 void stream_set_pager(stream *s, stream_page_in_fn fn, void *ctx);
 /* Drops from memory every stored chunk that no longer is unsaved: the
  * caller knows the save that took them is committed, so they live in the
- * file now and come back through the pager. Returns how many. */
+ * file now and come back through the pager. A chunk whose column is
+ * generating stays (its job was given it from memory). Returns how many. */
 int stream_page_out_saved(stream *s);
 /* A saved chunk of a column that is not ready (a save being loaded): it is
  * read back through the pager when the column is installed, so loading a

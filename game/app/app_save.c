@@ -39,6 +39,11 @@ typedef struct app_save {
     cvar *autosave;
     bool shutting_down;
     int failures; /* worlds asked for and not given (unusable, refused): a headless run exits 1 */
+    /* the stream's pager: reads the slot's paged chunks on the workers
+     * through connections of its own (save_reader_open); made for the file
+     * and slot of the world in play, dropped before either changes */
+    save_reader *reader;
+    app *app;
 } app_save;
 
 static app_save g_save; /* the app has one world file at a time */
@@ -119,12 +124,47 @@ static bool apply_state(app *a, const char *state)
 
 /* ---- the file -------------------------------------------------------------- */
 
+/* The stream's pager (on its workers): a chunk paged out comes back from
+ * the slot it was committed to, the world's, through the reader. */
+static uint32_t page_in(void *ctx, world *column, int cx, int cz, uint32_t layers, char *warn, size_t warnlen)
+{
+    return save_reader_page_in(ctx, column, cx, cz, layers, warn, warnlen);
+}
+
+/* Before the file closes or the slot changes: the stream stops reading
+ * through the reader (waiting for the workers reading now), then it goes.
+ * Paged chunks whose column comes with no pager regenerate, said. */
+static void pager_drop(void)
+{
+    stream *st = g_save.app ? app_stream(g_save.app) : NULL;
+    if (st) stream_set_pager(st, NULL, NULL);
+    save_reader_close(g_save.reader);
+    g_save.reader = NULL;
+}
+
+/* The stream's pager for the world in play: its file's slot. */
+static void pager_attach(app *a)
+{
+    pager_drop();
+    if (!g_save.file || !g_save.slot[0] || !app_stream(a)) return;
+    g_save.reader = save_reader_open(g_save.file, g_save.slot);
+    if (g_save.reader) stream_set_pager(app_stream(a), page_in, g_save.reader);
+    else log_warn("save: no memory for the reader of %s: paged edits regenerate", save_path(g_save.file));
+}
+
+static void close_file(void)
+{
+    pager_drop();
+    save_close(g_save.file);
+    g_save.file = NULL;
+}
+
 static void detach(const char *why)
 {
     if (!g_save.file) return;
     log_error("%s; saves are off for this session (the file is left as it is)", why);
     g_save.failures++;
-    save_close(g_save.file);
+    close_file();
     g_save.file = NULL;
     g_save.slot[0] = 0;
 }
@@ -243,29 +283,19 @@ static bool load_chunks(app *a, const char *slot, char *err, size_t errlen)
     return n >= 0;
 }
 
-/* The stream's pager: a chunk paged out comes back from the slot it was
- * committed to (the world's, which only a new world changes). */
-static uint32_t page_in(void *ctx, world *column, int cx, int cz, uint32_t layers)
-{
-    app_save *s = ctx;
-    if (!s->file || !s->slot[0]) {
-        log_warn("save: the edits of column %d,%d are in a world file no longer open: it regenerates", cx, cz);
-        return 0;
-    }
-    return save_page_in(s->file, s->slot, column, cx, cz, layers);
-}
-
 static void save_new_world(void *self, app *a, world *w)
 {
     app_save *s = &g_save;
-    if (app_stream(a)) stream_set_pager(app_stream(a), page_in, s);
+    s->app = a;
     /* view.distance resized the streamed window: the slot, its inputs and
-     * the edit flags the window carried over stay as they are */
+     * the edit flags the window carried over stay as they are, and so does
+     * the pager (stream_adopt passed it on) */
     if (a->world_resizing) return;
     world_forget_edits(w); /* what generation wrote (the caves pass) is not an edit */
     free(s->inputs);
     s->inputs = app_save_inputs_text(a);
     snprintf(s->slot, sizeof s->slot, "%s", a->world_kind->name);
+    pager_attach(a); /* the paged chunks of this slot come back through it */
     s->replace = true; /* a world of new inputs, until the file says otherwise */
     if (!s->file) return;
     /* a streamed world has no whole to fingerprint: each chunk row carries its own */
@@ -395,6 +425,7 @@ static void save_shutdown(void *self, app *a)
 {
     app_save *s = &g_save;
     s->shutting_down = true; /* the job pool is gone: fingerprints are computed here */
+    s->app = NULL; /* and no worker reads through the pager: the stream need not wait (its pool is freed) */
     if (s->file && save_readonly(s->file) && a->w && has_unsaved(a))
         log_warn("%s is %s: the edits of this session are not saved", save_path(s->file),
                  save_readonly_why(s->file));
@@ -402,7 +433,7 @@ static void save_shutdown(void *self, app *a)
         uint64_t t = flush_all(a);
         char err[1024];
         if (t && !save_wait(s->file, t, err, sizeof err)) log_error("not saved on exit: %s", err);
-        save_close(s->file);
+        close_file();
     }
     free(s->inputs);
     free(s->last_state);
@@ -474,8 +505,7 @@ static int switch_file(app *a, const char *path, bool loading)
         uint64_t t = flush_all(a);
         char err[1024];
         if (t && !save_wait(g_save.file, t, err, sizeof err)) log_error("%s", err);
-        save_close(g_save.file);
-        g_save.file = NULL;
+        close_file();
     }
     g_save.slot[0] = 0; /* the world in memory belongs to no file now */
     bool as_asked = open_file(path, loading ? "load" : "world");
@@ -518,8 +548,7 @@ static int c_load(void *u, int argc, char **argv)
         if (!holds_save(g_save.file)) return 1;
         snprintf(path, sizeof path, "%s", save_path(g_save.file));
         /* back to the file as it is on disk: what was not saved is dropped */
-        save_close(g_save.file); /* finishes queued writes first */
-        g_save.file = NULL;
+        close_file(); /* finishes queued writes first */
     }
     int rc = switch_file(a, path, true);
     if (rc == 0) {

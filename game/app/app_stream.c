@@ -361,7 +361,9 @@ void app_stream_print_stats(app *a)
     log_out("stream_paged_chunks=%d", st.paged_chunks);
     log_out("stream_paged_in=%lld", st.paged_in);
     log_out("stream_page_in_ms=%.2f", st.page_in_ms);
-    log_out("stream_page_in_ms_max=%.2f", st.page_in_ms_max);
+    log_out("stream_page_in_ms_max=%.2f", st.page_in_ms_max); /* read on the workers */
+    log_out("stream_page_in_main_ms_max=%.2f", st.page_in_main_ms_max); /* the main thread's install of such a column */
+    log_out("stream_page_in_redone=%lld", st.page_in_redone);
     int saves;
     double save_ms_max;
     app_save_paging_stats(&saves, &save_ms_max);
