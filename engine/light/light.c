@@ -371,8 +371,8 @@ static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const
          * So it ends lit, after its last step: what is left is to draw
          * the random numbers those steps would have drawn. */
         if (settle && py >= low && py < high) {
-            int left = steps - 1 - s - bits_left / bits_per_step;
-            for (; left > 0; left -= 64 / bits_per_step) rng_next(r);
+            int left = steps - 1 - s - bits_left / bits_per_step, per = 64 / bits_per_step;
+            if (left > 0) rng_skip(r, (uint64_t)((left + per - 1) / per));
             return true;
         }
     }
@@ -726,9 +726,12 @@ void light_move(light *l, int x0, int z0)
 {
     if (x0 == l->ox && z0 == l->oz) return;
     int64_t dx = (int64_t)x0 - l->ox, dz = (int64_t)z0 - l->oz;
+    const bool all = dx >= l->sx || -dx >= l->sx || dz >= l->sz || -dz >= l->sz; /* every column leaves */
     /* the light of every column that leaves goes dark: the columns that
-     * enter take its slots and have no light until they arrive */
-    for (int sz = 0; sz < l->sz; sz += CHUNK_SIZE)
+     * enter take its slots and have no light until they arrive (all of
+     * them: one clear, not one per chunk row) */
+    if (all) memset(l->rg, 0, l->count * 2);
+    for (int sz = 0; sz < l->sz && !all; sz += CHUNK_SIZE)
         for (int sx = 0; sx < l->sx; sx += CHUNK_SIZE) {
             /* global first voxel of the column in slot (sx, sz), old window */
             int64_t gx = (int64_t)l->ox + wrap_mod(sx - l->kx, l->sx);
@@ -737,7 +740,7 @@ void light_move(light *l, int x0, int z0)
             for (int z = sz; z < sz + CHUNK_SIZE; z++)
                 for (int y = 0; y < l->sy; y++) memset(&l->rg[2 * vidx(l, sx, y, z)], 0, 2 * CHUNK_SIZE);
         }
-    if (dx >= l->sx || -dx >= l->sx || dz >= l->sz || -dz >= l->sz) {
+    if (all) {
         size_t words = (l->count + 63) / 64;
         memset(l->opaque, 0, words * sizeof *l->opaque);
         memset(l->drawn, 0, words * sizeof *l->drawn);
