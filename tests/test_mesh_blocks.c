@@ -579,6 +579,41 @@ static void test_reuse_and_clear(void **state)
     assert_null(m.pass[PASS_OPAQUE].v);
 }
 
+/* mesh_gather copies rows from whichever chunk holds them: the same bytes
+ * as world_get and world_get_tint voxel by voxel over the padded cube, for
+ * chunks inside a window that does not start at 0 (one side negative),
+ * on its edges (the outside rule: air beside and above, bedrock below)
+ * and with and without tints. */
+static void test_gather_matches_world_get(void **state)
+{
+    (void)state;
+    world *w = world_create_at(-1, 2, 3, 2, 3);
+    assert_non_null(w);
+    rng r = rng_make(5);
+    const int x0 = world_x0(w), z0 = world_z0(w);
+    for (int z = z0; z < z0 + w->sz; z++)
+        for (int y = 0; y < w->sy; y++)
+            for (int x = x0; x < x0 + w->sx; x++) {
+                uint64_t b = rng_next(&r);
+                world_set(w, x, y, z, (uint8_t)(b % 4 == 0 ? MAT_STONE : b % 4 == 1 ? MAT_OAK_LEAVES : MAT_AIR));
+                if ((b >> 8) % 97 == 0 && (x >> CHUNK_BITS) != 0) world_set_tint(w, x, y, z, (uint8_t)(1 + (b >> 16) % 5));
+            }
+    static mesh_input got;
+    for (int cz = -1; cz <= 3; cz++)
+        for (int cy = 0; cy < 2; cy++)
+            for (int cx = -2; cx <= 2; cx++) {
+                mesh_gather(w, cx, cy, cz, &got);
+                for (int y = -1; y <= CHUNK_SIZE; y++)
+                    for (int z = -1; z <= CHUNK_SIZE; z++)
+                        for (int x = -1; x <= CHUNK_SIZE; x++) {
+                            const int gx = cx * CHUNK_SIZE + x, gy = cy * CHUNK_SIZE + y, gz = cz * CHUNK_SIZE + z;
+                            assert_int_equal(got.vox[MESH_PAD_INDEX(x, y, z)], world_get(w, gx, gy, gz));
+                            assert_int_equal(got.tint[MESH_PAD_INDEX(x, y, z)], world_get_tint(w, gx, gy, gz));
+                        }
+            }
+    world_destroy(w);
+}
+
 /* The coarse level as mesh_lod.h says it, cell by cell with no shortcut:
  * the upper layer's most frequent non-air voxel (first seen wins a tie),
  * else the lower layer's, else air with tint 0, over the whole cell. */
@@ -658,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_checker_worst_case),
         cmocka_unit_test(test_reuse_and_clear),
         cmocka_unit_test(test_lod_coarsen_plain),
+        cmocka_unit_test(test_gather_matches_world_get),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
