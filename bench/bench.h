@@ -28,6 +28,9 @@ void bench_register(const bench_case *cases, int count);
 
 /* Attach an extra numeric field to the current case's JSON line. */
 void bench_note(const char *key, double value);
+/* CPU time of the whole process so far, ms (every thread, llvmpipe's
+ * included): steadier than wall time while other programs load the machine. */
+double bench_cpu_ms(void);
 /* Print why a case was skipped (its setup then returns NULL). */
 void bench_skip(const char *why);
 

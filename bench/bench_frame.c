@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "app/app_bodies.h"
 #include "app/app_frame.h"
@@ -78,23 +77,13 @@ static void *setup_view(const char *script, bool canopy)
     return f;
 }
 
-/* CPU time of the whole process (llvmpipe's threads included): steadier
- * than wall time while other programs load the machine. */
-static double cpu_ms(void)
-{
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 +
-           (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-3;
-}
-
 static void frame_run(void *s)
 {
     frame_bench *f = s;
-    double c0 = cpu_ms();
+    double c0 = bench_cpu_ms();
     app_render(f->a);
     glFinish(); /* the frame is done when the rasterizer is */
-    bench_note("cpu_ms", cpu_ms() - c0);
+    bench_note("cpu_ms", bench_cpu_ms() - c0);
     bench_note("triangles", (double)f->a->stats.triangles);
     bench_note("chunks_drawn", f->a->stats.chunks_drawn);
     bench_note("chunks_occluded", f->a->stats.chunks_occluded);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "bench.h"
 #include "core/jobs.h"
@@ -22,6 +23,14 @@ static job_pool *g_jobs;
 void bench_register(const bench_case *cases, int count)
 {
     for (int i = 0; i < count && g_ncases < MAX_CASES; i++) g_cases[g_ncases++] = &cases[i];
+}
+
+double bench_cpu_ms(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 +
+           (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-3;
 }
 
 void bench_note(const char *key, double value)

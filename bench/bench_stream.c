@@ -13,6 +13,9 @@
  *   (pipeline_*) with their light and meshes settled after that; `needed`
  *   is what the flight above asks for (the columns
  *   a window of that width meets per second at 100 voxels a second).
+ *   cpu_ms_per_column_{gen,light,mesh}: the process's CPU time (all
+ *   threads) each stage took, per column: what a stage costs whatever
+ *   else loads the machine; the wall rates above also count idle workers.
  * stream.memory: 20 km east in steps of one column, each step's columns
  *   generated before the next (no drawing: this measures the world's
  *   memory, not the renderer's), RSS after 1 km and after 20 km. */
@@ -232,8 +235,9 @@ static void generate_run(void *s)
     a->pl.pos[0] = (float)far + 0.5f, a->pl.pos[1] = FLY_HEIGHT, a->pl.pos[2] = 0.5f;
     long long g0 = stream_get_stats(app_stream(a)).generated;
     uint64_t t0 = timer_ns();
+    double c0 = bench_cpu_ms();
     stream_wait(app_stream(a), a->pl.pos[0], a->pl.pos[2], VIEW_DISTANCE);
-    double s_wall = timer_ms_since(t0) / 1000.0;
+    double s_wall = timer_ms_since(t0) / 1000.0, c1 = bench_cpu_ms();
     long long n = stream_get_stats(app_stream(a)).generated - g0;
     /* the rest of the pipeline, stage by stage as `stream wait` runs it:
      * the columns announced and lit on the workers (lit_*), then meshed
@@ -242,9 +246,9 @@ static void generate_run(void *s)
     uint64_t t1 = timer_ns();
     app_stream_announce(a);
     app_light_settle(a);
-    double s_lit = s_wall + timer_ms_since(t1) / 1000.0;
+    double s_lit = s_wall + timer_ms_since(t1) / 1000.0, c2 = bench_cpu_ms();
     app_render_mesh_dirty(a);
-    double s_all = s_wall + timer_ms_since(t1) / 1000.0;
+    double s_all = s_wall + timer_ms_since(t1) / 1000.0, c3 = bench_cpu_ms();
     const world *w = a->w;
     /* the flight meets a new row of the window's width every column of travel */
     double needed = FLY_SPEED / CHUNK_SIZE * (double)w->cx;
@@ -256,6 +260,9 @@ static void generate_run(void *s)
     bench_note("lit_ratio_to_needed", (double)n / s_lit / needed);
     bench_note("pipeline_columns_per_s", (double)n / s_all);
     bench_note("pipeline_ratio_to_needed", (double)n / s_all / needed);
+    bench_note("cpu_ms_per_column_gen", (c1 - c0) / (double)n);
+    bench_note("cpu_ms_per_column_light", (c2 - c1) / (double)n);
+    bench_note("cpu_ms_per_column_mesh", (c3 - c2) / (double)n);
 }
 
 static void memory_run(void *s)

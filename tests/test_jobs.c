@@ -70,11 +70,35 @@ static void test_finishes_while_workers_are_held(void **state)
     job_pool_destroy(pool);
 }
 
+/* job_group_wait_any returns a group that is done while another is still
+ * held, and -1 for no groups; without workers every group is done. */
+static void test_wait_any(void **state)
+{
+    (void)state;
+    job_pool *pool = job_pool_create(2);
+    assert_non_null(pool);
+    held h = { 0 }, quick = { 0 };
+    atomic_store(&quick.release, true);
+    job_group slow = { 0 }, fast = { 0 };
+    job_submit(pool, &slow, hold, &h);
+    job_submit(pool, &fast, hold, &quick);
+    job_group *groups[2] = { &slow, &fast };
+    assert_int_equal(job_group_wait_any(pool, groups, 2), 1); /* would never return waiting on `slow` */
+    assert_false(job_group_done(pool, &slow));
+    assert_int_equal(job_group_wait_any(pool, groups, 0), -1);
+    atomic_store(&h.release, true);
+    job_group_wait(pool, &slow);
+    assert_int_equal(job_group_wait_any(pool, groups, 2), 0);
+    job_pool_destroy(pool);
+    assert_int_equal(job_group_wait_any(NULL, groups, 2), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_index_once),
         cmocka_unit_test(test_finishes_while_workers_are_held),
+        cmocka_unit_test(test_wait_any),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 
 #include "core/rng.h"
 #include "mesh/mesh_blocks.h"
+#include "mesh/mesh_lod.h"
 
 static uint8_t vol[CHUNK_VOLUME];
 static mesh_input input;
@@ -578,6 +579,102 @@ static void test_reuse_and_clear(void **state)
     assert_null(m.pass[PASS_OPAQUE].v);
 }
 
+/* mesh_gather copies rows from whichever chunk holds them: the same bytes
+ * as world_get and world_get_tint voxel by voxel over the padded cube, for
+ * chunks inside a window that does not start at 0 (one side negative),
+ * on its edges (the outside rule: air beside and above, bedrock below)
+ * and with and without tints. */
+static void test_gather_matches_world_get(void **state)
+{
+    (void)state;
+    world *w = world_create_at(-1, 2, 3, 2, 3);
+    assert_non_null(w);
+    rng r = rng_make(5);
+    const int x0 = world_x0(w), z0 = world_z0(w);
+    for (int z = z0; z < z0 + w->sz; z++)
+        for (int y = 0; y < w->sy; y++)
+            for (int x = x0; x < x0 + w->sx; x++) {
+                uint64_t b = rng_next(&r);
+                world_set(w, x, y, z, (uint8_t)(b % 4 == 0 ? MAT_STONE : b % 4 == 1 ? MAT_OAK_LEAVES : MAT_AIR));
+                if ((b >> 8) % 97 == 0 && (x >> CHUNK_BITS) != 0) world_set_tint(w, x, y, z, (uint8_t)(1 + (b >> 16) % 5));
+            }
+    static mesh_input got;
+    for (int cz = -1; cz <= 3; cz++)
+        for (int cy = 0; cy < 2; cy++)
+            for (int cx = -2; cx <= 2; cx++) {
+                mesh_gather(w, cx, cy, cz, &got);
+                for (int y = -1; y <= CHUNK_SIZE; y++)
+                    for (int z = -1; z <= CHUNK_SIZE; z++)
+                        for (int x = -1; x <= CHUNK_SIZE; x++) {
+                            const int gx = cx * CHUNK_SIZE + x, gy = cy * CHUNK_SIZE + y, gz = cz * CHUNK_SIZE + z;
+                            assert_int_equal(got.vox[MESH_PAD_INDEX(x, y, z)], world_get(w, gx, gy, gz));
+                            assert_int_equal(got.tint[MESH_PAD_INDEX(x, y, z)], world_get_tint(w, gx, gy, gz));
+                        }
+            }
+    world_destroy(w);
+}
+
+/* The coarse level as mesh_lod.h says it, cell by cell with no shortcut:
+ * the upper layer's most frequent non-air voxel (first seen wins a tie),
+ * else the lower layer's, else air with tint 0, over the whole cell. */
+static void coarsen_plain(mesh_input *in)
+{
+    for (int y = 0; y < CHUNK_SIZE; y += 2)
+        for (int z = 0; z < CHUNK_SIZE; z += 2)
+            for (int x = 0; x < CHUNK_SIZE; x += 2) {
+                uint8_t m = MAT_AIR, t = 0;
+                for (int dy = 1; dy >= 0 && m == MAT_AIR; dy--) {
+                    int best_n = 0;
+                    for (int k = 0; k < 4; k++) {
+                        int i = MESH_PAD_INDEX(x + (k & 1), y + dy, z + (k >> 1));
+                        if (in->vox[i] == MAT_AIR) continue;
+                        int n = 0;
+                        for (int j = 0; j < 4; j++) n += in->vox[MESH_PAD_INDEX(x + (j & 1), y + dy, z + (j >> 1))] == in->vox[i];
+                        if (n > best_n) best_n = n, m = in->vox[i], t = in->tint[i];
+                    }
+                }
+                for (int k = 0; k < 8; k++) {
+                    int i = MESH_PAD_INDEX(x + (k & 1), y + (k >> 2), z + ((k >> 1) & 1));
+                    in->vox[i] = m, in->tint[i] = t;
+                }
+            }
+}
+
+/* mesh_lod_coarsen skips runs of one material and one tint: the same
+ * bytes as the plain coarsening, on layers of uniform runs (rock, air,
+ * tinted air, tinted rock) and of mixed cells. */
+static void test_lod_coarsen_plain(void **state)
+{
+    (void)state;
+    static mesh_input a, b;
+    rng r = rng_make(77);
+    const uint8_t mats[] = { MAT_AIR, MAT_STONE, MAT_GRASS, MAT_OAK_LEAVES, MAT_DIRT };
+    for (int trial = 0; trial < 6; trial++) {
+        int kind = 0;
+        uint8_t lm = MAT_AIR, lt = 0;
+        for (int y = -1; y <= CHUNK_SIZE; y++) {
+            /* a cell's two layers: one material and tint, or random voxels */
+            if (y % 2 == 0 || y == -1) {
+                kind = (int)(rng_next(&r) % 4);
+                lm = mats[rng_next(&r) % 5], lt = (uint8_t)(rng_next(&r) % 3);
+                if (y % 4 == 2) lm = MAT_AIR; /* air, tinted or not */
+            }
+            for (int z = -1; z <= CHUNK_SIZE; z++)
+                for (int x = -1; x <= CHUNK_SIZE; x++) {
+                    int i = MESH_PAD_INDEX(x, y, z);
+                    bool mixed = kind == 0 || (kind == 1 && z == 9 && x == (int)(rng_next(&r) % 40));
+                    a.vox[i] = mixed ? mats[rng_next(&r) % 5] : lm;
+                    a.tint[i] = mixed ? (uint8_t)(rng_next(&r) % 3) : lt;
+                }
+        }
+        b = a;
+        mesh_lod_coarsen(&a);
+        coarsen_plain(&b);
+        assert_memory_equal(a.vox, b.vox, sizeof a.vox);
+        assert_memory_equal(a.tint, b.tint, sizeof a.tint);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -595,6 +692,8 @@ int main(void)
         cmocka_unit_test(test_winding_sphere_and_terrain),
         cmocka_unit_test(test_checker_worst_case),
         cmocka_unit_test(test_reuse_and_clear),
+        cmocka_unit_test(test_lod_coarsen_plain),
+        cmocka_unit_test(test_gather_matches_world_get),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

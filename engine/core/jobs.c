@@ -125,6 +125,22 @@ bool job_group_done(job_pool *pool, job_group *group)
     return done;
 }
 
+int job_group_wait_any(job_pool *pool, job_group *const *groups, int n)
+{
+    if (n <= 0) return -1;
+    if (!pool || pool->nthreads == 0) return 0; /* jobs ran inline: every group is done */
+    pthread_mutex_lock(&pool->lock);
+    int done = -1;
+    for (;;) {
+        for (int i = 0; i < n && done < 0; i++)
+            if (groups[i]->pending == 0) done = i;
+        if (done >= 0) break;
+        pthread_cond_wait(&pool->done_cv, &pool->lock); /* broadcast whenever a group empties */
+    }
+    pthread_mutex_unlock(&pool->lock);
+    return done;
+}
+
 typedef struct pf_ctx {
     job_index_fn fn;
     void *arg;

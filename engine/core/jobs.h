@@ -25,6 +25,10 @@ void job_submit(job_pool *pool, job_group *group, job_fn fn, void *arg);
 /* Blocks until every job of the group has finished. */
 void job_group_wait(job_pool *pool, job_group *group);
 bool job_group_done(job_pool *pool, job_group *group);
+/* Blocks until one of the n groups has no job left and returns its index
+ * (-1 when n is 0): a caller with several in flight takes whichever
+ * finishes first instead of waiting on one while the others are done. */
+int job_group_wait_any(job_pool *pool, job_group *const *groups, int n);
 
 /* Runs fn(arg, i) for i in [0, count) on the workers and waits. */
 void job_parallel_for(job_pool *pool, int count, job_index_fn fn, void *arg);

@@ -24,6 +24,10 @@ static inline uint64_t rng_next(rng *r)
     return rng_mix64(r->s);
 }
 
+/* As n calls of rng_next whose values are not wanted: splitmix64's state
+ * only counts, so skipping is one multiply-add (the same state exactly). */
+static inline void rng_skip(rng *r, uint64_t n) { r->s += n * 0x9e3779b97f4a7c15ULL; }
+
 /* Uniform in [0, 1). */
 static inline double rng_double(rng *r) { return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
 

@@ -145,34 +145,43 @@ static bool row_uniform(const uint8_t *row)
     return same == 0;
 }
 
-/* One z plane of the box, a chunk row (32 voxels) at a time: the world is
- * 32 voxels a chunk wide, so each chunk row is one aligned half of a 64-bit
- * word, and planes (sx*sy bits, a multiple of 1024) never share a word, so
- * planes can be read in parallel. */
-static void read_plane(void *arg, int k)
+/* The planes of the box in one chunk's z (slab k, from the box's first
+ * chunk), a chunk row (32 voxels) at a time: the world is 32 voxels a
+ * chunk wide, so each chunk row is one aligned half of a 64-bit word, and
+ * planes (sx*sy bits, a multiple of 1024) never share a word, so slabs can
+ * be read in parallel. Within a slab the rows are read in the chunks'
+ * memory order (z, then y: CHUNK_INDEX), a chunk at a time: read plane by
+ * plane, every row was a jump of a kilobyte, and the first touch of the
+ * ring the main thread had just copied missed the cache each time. */
+static void read_slab(void *arg, int k)
 {
     read_ctx *c = arg;
     light *l = c->l;
-    int z = c->lo[2] + k;
+    const int z0 = k == 0 ? c->lo[2] : (c->lo[2] & ~CHUNK_MASK) + k * CHUNK_SIZE;
+    const int z1 = (c->lo[2] & ~CHUNK_MASK) + (k + 1) * CHUNK_SIZE < c->hi[2]
+                       ? (c->lo[2] & ~CHUNK_MASK) + (k + 1) * CHUNK_SIZE
+                       : c->hi[2];
     for (int y = c->lo[1]; y < c->hi[1]; y++)
         for (int x0 = c->lo[0]; x0 < c->hi[0]; x0 += CHUNK_SIZE) {
-            const chunk *ch = world_chunk(c->w, (x0 + l->ox) >> CHUNK_BITS, y >> CHUNK_BITS, (z + l->oz) >> CHUNK_BITS);
-            uint64_t o = 0, d = 0;
-            const uint8_t *row = ch ? &ch->vox[CHUNK_INDEX(0, y & CHUNK_MASK, (z + l->oz) & CHUNK_MASK)] : NULL;
-            if (row && row_uniform(row)) {
-                /* deep rock and open air: one material the whole row */
-                o = c->opaque_lut[row[0]] ? 0xffffffffull : 0, d = c->drawn_lut[row[0]] ? 0xffffffffull : 0;
-            } else if (row) {
-                for (int x = 0; x < CHUNK_SIZE; x++) {
-                    o |= (uint64_t)c->opaque_lut[row[x]] << x;
-                    d |= (uint64_t)c->drawn_lut[row[x]] << x;
+            const chunk *ch = world_chunk(c->w, (x0 + l->ox) >> CHUNK_BITS, y >> CHUNK_BITS, (z0 + l->oz) >> CHUNK_BITS);
+            for (int z = z0; z < z1; z++) {
+                uint64_t o = 0, d = 0;
+                const uint8_t *row = ch ? &ch->vox[CHUNK_INDEX(0, y & CHUNK_MASK, (z + l->oz) & CHUNK_MASK)] : NULL;
+                if (row && row_uniform(row)) {
+                    /* deep rock and open air: one material the whole row */
+                    o = c->opaque_lut[row[0]] ? 0xffffffffull : 0, d = c->drawn_lut[row[0]] ? 0xffffffffull : 0;
+                } else if (row) {
+                    for (int x = 0; x < CHUNK_SIZE; x++) {
+                        o |= (uint64_t)c->opaque_lut[row[x]] << x;
+                        d |= (uint64_t)c->drawn_lut[row[x]] << x;
+                    }
                 }
+                size_t i = vidx(l, x0, y, z);
+                int shift = (int)(i & 63);
+                uint64_t keep = ~(0xffffffffull << shift);
+                l->opaque[i >> 6] = (l->opaque[i >> 6] & keep) | (o << shift);
+                l->drawn[i >> 6] = (l->drawn[i >> 6] & keep) | (d << shift);
             }
-            size_t i = vidx(l, x0, y, z);
-            int shift = (int)(i & 63);
-            uint64_t keep = ~(0xffffffffull << shift);
-            l->opaque[i >> 6] = (l->opaque[i >> 6] & keep) | (o << shift);
-            l->drawn[i >> 6] = (l->drawn[i >> 6] & keep) | (d << shift);
         }
 }
 
@@ -194,7 +203,9 @@ void light_read_box(light *l, const world *w, const int lo[3], const int hi[3], 
         c.opaque_lut[m] = light_blocks((uint8_t)m);
         c.drawn_lut[m] = material_get((uint8_t)m)->render_self;
     }
-    job_parallel_for_urgent(jobs, c.hi[2] - c.lo[2], read_plane, &c); /* the caller waits on it */
+    /* slabs: the chunks' z the box meets (the window's oz is a multiple of CHUNK_SIZE) */
+    int slabs = c.hi[2] > c.lo[2] ? ((c.hi[2] - 1) >> CHUNK_BITS) - (c.lo[2] >> CHUNK_BITS) + 1 : 0;
+    job_parallel_for_urgent(jobs, slabs, read_slab, &c); /* the caller waits on it */
 }
 
 /* ---- tracing ----------------------------------------------------------- */
@@ -371,8 +382,8 @@ static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const
          * So it ends lit, after its last step: what is left is to draw
          * the random numbers those steps would have drawn. */
         if (settle && py >= low && py < high) {
-            int left = steps - 1 - s - bits_left / bits_per_step;
-            for (; left > 0; left -= 64 / bits_per_step) rng_next(r);
+            int left = steps - 1 - s - bits_left / bits_per_step, per = 64 / bits_per_step;
+            if (left > 0) rng_skip(r, (uint64_t)((left + per - 1) / per));
             return true;
         }
     }
@@ -726,9 +737,12 @@ void light_move(light *l, int x0, int z0)
 {
     if (x0 == l->ox && z0 == l->oz) return;
     int64_t dx = (int64_t)x0 - l->ox, dz = (int64_t)z0 - l->oz;
+    const bool all = dx >= l->sx || -dx >= l->sx || dz >= l->sz || -dz >= l->sz; /* every column leaves */
     /* the light of every column that leaves goes dark: the columns that
-     * enter take its slots and have no light until they arrive */
-    for (int sz = 0; sz < l->sz; sz += CHUNK_SIZE)
+     * enter take its slots and have no light until they arrive (all of
+     * them: one clear, not one per chunk row) */
+    if (all) memset(l->rg, 0, l->count * 2);
+    for (int sz = 0; sz < l->sz && !all; sz += CHUNK_SIZE)
         for (int sx = 0; sx < l->sx; sx += CHUNK_SIZE) {
             /* global first voxel of the column in slot (sx, sz), old window */
             int64_t gx = (int64_t)l->ox + wrap_mod(sx - l->kx, l->sx);
@@ -737,7 +751,7 @@ void light_move(light *l, int x0, int z0)
             for (int z = sz; z < sz + CHUNK_SIZE; z++)
                 for (int y = 0; y < l->sy; y++) memset(&l->rg[2 * vidx(l, sx, y, z)], 0, 2 * CHUNK_SIZE);
         }
-    if (dx >= l->sx || -dx >= l->sx || dz >= l->sz || -dz >= l->sz) {
+    if (all) {
         size_t words = (l->count + 63) / 64;
         memset(l->opaque, 0, words * sizeof *l->opaque);
         memset(l->drawn, 0, words * sizeof *l->drawn);

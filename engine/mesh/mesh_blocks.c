@@ -427,32 +427,35 @@ void mesh_gather_volume(const uint8_t *vox, mesh_input *in)
         for (int z = 0; z < N; z++) memcpy(in->vox + MESH_PAD_INDEX(0, y, z), vox + CHUNK_INDEX(0, y, z), N);
 }
 
+/* n voxels and tints from global (x, y, z) along x, all in one chunk: a
+ * copy from the chunk when the window holds it, else voxel by voxel
+ * (world_get's rule outside: bedrock below, air beside and above). */
+static void gather_run(const world *w, int x, int y, int z, int n, uint8_t *dv, uint8_t *dt)
+{
+    const chunk *c = y >= 0 ? world_chunk(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS) : NULL;
+    if (!c) {
+        for (int k = 0; k < n; k++) dv[k] = world_get(w, x + k, y, z), dt[k] = world_get_tint(w, x + k, y, z);
+        return;
+    }
+    const int i = CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK);
+    memcpy(dv, c->vox + i, (size_t)n);
+    if (c->tint) memcpy(dt, c->tint + i, (size_t)n);
+    else memset(dt, 0, (size_t)n);
+}
+
 void mesh_gather(const world *w, int cx, int cy, int cz, mesh_input *in)
 {
     const int ox = cx * N, oy = cy * N, oz = cz * N;
-    const chunk *self = world_chunk(w, cx, cy, cz);
-    for (int py = 0; py < PAD; py++) {
+    /* each padded row: the x border voxel on either side and the chunk's
+     * row between them, each a copy from whichever chunk holds it (the
+     * y and z border rows come from the chunks below, above and beside) */
+    for (int py = 0; py < PAD; py++)
         for (int pz = 0; pz < PAD; pz++) {
-            const int y = py - 1, z = pz - 1;
+            const int y = oy + py - 1, z = oz + pz - 1;
             uint8_t *dv = in->vox + pz * PAD + py * PAD2;
             uint8_t *dt = in->tint + pz * PAD + py * PAD2;
-            if (self && y >= 0 && y < N && z >= 0 && z < N) {
-                /* the chunk's own row: one copy, plus the two x borders */
-                memcpy(dv + 1, self->vox + CHUNK_INDEX(0, y, z), N);
-                if (self->tint) memcpy(dt + 1, self->tint + CHUNK_INDEX(0, y, z), N);
-                else memset(dt + 1, 0, N);
-                dv[0] = world_get(w, ox - 1, oy + y, oz + z);
-                dt[0] = world_get_tint(w, ox - 1, oy + y, oz + z);
-                dv[PAD - 1] = world_get(w, ox + N, oy + y, oz + z);
-                dt[PAD - 1] = world_get_tint(w, ox + N, oy + y, oz + z);
-                continue;
-            }
-            /* border rows (and chunks outside the world) voxel by voxel:
-             * only 4 * 34 rows, and world_get applies the outside rule */
-            for (int px = 0; px < PAD; px++) {
-                dv[px] = world_get(w, ox + px - 1, oy + y, oz + z);
-                dt[px] = world_get_tint(w, ox + px - 1, oy + y, oz + z);
-            }
+            gather_run(w, ox - 1, y, z, 1, dv, dt);
+            gather_run(w, ox, y, z, N, dv + 1, dt + 1);
+            gather_run(w, ox + N, y, z, 1, dv + PAD - 1, dt + PAD - 1);
         }
-    }
 }

@@ -45,7 +45,7 @@ typedef struct app_light {
         bool stale;          /* an edit touched its ring after the snapshot: bake again */
         unsigned epoch;      /* col_epoch when snapshotted */
     } cols[APP_LIGHT_COLUMN_JOBS];
-    int ncols;               /* jobs in use: the pool's workers, at most APP_LIGHT_COLUMN_JOBS */
+    int ncols;               /* jobs in use: two a worker, at most APP_LIGHT_COLUMN_JOBS */
     int *pend_x, *pend_z, pend_n, pend_cap;
     unsigned col_epoch;      /* a whole bake or a new world drops the columns in flight */
     long columns_redone;
@@ -160,7 +160,9 @@ static void *light_init(app *a)
     L->a = a;
     L->jobs = a->jobs;
     int workers = job_pool_threads(a->jobs);
-    L->ncols = workers < 1 ? 1 : workers > APP_LIGHT_COLUMN_JOBS ? APP_LIGHT_COLUMN_JOBS : workers;
+    /* two a worker: while the main thread lands one column and snapshots
+     * the next, the worker is already baking its other one */
+    L->ncols = workers < 1 ? 1 : 2 * workers > APP_LIGHT_COLUMN_JOBS ? APP_LIGHT_COLUMN_JOBS : 2 * workers;
     const cvar_validate_fn v = validate_param;
     cvar_desc d[] = {
         { "light.enable", "snowflake lighting (seed 000): shadows, dark caves; 0 = fixed directional shade", CVAR_BOOL, CVAR_ARCHIVE, "1" },
@@ -383,15 +385,13 @@ static void columns_start(app_light *L)
     memmove(L->pend_z, L->pend_z + k, sizeof *L->pend_z * (size_t)L->pend_n);
 }
 
-/* Lands the finished columns (all of them, waiting, when `wait`): their
- * light into the volume and the texture; a stale one is baked again. */
-static void columns_land(app_light *L, bool wait)
+/* Lands the finished columns: their light into the volume and the
+ * texture; a stale one is baked again. */
+static void columns_land(app_light *L)
 {
     for (int i = 0; i < L->ncols; i++) {
         struct col_job *j = &L->cols[i];
-        if (!j->busy) continue;
-        if (wait) job_group_wait(L->jobs, &j->group);
-        else if (!job_group_done(L->jobs, &j->group)) continue;
+        if (!j->busy || !job_group_done(L->jobs, &j->group)) continue;
         j->busy = false;
         if (j->epoch != L->col_epoch || !L->vol || !L->w) continue;
         int cx, cz;
@@ -441,12 +441,20 @@ void app_light_settle(app *a)
 {
     app_light *L = component_state(&a->comps, app_light_component.name);
     if (!L) return;
-    for (;;) { /* ends: a column is baked again only after an edit, and none comes meanwhile */
-        bool busy = false;
-        for (int i = 0; i < L->ncols; i++) busy |= L->cols[i].busy;
-        if (!busy && L->pend_n == 0) break;
-        columns_land(L, true);
+    /* Each column lands as soon as it is baked and its job takes the next
+     * one; the others keep baking meanwhile. (Waiting for all of them
+     * before starting any left a worker idle behind the slowest column
+     * and both idle while the main thread landed and snapshotted.) Ends:
+     * a column is baked again only after an edit, and none comes meanwhile. */
+    for (;;) {
+        columns_land(L);
         columns_start(L);
+        job_group *busy[APP_LIGHT_COLUMN_JOBS];
+        int n = 0;
+        for (int i = 0; i < L->ncols; i++)
+            if (L->cols[i].busy) busy[n++] = &L->cols[i].group;
+        if (n == 0 && L->pend_n == 0) break;
+        job_group_wait_any(L->jobs, busy, n);
     }
 }
 
@@ -493,7 +501,7 @@ static void light_frame(void *self, app *a, double now, float dt)
     if (!L) return;
     if (L->task && light_task_done(L->task)) land_bake(L);
     follow_window(L);
-    columns_land(L, false);
+    columns_land(L);
     columns_start(L);
     if (L->rebake) {
         start_bake(L);
