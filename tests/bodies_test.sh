@@ -13,7 +13,7 @@ kv() { grep "^$1=" "$tmp/out" | sed -n "${2:-1}p" | cut -d= -f2-; }
 same() { # same NAME EXPECTED ACTUAL
     if [ "$2" = "$3" ]; then echo "ok   $1"; else echo "FAIL $1: expected '$2', got '$3'"; fail=1; fi
 }
-small="set world.size_x 4; set world.size_y 4; set world.size_z 4; biome hills; set tool.size 4"
+small="set world.stream 0; set world.size_x 4; set world.size_y 4; set world.size_z 4; biome hills; set tool.size 4"
 
 check "a fill in mid-air falls and merges back" 0 "$strata" --headless --exec \
     "$small; stats; fill stone 60 110 60; frames 1; stats; frames 600; stats"

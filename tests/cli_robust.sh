@@ -15,7 +15,7 @@ lacks() {
 }
 kv() { grep "^$1=" "$tmp/out" | tail -1 | cut -d= -f2; }
 S="$strata --headless --width 96 --height 64"
-small='set world.size_x 4; set world.size_z 4; set world.size_y 2'
+small='set world.stream 0; set world.size_x 4; set world.size_z 4; set world.size_y 2'
 
 # world size: each cvar in range, the combination refused at 'set' with the limit
 check "world size combination refused" 1 $S --exec "set world.size_x 64; set world.size_z 64; stats"
@@ -23,7 +23,7 @@ has "world size message" err "at most 4096 chunks"
 check "world size in the right order" 0 $S --exec "set world.size_y 1; set world.size_x 64; set world.size_z 64; get world.size_z"
 has "world size accepted" out "world.size_z=64"
 printf 'set world.size_x 64\nset world.size_z 64\n' > bad.cfg
-check "a config with a bad combination" 1 $S --config bad.cfg --exec "stats"
+check "a config with a bad combination" 1 $S --config bad.cfg --exec "set world.stream 0; stats"
 has "bad config names file:line" err "bad.cfg:2:"
 has "the game starts with the default for the refused cvar" out "world_size=2048x128x512"
 
@@ -66,7 +66,7 @@ check "quit ends the script" 0 $S --exec "echo before; quit; echo after"
 has "before quit" out "before"; lacks "after quit" out "after"
 
 # numbers: no float->int overflow, no inf position
-check "tp far outside, then fill" 0 $S --exec "set world.size_x 2; set world.size_z 2; set world.size_y 1; tp 3e9 50 3e9; fill; stats"
+check "tp far outside, then fill" 0 $S --exec "set world.stream 0; set world.size_x 2; set world.size_z 2; set world.size_y 1; tp 3e9 50 3e9; fill; stats"
 has "tp clamps and says so" err "clamped to 64"
 [ "$(kv position)" = "64.00 50.00 64.00" ] || { echo "FAIL tp clamp: position=$(kv position)"; fail=1; }
 check "tp refuses what becomes inf" 1 $S --exec "tp 1e39 1e39 1e39"

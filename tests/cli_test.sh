@@ -4,7 +4,7 @@
 set -u
 strata=$1
 . "$(dirname "$0")/cli_lib.sh" # tmp, fail, check
-small='set world.size_x 4; set world.size_z 4; set world.size_y 2'
+small='set world.stream 0; set world.size_x 4; set world.size_z 4; set world.size_y 2'
 
 check "usage error: unknown flag" 2 "$strata" --bogus
 check "usage error: bad width" 2 "$strata" --headless --width abc
@@ -92,10 +92,16 @@ done
 check "light refuses a bake that would take too long" 1 "$strata" --headless --exec "set light.steps 128; set light.sun_particles 256"
 grep -q "would take about" "$tmp/err" || { echo "FAIL light cost message: $(cat "$tmp/err")"; fail=1; }
 # bad input: the largest view distance and the largest worlds still render, with no GL error
-check "max view.distance and a 64x1x64 world render" 0 "$strata" --headless --width 160 --height 90 --exec "set world.size_y 1; set world.size_x 64; set world.size_z 64; set view.distance 2048; look 45 -20; screenshot $tmp/wide.png; stats"
+check "max view.distance and a 64x1x64 world render" 0 "$strata" --headless --width 160 --height 90 --exec "set world.stream 0; set world.size_y 1; set world.size_x 64; set world.size_z 64; set view.distance 2048; look 45 -20; screenshot $tmp/wide.png; stats"
 [ -s "$tmp/wide.png" ] && [ "$(kv chunks_visible)" -gt 500 ] && ! grep -q "GL error" "$tmp/err" || { echo "FAIL the widest world at max view.distance: $(kv chunks_visible) chunks, $(cat "$tmp/err")"; fail=1; }
-check "a 16x16x16 world from above at max view.distance" 0 "$strata" --headless --width 160 --height 90 --exec "set world.size_y 16; set world.size_x 16; set world.size_z 16; set view.distance 2048; set player.fly 1; tp 256 700 256; look 45 -60; screenshot $tmp/tall.png; stats"
+check "a 16x16x16 world from above at max view.distance" 0 "$strata" --headless --width 160 --height 90 --exec "set world.stream 0; set world.size_y 16; set world.size_x 16; set world.size_z 16; set view.distance 2048; set player.fly 1; tp 256 700 256; look 45 -60; screenshot $tmp/tall.png; stats"
 [ -s "$tmp/tall.png" ] && [ "$(kv triangles_visible)" -gt 0 ] && ! grep -q "GL error" "$tmp/err" || { echo "FAIL the tallest world: $(kv triangles_visible) triangles, $(cat "$tmp/err")"; fail=1; }
+# the default world streams around the player; a view distance whose window would not fit
+# stream.memory_mb is refused with the estimate
+check "the default world streams" 0 "$strata" --headless --exec "stream wait; stats"
+grep -q '^stream_window=' "$tmp/out" && [ "$(kv stream_near_ready)" = 1.000 ] || { echo "FAIL the default world did not stream, or stream wait left the view unready"; fail=1; }
+check "max view.distance on the streamed default is refused" 1 "$strata" --headless --exec "set view.distance 2048"
+grep -q 'MiB of voxels, over stream.memory_mb' "$tmp/err" || { echo "FAIL view.distance refusal without the estimate: $(cat "$tmp/err")"; fail=1; }
 
 # seed 000: voxel detail enhancement, the enhanced render mode
 check "enhance stats in enhanced mode" 0 "$strata" --headless --width 200 --height 150 --exec "$small; $down; screenshot $tmp/blocks.png; set render.mode enhanced; screenshot $tmp/enhanced.png; cut; enhance stats"
@@ -172,7 +178,7 @@ check "tool.mesh with a bad file keeps the tool" 1 "$strata" --headless --exec "
 check "grammar info" 0 "$strata" --headless --exec "grammar info cave.grammar"
 [ "$(kv rules)" = 4 ] && grep -q '^rule.widen=size 4 4 1' "$tmp/out" || { echo "FAIL grammar info: $(head -5 "$tmp/out")"; fail=1; }
 # above a mesa's edge, looking down: walls for the overhang rules (WORLDGEN_VERSION 2's desert)
-gdesert='set world.size_x 4; set world.size_z 4; biome desert; tp 59 75 89; look 0 -89'
+gdesert='set world.stream 0; set world.size_x 4; set world.size_z 4; biome desert; tp 59 75 89; look 0 -89'
 check "grammar apply edits around the view" 0 "$strata" --headless --exec "$gdesert; stats; grammar apply overhang.grammar 3; stats"
 [ "$(kv changed_voxels)" -gt 0 ] && [ "$(grep '^world_hash=' "$tmp/out" | head -1)" != "$(grep '^world_hash=' "$tmp/out" | tail -1)" ] || { echo "FAIL grammar apply changed nothing: $(grep -E 'changed|matches' "$tmp/out")"; fail=1; }
 # the compute-shader derivation gives the CPU's voxels; without compute shaders (or with

@@ -21,7 +21,7 @@ wait_for() { # wait_for FILE TEXT: up to 120 s
     for _ in $(seq 1 1200); do grep -q "^$2\$" "$1" 2>/dev/null && return 0; sleep 0.1; done
     echo "FAIL waited in vain for $2 in $1"; cat "$1" "$1.err" 2>/dev/null | sed 's/^/  | /' | head; exit 1
 }
-small='set world.size_x 4; set world.size_z 4; set world.size_y 2'
+small='set world.stream 0; set world.size_x 4; set world.size_z 4; set world.size_y 2'
 S="$strata --headless"
 W=$tmp/w.strata
 mkfifo "$tmp/go"

@@ -113,7 +113,7 @@ fi
 
 # a streamed and a finite world of one biome are different worlds: the
 # finite one does not get the streamed edits
-small='set world.size_x 4; set world.size_z 4; set world.size_y 2'
+small='set world.stream 0; set world.size_x 4; set world.size_z 4; set world.size_y 2'
 run "finite hills, no file" 0 --exec "$small; biome hills; stats"
 h_fin=$(nth world_hash 1)
 F=$tmp/f.strata

@@ -22,7 +22,7 @@ kv() { grep "^$1=" "$tmp/out" | tail -1 | cut -d= -f2-; }
 same() { # same WHAT A B
     if [ -z "$2" ] || [ "$2" != "$3" ]; then echo "FAIL $1: '$2' vs '$3'"; fail=1; else echo "ok   $1"; fi
 }
-small='set world.size_x 4; set world.size_z 4; set world.size_y 2'
+small='set world.stream 0; set world.size_x 4; set world.size_z 4; set world.size_y 2'
 W=$tmp/w.strata
 cuts='tp 64 50 64; look 0 -60; tool.color 2; +cut; frames 12; -cut; tp 33 50 90; look 200 -30; fill; tool.color 4; cut'
 

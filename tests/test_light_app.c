@@ -68,7 +68,7 @@ static app *open_app(void)
     app_desc d = { .headless = true, .width = 64, .height = 64 };
     app *a = app_create(&d);
     if (!a) fail_msg("no app: a GL context or the assets are missing");
-    assert_int_equal(cmd_exec("set world.size_x 4; set world.size_y 4; set world.size_z 4; regen; frames 1"), 0);
+    assert_int_equal(cmd_exec("set world.stream 0; set world.size_x 4; set world.size_y 4; set world.size_z 4; regen; frames 1"), 0);
     assert_non_null(a->w);
     return a;
 }

@@ -8,7 +8,7 @@ set -u
 strata=$1
 . "$(dirname "$0")/cli_lib.sh" # tmp, fail, check
 export XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data"
-small="set world.size_x 4; set world.size_z 4; set world.size_y 2; set tool.visible 0" # the ghost is drawn in red too
+small="set world.stream 0; set world.size_x 4; set world.size_z 4; set world.size_y 2; set tool.visible 0" # the ghost is drawn in red too
 
 # pixels of the error colour (console_view_color(CONSOLE_ERROR), 255 105 100)
 # in the top 16 rows of a PNG: the recent-messages line

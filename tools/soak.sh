@@ -21,7 +21,7 @@ RANDOM=7 # the script is the same on every run
 biomes=(hills desert taiga deciduous)
 mats=(stone sand dirt)
 {
-    printf 'set world.size_x 4; set world.size_z 4; set world.size_y 2; set tool.size 6\n'
+    printf 'set world.stream 0; set world.size_x 4; set world.size_z 4; set world.size_y 2; set tool.size 6\n' # a finite world: the same cells every cycle
     if [ -n "${SOAK_EXEC:-}" ]; then printf '%s\n' "$SOAK_EXEC"; fi
     for ((c = 0; c < cycles; c++)); do
         printf 'biome %s\n' "${biomes[c % 4]}"

@@ -376,7 +376,7 @@ static void *stream_init(app *a)
     stream_comp *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     const cvar_desc vars[] = {
-        { "world.stream", "an unbounded world streamed around the player (0: a finite world of world.size_*)", CVAR_BOOL, CVAR_ARCHIVE | CVAR_REGEN, "0" },
+        { "world.stream", "an unbounded world streamed around the player (0: a finite world of world.size_*)", CVAR_BOOL, CVAR_ARCHIVE | CVAR_REGEN, "1" },
         { "stream.margin", "voxels kept resident beyond view.distance", CVAR_INT, CVAR_ARCHIVE, "64", 32, 512 },
         { "stream.hysteresis", "columns the player may drift from the window's centre before it follows", CVAR_INT, CVAR_ARCHIVE, "2", 0, 8 },
         { "stream.memory_mb", "the most memory the window's voxels may take", CVAR_FLOAT, CVAR_ARCHIVE, "1024", 16, 65536 },
