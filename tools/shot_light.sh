@@ -5,9 +5,11 @@
 #   light_cave.png   inside a tunnel cut into a mesa, looking out: near darkness
 # Usage: tools/shot_light.sh [BUILD_DIR] [OUT_DIR]
 set -eu
+# the pictures are of the finite world (world.stream 0): the default streams, and its
+# regions place features elsewhere
 build=${1:-build}
 out=${2:-docs/screenshots}
-run() { "$build/strata" --headless --width 960 --height 540 --exec "set tool.visible 0; $1" >/dev/null; }
+run() { "$build/strata" --headless --width 960 --height 540 --exec "set world.stream 0; set tool.visible 0; $1" >/dev/null; }
 run "biome desert; tp 300 95 240; look 120 -30; screenshot $out/light_mesa.png"
 run "biome taiga; set light.sun_pitch 40; tp 256 70 256; look 30 -20; screenshot $out/light_taiga.png"
 cmds="biome desert"
