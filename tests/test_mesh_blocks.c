@@ -9,6 +9,7 @@
 #include "core/rng.h"
 #include "mesh/mesh_blocks.h"
 #include "mesh/mesh_lod.h"
+#include "mesh/mesh_world.h"
 
 static uint8_t vol[CHUNK_VOLUME];
 static mesh_input input;
@@ -614,6 +615,54 @@ static void test_gather_matches_world_get(void **state)
     world_destroy(w);
 }
 
+/* mesh_world_chunks_lod skips the gather and the build of a chunk that is
+ * all air: the same (empty) meshes as gathering and building each chunk,
+ * for air chunks beside, above and below solid ones, with tinted air
+ * inside one of them, and for the solid chunks around them. */
+static void test_world_chunks_air_shortcut(void **state)
+{
+    (void)state;
+    world *w = world_create(3, 3, 3);
+    assert_non_null(w);
+    rng r = rng_make(11);
+    for (int z = 0; z < w->sz; z++)
+        for (int y = 0; y < w->sy; y++)
+            for (int x = 0; x < w->sx; x++) {
+                int cx = x >> CHUNK_BITS, cy = y >> CHUNK_BITS, cz = z >> CHUNK_BITS;
+                bool air = (cx == 1 && cz == 1) || cy == 2; /* a shaft of air chunks, and the sky */
+                uint64_t b = rng_next(&r);
+                if (!air) world_set(w, x, y, z, (uint8_t)(b % 3 ? MAT_STONE : MAT_OAK_LEAVES));
+                else if (cy == 1 && b % 7 == 0) world_set_tint(w, x, y, z, (uint8_t)(1 + (b >> 8) % 5));
+            }
+    int idx[27];
+    for (int i = 0; i < 27; i++) idx[i] = i;
+    static chunk_mesh got[27], got_lod[27], want, want_lod;
+    mesh_world_chunks_lod(w, NULL, idx, 27, true, got, got_lod);
+    static mesh_input in;
+    int empty = 0;
+    for (int i = 0; i < 27; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, i, &cx, &cy, &cz);
+        mesh_gather(w, cx, cy, cz, &in);
+        mesh_build(&in, true, &want);
+        mesh_lod_coarsen(&in);
+        mesh_build(&in, true, &want_lod);
+        empty += want.faces == 0;
+        assert_int_equal(got[i].faces, want.faces);
+        assert_int_equal(got[i].quads, want.quads);
+        assert_int_equal(got_lod[i].faces, want_lod.faces);
+        assert_int_equal(got_lod[i].quads, want_lod.quads);
+        for (int p = 0; p < PASS_COUNT; p++) {
+            assert_int_equal(got[i].pass[p].count, want.pass[p].count);
+            assert_int_equal(got_lod[i].pass[p].count, want_lod.pass[p].count);
+        }
+    }
+    assert_int_equal(empty, 11); /* the 9 sky chunks and the shaft's 2 below them */
+    for (int i = 0; i < 27; i++) mesh_free(&got[i]), mesh_free(&got_lod[i]);
+    mesh_free(&want), mesh_free(&want_lod);
+    world_destroy(w);
+}
+
 /* The coarse level as mesh_lod.h says it, cell by cell with no shortcut:
  * the upper layer's most frequent non-air voxel (first seen wins a tie),
  * else the lower layer's, else air with tint 0, over the whole cell. */
@@ -694,6 +743,7 @@ int main(void)
         cmocka_unit_test(test_reuse_and_clear),
         cmocka_unit_test(test_lod_coarsen_plain),
         cmocka_unit_test(test_gather_matches_world_get),
+        cmocka_unit_test(test_world_chunks_air_shortcut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

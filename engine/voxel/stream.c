@@ -590,7 +590,9 @@ float stream_ready_fraction(const stream *s, double x, double z, int radius)
     return total ? (float)ready / (float)total : 1.f;
 }
 
-void stream_wait(stream *s, double x, double z, int radius)
+void stream_wait(stream *s, double x, double z, int radius) { stream_wait_each(s, x, z, radius, NULL, NULL); }
+
+void stream_wait_each(stream *s, double x, double z, int radius, void (*between)(void *arg), void *arg)
 {
     /* never more than the window can hold around its centre */
     int most = (s->w->cx / 2 - 1 - s->hysteresis) * CHUNK_SIZE;
@@ -598,6 +600,7 @@ void stream_wait(stream *s, double x, double z, int radius)
     for (;;) {
         if (!stream_update(s, x, z)) return;
         if (stream_ready_within(s, x, z, radius)) return;
+        if (between) between(arg);
         struct timespec t = { 0, 500000 };
         nanosleep(&t, NULL);
     }

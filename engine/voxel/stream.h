@@ -104,6 +104,11 @@ void stream_adopt(stream *to, stream *from, double x, double z);
 /* Runs stream_update until every column within `radius` voxels of (x, z)
  * is ready (or the window cannot hold that radius). */
 void stream_wait(stream *s, double x, double z, int radius);
+/* stream_wait that calls between(arg) after each stream_update, on the
+ * caller's thread, while the columns are still coming: the caller lights
+ * and meshes those already installed beside the generation (`stream wait`
+ * does; a frame does the same). between may be NULL. */
+void stream_wait_each(stream *s, double x, double z, int radius, void (*between)(void *arg), void *arg);
 /* Whether every column within `radius` voxels of (x, z) is ready. */
 bool stream_ready_within(const stream *s, double x, double z, int radius);
 /* Of the columns within `radius` voxels of (x, z), the fraction ready (1

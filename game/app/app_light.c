@@ -437,6 +437,14 @@ static void columns_touched(app_light *L, const int lo[3], const int hi[3])
     }
 }
 
+void app_light_pump(app *a)
+{
+    app_light *L = component_state(&a->comps, app_light_component.name);
+    if (!L) return;
+    columns_land(L);
+    columns_start(L);
+}
+
 void app_light_settle(app *a)
 {
     app_light *L = component_state(&a->comps, app_light_component.name);

@@ -27,5 +27,8 @@ float app_light_progress(const app *a);
  * (scripts: `frames`, `stream wait`), so what a script sees does not depend
  * on how fast the workers were. */
 void app_light_settle(app *a);
+/* Lands the streamed columns already baked and starts those waiting, as a
+ * frame does, without waiting for any (`stream wait` between its polls). */
+void app_light_pump(app *a);
 
 #endif

@@ -101,6 +101,24 @@ void app_stream_announce(app *a)
     if (c && app_stream(a)) announce_arrivals(c, a);
 }
 
+static void settle_between(void *arg)
+{
+    app *a = arg;
+    announce_arrivals(state(a), a);
+    app_light_pump(a);
+    app_render_mesh_dirty(a);
+}
+
+void app_stream_settle(app *a, double x, double z, int radius)
+{
+    stream_comp *c = state(a);
+    if (!c || !app_stream(a)) return;
+    stream_wait_each(c->s, x, z, radius, settle_between, a);
+    announce_arrivals(c, a);
+    app_light_settle(a);
+    app_render_mesh_dirty(a);
+}
+
 static void update(stream_comp *c, app *a)
 {
     if (!stream_update(c->s, a->pl.pos[0], a->pl.pos[2]))
@@ -232,11 +250,8 @@ static int c_stream(void *u, int argc, char **argv)
             radius = (int)r;
         }
         uint64_t t0 = timer_ns();
-        stream_wait(c->s, a->pl.pos[0], a->pl.pos[2], radius);
-        announce_arrivals(c, a);
         /* generated, lit and meshed: what a script draws next is whole */
-        app_light_settle(a);
-        app_render_mesh_dirty(a);
+        app_stream_settle(a, a->pl.pos[0], a->pl.pos[2], radius);
         log_out("stream_wait_ms=%.1f", timer_ms_since(t0));
     } else if (argc >= 2) {
         log_error("usage: stream [wait [RADIUS]]");

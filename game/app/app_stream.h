@@ -46,6 +46,12 @@ float app_stream_progress(app *a, const char **label);
 /* Announces the columns installed since the last frame (each frame does;
  * the bench times the stages after generation one by one). */
 void app_stream_announce(app *a);
+/* `stream wait`: every column within `radius` voxels of (x, z) generated,
+ * lit and meshed. The stages overlap as in play: between the polls for
+ * the columns still generating, those installed are announced, their
+ * light columns landed and started, and the chunks whose rings are whole
+ * meshed; then the last arrivals' light and meshes are waited for. */
+void app_stream_settle(app *a, double x, double z, int radius);
 void app_stream_print_stats(app *a);
 
 #endif
