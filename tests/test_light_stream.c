@@ -234,6 +234,103 @@ static void test_move_then_arrivals_equal_fresh_bake(void **state)
     job_pool_destroy(jobs);
 }
 
+/* A move does not clear the columns that leave on the spot (a row of them
+ * is megabytes scattered over the volume, on the frame of the move): their
+ * slots read dark at once, keep their old raw bytes until
+ * light_take_stale hands each out, nearest first, cleared; a column that
+ * lands there first is not handed out; light_hash sees the volume as an
+ * eager clear would. */
+static void test_move_leaves_columns_to_take(void **state)
+{
+    (void)state;
+    job_pool *jobs = job_pool_create(2);
+    light_params p = light_params_default();
+    const int cx = 5, cy = 1, cz = 5;
+    world *w = generated(2, 4, cx, cy, cz);
+    light *l = test_light_bake(w, &p, jobs), *twin = test_light_bake(w, &p, jobs);
+    const size_t bytes = (size_t)w->sx * w->sy * w->sz * 2;
+    uint8_t *before = malloc(bytes);
+    assert_non_null(before);
+    memcpy(before, light_data(l), bytes);
+    const int old_x0 = world_x0(w), old_z0 = world_z0(w);
+
+    assert_true(world_move(w, 4, 3) > 0); /* two columns east, one north */
+    light_move(l, world_x0(w), world_z0(w));
+    light_move(twin, world_x0(w), world_z0(w));
+    assert_int_equal(memcmp(light_data(l), before, bytes), 0); /* nothing cleared yet */
+    for (int z = 3; z < 3 + cz; z++)
+        for (int x = 4; x < 4 + cx; x++) fill_column(w, x, z);
+
+    /* one entering column lands before it is taken: (7, 5), whose ring is there */
+    light_column *lc = light_column_create(cy);
+    assert_non_null(lc);
+    assert_true(light_column_snapshot(lc, w, 7, 5));
+    assert_true(light_column_bake(lc, &p));
+    assert_true(light_column_land(lc, l));
+    light_column_destroy(lc);
+
+    /* none within 8 voxels of a point far west; then all, nearest first */
+    int tx, tz;
+    const int px = 4 * CHUNK_SIZE, pz = 3 * CHUNK_SIZE;
+    assert_false(light_take_stale(l, -1000, pz, 8, &tx, &tz));
+    bool seen[5][5] = { { false } };
+    int taken = 0;
+    long last = -1;
+    while (light_take_stale(l, px, pz, -1, &tx, &tz)) {
+        bool entered = tx * CHUNK_SIZE >= old_x0 + w->sx || tz * CHUNK_SIZE < old_z0;
+        assert_true(entered);
+        assert_true(tx >= 4 && tx < 4 + cx && tz >= 3 && tz < 3 + cz);
+        assert_false(tx == 7 && tz == 5); /* landed: its light is there */
+        assert_false(seen[tz - 3][tx - 4]);
+        seen[tz - 3][tx - 4] = true;
+        long dx = tx * CHUNK_SIZE + CHUNK_SIZE / 2 - px, dz = tz * CHUNK_SIZE + CHUNK_SIZE / 2 - pz;
+        assert_true(dx * dx + dz * dz >= last);
+        last = dx * dx + dz * dz;
+        taken++;
+        /* handed out cleared */
+        for (int y = 0; y < w->sy; y += 5) {
+            uint8_t s, k;
+            light_get(l, tx * CHUNK_SIZE + 3, y, tz * CHUNK_SIZE + 30, &s, &k);
+            assert_int_equal(s + k, 0);
+        }
+    }
+    assert_int_equal(taken, 2 * 5 + 3 - 1); /* a 2 x 5 strip and 3 more of a row, less the one landed */
+
+    /* the raw bytes are now an eager clear's, except the landed column */
+    const uint8_t *now = light_data(l);
+    long lit_stayed = 0;
+    for (int z = 0; z < w->sz; z++)
+        for (int y = 0; y < w->sy; y++)
+            for (int x = 0; x < w->sx; x++) {
+                int gx = world_x0(w) + x, gz = world_z0(w) + z;
+                if (gx >> CHUNK_BITS == 7 && gz >> CHUNK_BITS == 5) continue;
+                bool stayed = gx < old_x0 + w->sx && gz >= old_z0; /* the new window is east and north */
+                int sx = (gx % w->sx + w->sx) % w->sx, sz = (gz % w->sz + w->sz) % w->sz;
+                size_t i = 2 * ((size_t)sx + (size_t)w->sx * ((size_t)y + (size_t)w->sy * sz));
+                if (stayed) {
+                    assert_int_equal(now[i], before[i]);
+                    assert_int_equal(now[i + 1], before[i + 1]);
+                    lit_stayed += now[i] + now[i + 1];
+                } else {
+                    assert_int_equal(now[i] + now[i + 1], 0);
+                }
+            }
+    assert_true(lit_stayed > 0);
+    /* the twin's hash clears its own stale columns first: the same bytes
+     * once the landed column's are the same too */
+    light_column *lc2 = light_column_create(cy);
+    assert_true(light_column_snapshot(lc2, w, 7, 5));
+    assert_true(light_column_bake(lc2, &p));
+    assert_true(light_column_land(lc2, twin));
+    light_column_destroy(lc2);
+    assert_true(light_hash(twin) == light_hash(l));
+    free(before);
+    light_destroy(l);
+    light_destroy(twin);
+    world_destroy(w);
+    job_pool_destroy(jobs);
+}
+
 /* The origin window is what it was before windows: the hashes a whole bake
  * gave before light followed the world (measured on that code, and again
  * when WORLDGEN_VERSION 2 changed the worlds: the world's own hash is
@@ -272,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_streamed_equals_whole_bake),
         cmocka_unit_test(test_moved_window_equals_origin_window),
         cmocka_unit_test(test_move_then_arrivals_equal_fresh_bake),
+        cmocka_unit_test(test_move_leaves_columns_to_take),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,7 +83,8 @@ light *light_create(int sx, int sy, int sz)
     l->opaque = calloc(words, sizeof *l->opaque);
     l->drawn = calloc(words, sizeof *l->drawn);
     l->rg = calloc(l->count, 2);
-    if (!l->opaque || !l->drawn || !l->rg) {
+    l->stale = calloc((size_t)(sx / CHUNK_SIZE) * (size_t)(sz / CHUNK_SIZE), 1);
+    if (!l->opaque || !l->drawn || !l->rg || !l->stale) {
         light_destroy(l);
         return NULL;
     }
@@ -96,6 +97,7 @@ void light_destroy(light *l)
     free(l->opaque);
     free(l->drawn);
     free(l->rg);
+    free(l->stale);
     free(l);
 }
 
@@ -566,6 +568,9 @@ light_task *light_bake_start(light *l, const light_params *p, job_pool *jobs, co
     trace_ctx *c = &t->c;
     c->t0 = timer_ns();
     c->jobs = jobs;
+    /* the bake writes its box: no stale pairs in it; a column it covers
+     * whole is drawn from the bake (the callers copy what they bake) */
+    light_flush_box(l, lo, hi, true);
     light_trace_tables(c, p);
     light_trace_window(c, l, lo, hi);
     t->planes = c->hi[2] - c->lo[2];
@@ -738,28 +743,81 @@ void light_move(light *l, int x0, int z0)
     if (x0 == l->ox && z0 == l->oz) return;
     int64_t dx = (int64_t)x0 - l->ox, dz = (int64_t)z0 - l->oz;
     const bool all = dx >= l->sx || -dx >= l->sx || dz >= l->sz || -dz >= l->sz; /* every column leaves */
-    /* the light of every column that leaves goes dark: the columns that
-     * enter take its slots and have no light until they arrive (all of
-     * them: one clear, not one per chunk row) */
-    if (all) memset(l->rg, 0, l->count * 2);
-    for (int sz = 0; sz < l->sz && !all; sz += CHUNK_SIZE)
+    const int ncx = l->sx / CHUNK_SIZE, ncz = l->sz / CHUNK_SIZE;
+    if (all) { /* one clear of everything, not one per chunk row */
+        memset(l->rg, 0, l->count * 2);
+        memset(l->stale, LIGHT_FRESH, (size_t)ncx * (size_t)ncz);
+        size_t words = (l->count + 63) / 64;
+        memset(l->opaque, 0, words * sizeof *l->opaque);
+        memset(l->drawn, 0, words * sizeof *l->drawn);
+        light_place(l, x0, z0);
+        return;
+    }
+    /* the columns that enter take the slots of those that leave and have
+     * no light until they arrive: their slots are marked, and cleared a
+     * few a frame later (light_take_stale) or when something reads them
+     * (a window row of columns is 32 x sy x 32 pairs each, scattered over
+     * the whole volume: clearing them all here held the frame of every
+     * move for several ms) */
+    for (int sz = 0; sz < l->sz; sz += CHUNK_SIZE)
         for (int sx = 0; sx < l->sx; sx += CHUNK_SIZE) {
             /* global first voxel of the column in slot (sx, sz), old window */
             int64_t gx = (int64_t)l->ox + wrap_mod(sx - l->kx, l->sx);
             int64_t gz = (int64_t)l->oz + wrap_mod(sz - l->kz, l->sz);
             if (gx >= x0 && gx < (int64_t)x0 + l->sx && gz >= z0 && gz < (int64_t)z0 + l->sz) continue;
-            for (int z = sz; z < sz + CHUNK_SIZE; z++)
-                for (int y = 0; y < l->sy; y++) memset(&l->rg[2 * vidx(l, sx, y, z)], 0, 2 * CHUNK_SIZE);
+            l->stale[(sz / CHUNK_SIZE) * ncx + sx / CHUNK_SIZE] = LIGHT_STALE;
         }
-    if (all) {
-        size_t words = (l->count + 63) / 64;
-        memset(l->opaque, 0, words * sizeof *l->opaque);
-        memset(l->drawn, 0, words * sizeof *l->drawn);
-    } else {
-        shift_bits(l, l->opaque, (int)dx, (int)dz);
-        shift_bits(l, l->drawn, (int)dx, (int)dz);
-    }
+    shift_bits(l, l->opaque, (int)dx, (int)dz);
+    shift_bits(l, l->drawn, (int)dx, (int)dz);
     light_place(l, x0, z0);
+}
+
+/* Clears the rg pairs of the column in slot (sx, sz) (voxels). */
+static void clear_slot(light *l, int sx, int sz)
+{
+    for (int z = sz; z < sz + CHUNK_SIZE; z++)
+        for (int y = 0; y < l->sy; y++) memset(&l->rg[2 * vidx(l, sx, y, z)], 0, 2 * CHUNK_SIZE);
+}
+
+void light_flush_box(light *l, const int lo[3], const int hi[3], bool drawn_after)
+{
+    int a[3], b[3];
+    clamp_box(l, lo, hi, a, b);
+    const int ncx = l->sx / CHUNK_SIZE;
+    for (int z = a[2] & ~CHUNK_MASK; z < b[2]; z += CHUNK_SIZE)
+        for (int x = a[0] & ~CHUNK_MASK; x < b[0]; x += CHUNK_SIZE) {
+            int sx = slot_of(x, l->kx, l->sx), sz = slot_of(z, l->kz, l->sz);
+            uint8_t *st = &l->stale[(sz / CHUNK_SIZE) * ncx + sx / CHUNK_SIZE];
+            if (*st == LIGHT_FRESH) continue;
+            if (*st == LIGHT_STALE) clear_slot(l, sx, sz);
+            bool whole = x >= a[0] && x + CHUNK_SIZE <= b[0] && z >= a[2] && z + CHUNK_SIZE <= b[2] && a[1] == 0 &&
+                         b[1] == l->sy;
+            *st = drawn_after && whole ? LIGHT_FRESH : LIGHT_CLEARED;
+        }
+}
+
+bool light_take_stale(light *l, int px, int pz, int reach, int *cx, int *cz)
+{
+    const int ncx = l->sx / CHUNK_SIZE, ncz = l->sz / CHUNK_SIZE;
+    int best = -1;
+    int64_t best_d = 0;
+    for (int i = 0; i < ncx * ncz; i++) {
+        if (l->stale[i] == LIGHT_FRESH) continue;
+        int sx = (i % ncx) * CHUNK_SIZE, sz = (i / ncx) * CHUNK_SIZE;
+        /* the global column that now owns the slot */
+        int64_t gx = (int64_t)l->ox + wrap_mod(sx - l->kx, l->sx) + CHUNK_SIZE / 2;
+        int64_t gz = (int64_t)l->oz + wrap_mod(sz - l->kz, l->sz) + CHUNK_SIZE / 2;
+        int64_t d = (gx - px) * (gx - px) + (gz - pz) * (gz - pz);
+        if (best < 0 || d < best_d) best = i, best_d = d;
+    }
+    /* (a column's centre within reach of the point) */
+    if (best < 0 || (reach >= 0 && best_d > (int64_t)(reach + CHUNK_SIZE) * (reach + CHUNK_SIZE))) return false;
+    int sx = (best % ncx) * CHUNK_SIZE, sz = (best / ncx) * CHUNK_SIZE;
+    if (l->stale[best] == LIGHT_STALE) clear_slot(l, sx, sz);
+    l->stale[best] = LIGHT_FRESH;
+    *cx = (int)(((int64_t)l->ox + wrap_mod(sx - l->kx, l->sx)) >> CHUNK_BITS);
+    *cz = (int)(((int64_t)l->oz + wrap_mod(sz - l->kz, l->sz)) >> CHUNK_BITS);
+    return true;
 }
 
 void light_place(light *l, int x0, int z0)
@@ -774,6 +832,7 @@ void light_clear(light *l)
     memset(l->opaque, 0, words * sizeof *l->opaque);
     memset(l->drawn, 0, words * sizeof *l->drawn);
     memset(l->rg, 0, l->count * 2);
+    memset(l->stale, LIGHT_FRESH, (size_t)(l->sx / CHUNK_SIZE) * (size_t)(l->sz / CHUNK_SIZE));
 }
 
 void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky)
@@ -788,9 +847,18 @@ void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky)
         return;
     }
     size_t i = ridx(l, (int)lx, y, (int)lz);
+    int sx = slot_of((int)lx, l->kx, l->sx), sz = slot_of((int)lz, l->kz, l->sz);
+    if (l->stale[(sz / CHUNK_SIZE) * (l->sx / CHUNK_SIZE) + sx / CHUNK_SIZE] == LIGHT_STALE) {
+        *sun = *sky = 0; /* a column that left: not cleared yet */
+        return;
+    }
     *sun = l->rg[2 * i], *sky = l->rg[2 * i + 1];
 }
 
 const uint8_t *light_data(const light *l) { return l->rg; }
 
-uint64_t light_hash(const light *l) { return hash_bytes(HASH_SEED, l->rg, l->count * 2); }
+uint64_t light_hash(light *l)
+{
+    light_flush_box(l, NULL, NULL, false);
+    return hash_bytes(HASH_SEED, l->rg, l->count * 2);
+}

@@ -105,8 +105,20 @@ void light_relight(light *l, const world *w, const light_params *p, struct job_p
  * CHUNK_SIZE, as world_x0/world_z0 give): the light of the columns that
  * leave is cleared, and the columns that enter are empty (air) and dark
  * until they are read and relit, the way the world's own columns behave.
- * Columns that stay keep their light and their slots. */
+ * Columns that stay keep their light and their slots.
+ * When only some columns leave, their pairs are cleared later, not on the
+ * move: light_get, bakes, relights, landings and light_hash already see
+ * them dark, but light_data's raw bytes keep the old light there until
+ * light_take_stale hands the column out (a texture copy of the volume
+ * takes them, and copies each one it takes). When every column leaves,
+ * all is cleared at once and nothing is handed out. */
 void light_move(light *l, int x0, int z0);
+/* Clears one column a move left with its old light, the nearest to the
+ * global (px, pz), and gives its chunk column (cx, cz): its raw bytes are
+ * now right (dark, or the light that landed there since). False when none
+ * is left, or (reach >= 0) none has a voxel within about reach of the
+ * point. */
+bool light_take_stale(light *l, int px, int pz, int reach, int *cx, int *cz);
 void light_origin(const light *l, int *x0, int *z0);
 /* Slot (index in the volume) of the window's first voxel: x0 mod sx and
  * z0 mod sz. The texture stores the volume as it is, so shaders need it. */
@@ -150,9 +162,10 @@ bool light_blocks(uint8_t material);
 void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky);
 /* The raw volume: (sun, sky) byte pairs, x fastest, then y, then z (an RG8
  * 3D texture's order), in slots: global (x, z) is at (x mod sx, z mod sz),
- * so at origin 0 the index is the coordinate. */
+ * so at origin 0 the index is the coordinate. Columns a move left are not
+ * cleared yet (light_move, light_take_stale). */
 const uint8_t *light_data(const light *l);
-/* Hash of both volumes (tests, determinism). */
-uint64_t light_hash(const light *l);
+/* Hash of both volumes (tests, determinism); clears what moves left. */
+uint64_t light_hash(light *l);
 
 #endif

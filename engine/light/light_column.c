@@ -168,5 +168,8 @@ bool light_column_land(const light_column *lc, light *dst)
         for (int y = 0; y < dst->sy; y++)
             memcpy(&dst->rg[2 * ridx(dst, x0 - dst->ox, y, z0 + z - dst->oz)],
                    &src->rg[2 * ridx(src, x0 - src->ox, y, z0 + z - src->oz)], 2 * CHUNK_SIZE);
+    /* every pair of the column written: whatever a move left there is gone */
+    int sx = slot_of(x0 - dst->ox, dst->kx, dst->sx), sz = slot_of(z0 - dst->oz, dst->kz, dst->sz);
+    dst->stale[(sz / CHUNK_SIZE) * (dst->sx / CHUNK_SIZE) + sx / CHUNK_SIZE] = LIGHT_FRESH;
     return true;
 }

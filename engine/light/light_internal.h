@@ -31,7 +31,26 @@ struct light {
      * texture copies it as it is, and a move touches only the columns that
      * leave and enter. */
     uint8_t *rg;
+    /* Per column slot (sx / 32 x sz / 32, slot order): what a move left in
+     * rg there (light_move). A move marks the slots of the columns that
+     * leave LIGHT_STALE instead of clearing their 32 x sy x 32 pairs on
+     * the frame of the move; they read as dark (light_get), are cleared
+     * before anything else reads or writes them (light_flush_box), and are
+     * handed out one at a time to be cleared and drawn (light_take_stale). */
+    uint8_t *stale;
 };
+
+enum {
+    LIGHT_FRESH = 0,   /* rg holds this column's light (or none yet, zero) */
+    LIGHT_STALE = 1,   /* rg still holds the light of the column that left */
+    LIGHT_CLEARED = 2, /* cleared, not yet handed out by light_take_stale */
+};
+
+/* Clears the stale columns the global box [lo, hi) (the whole window when
+ * NULL) touches: before a bake reads or writes it. With drawn_after (the
+ * caller copies the box's light out, as a bake's callers do), a column
+ * the box covers whole needs no handing out; others are LIGHT_CLEARED. */
+void light_flush_box(light *l, const int lo[3], const int hi[3], bool drawn_after);
 
 /* Bit index of window voxel (x, y, z) (local coordinates). */
 static inline size_t vidx(const light *l, int x, int y, int z)

@@ -203,26 +203,27 @@ static bool window_empty(const world *w)
     return true;
 }
 
-/* The part of [n0, n0 + size) outside [o0, o0 + size) on one axis: a
- * single range [*a, *b), as both have the same size (empty when n0 = o0). */
-static void entered_range(int n0, int o0, int size, int *a, int *b)
-{
-    if (n0 >= o0) *a = o0 + size > n0 ? o0 + size : n0, *b = n0 + size;
-    else *a = n0, *b = o0 < n0 + size ? o0 : n0 + size;
-}
+/* Columns of the texture a move left with the light of the columns that
+ * went, cleared and drawn a few a frame (light_take_stale), nearest the
+ * eye first; any within the view distance at once. They enter at the
+ * window's far edge, beyond what is drawn, and a column's light drawn
+ * when it lands replaces them: doing it all on the frame of the move (a
+ * row of 27 columns, 7 MiB of texture) held that frame for ~15 ms. */
+#define STALE_COLUMNS_A_FRAME 4
 
-/* Uploads the columns of the volume's window that were not in the window
- * whose first voxel was (ox, oz): after a move they hold no light, and
- * their texels still hold the light of the columns that left. */
-static void upload_entered(app_light *L, int ox, int oz)
+static void take_stale(app_light *L, app *a)
 {
-    int x0, z0, sx, sy, sz, a, b;
-    light_origin(L->vol, &x0, &z0);
-    light_size(L->vol, &sx, &sy, &sz);
-    entered_range(x0, ox, sx, &a, &b); /* the strip of new x, every z */
-    light_tex_upload(&L->tex, L->vol, (const int[3]){ a, 0, z0 }, (const int[3]){ b, sy, z0 + sz });
-    entered_range(z0, oz, sz, &a, &b); /* the strip of new z, every x */
-    light_tex_upload(&L->tex, L->vol, (const int[3]){ x0, 0, a }, (const int[3]){ x0 + sx, sy, b });
+    if (!L->vol) return;
+    int px = (int)floor(a->pl.pos[0]), pz = (int)floor(a->pl.pos[2]);
+    int near = (int)a->cv.distance->f + 2 * CHUNK_SIZE;
+    for (int n = 0;; n++) {
+        int cx, cz;
+        if (!light_take_stale(L->vol, px, pz, n < STALE_COLUMNS_A_FRAME ? -1 : near, &cx, &cz)) break;
+        if (!L->gl) continue;
+        const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE };
+        const int hi[3] = { lo[0] + CHUNK_SIZE, L->w->sy, lo[2] + CHUNK_SIZE };
+        light_tex_upload(&L->tex, L->vol, lo, hi);
+    }
 }
 
 /* The world's window moved (streaming): the volume follows it. A bake in
@@ -241,7 +242,13 @@ static void follow_window(app_light *L)
         if (nx != ox || nz != oz) return;
     }
     light_move(L->vol, world_x0(L->w), world_z0(L->w));
-    if (L->gl) upload_entered(L, ox, oz);
+    int sx, sy, sz, nx, nz;
+    light_size(L->vol, &sx, &sy, &sz);
+    light_origin(L->vol, &nx, &nz);
+    /* every column left: the volume is cleared whole, so is the texture;
+     * otherwise those that left go a few a frame (take_stale) */
+    bool all = llabs((long long)nx - ox) >= sx || llabs((long long)nz - oz) >= sz;
+    if (L->gl && all) light_tex_upload(&L->tex, L->vol, NULL, NULL);
 }
 
 static void light_new_world(void *self, app *a, world *w)
@@ -443,6 +450,7 @@ void app_light_pump(app *a)
     if (!L) return;
     columns_land(L);
     columns_start(L);
+    take_stale(L, a);
 }
 
 void app_light_settle(app *a)
@@ -511,6 +519,7 @@ static void light_frame(void *self, app *a, double now, float dt)
     follow_window(L);
     columns_land(L);
     columns_start(L);
+    take_stale(L, a);
     if (L->rebake) {
         start_bake(L);
         if (platform_headless(a->plat) && L->task) land_bake(L);
