@@ -568,8 +568,9 @@ light_task *light_bake_start(light *l, const light_params *p, job_pool *jobs, co
     trace_ctx *c = &t->c;
     c->t0 = timer_ns();
     c->jobs = jobs;
-    /* the bake writes its box: no stale pairs in it; a column it covers
-     * whole is drawn from the bake (the callers copy what they bake) */
+    /* the bake writes every pair of its box (light_trace_plane) and its
+     * callers copy the box out: stale columns it covers whole need
+     * nothing, those it covers in part are cleared first */
     light_flush_box(l, lo, hi, true);
     light_trace_tables(c, p);
     light_trace_window(c, l, lo, hi);
@@ -779,7 +780,7 @@ static void clear_slot(light *l, int sx, int sz)
         for (int y = 0; y < l->sy; y++) memset(&l->rg[2 * vidx(l, sx, y, z)], 0, 2 * CHUNK_SIZE);
 }
 
-void light_flush_box(light *l, const int lo[3], const int hi[3], bool drawn_after)
+void light_flush_box(light *l, const int lo[3], const int hi[3], bool rewritten)
 {
     int a[3], b[3];
     clamp_box(l, lo, hi, a, b);
@@ -789,10 +790,14 @@ void light_flush_box(light *l, const int lo[3], const int hi[3], bool drawn_afte
             int sx = slot_of(x, l->kx, l->sx), sz = slot_of(z, l->kz, l->sz);
             uint8_t *st = &l->stale[(sz / CHUNK_SIZE) * ncx + sx / CHUNK_SIZE];
             if (*st == LIGHT_FRESH) continue;
-            if (*st == LIGHT_STALE) clear_slot(l, sx, sz);
             bool whole = x >= a[0] && x + CHUNK_SIZE <= b[0] && z >= a[2] && z + CHUNK_SIZE <= b[2] && a[1] == 0 &&
                          b[1] == l->sy;
-            *st = drawn_after && whole ? LIGHT_FRESH : LIGHT_CLEARED;
+            if (rewritten && whole) { /* every pair written, then copied out: nothing to clear or hand out */
+                *st = LIGHT_FRESH;
+                continue;
+            }
+            if (*st == LIGHT_STALE) clear_slot(l, sx, sz);
+            *st = LIGHT_CLEARED;
         }
 }
 

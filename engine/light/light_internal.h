@@ -47,10 +47,11 @@ enum {
 };
 
 /* Clears the stale columns the global box [lo, hi) (the whole window when
- * NULL) touches: before a bake reads or writes it. With drawn_after (the
- * caller copies the box's light out, as a bake's callers do), a column
- * the box covers whole needs no handing out; others are LIGHT_CLEARED. */
-void light_flush_box(light *l, const int lo[3], const int hi[3], bool drawn_after);
+ * NULL) touches: before a bake reads or writes it. rewritten: the caller
+ * writes every pair of the box and copies the box out (a bake), so a
+ * column the box covers whole is neither cleared nor handed out; the
+ * others are cleared and left LIGHT_CLEARED. */
+void light_flush_box(light *l, const int lo[3], const int hi[3], bool rewritten);
 
 /* Bit index of window voxel (x, y, z) (local coordinates). */
 static inline size_t vidx(const light *l, int x, int y, int z)
