@@ -111,6 +111,13 @@ int world_column_state(const world *w, int cx, int cz)
     return w->col_state[world_chunk_index(w, cx, 0, cz)];
 }
 
+bool world_window_empty(const world *w)
+{
+    for (int i = 0; i < w->cx * w->cz; i++)
+        if (w->col_state[i] != WORLD_COL_EMPTY) return false;
+    return true;
+}
+
 void world_set_column_state(world *w, int cx, int cz, int state)
 {
     if (world_chunk_valid(w, cx, 0, cz)) w->col_state[world_chunk_index(w, cx, 0, cz)] = (uint8_t)state;
@@ -314,7 +321,11 @@ void world_clear(world *w)
     memset(w->edit, 0, (size_t)w->chunk_count);
     w->unsaved_count = 0;
     for (int i = 0; i < w->chunk_count; i++) {
-        memset(w->chunks[i].vox, MAT_AIR, CHUNK_VOLUME);
+        /* A chunk that is air already is left alone: reading a new
+         * window's untouched pages is cheap, writing them makes the
+         * system hand each one over (a streamed window is ~100 MB) */
+        if (!(chunk_is_uniform(&w->chunks[i]) && w->chunks[i].vox[0] == MAT_AIR))
+            memset(w->chunks[i].vox, MAT_AIR, CHUNK_VOLUME);
         free(w->chunks[i].tint);
         w->chunks[i].tint = NULL;
     }

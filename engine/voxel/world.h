@@ -200,6 +200,9 @@ int world_move(world *w, int ocx, int ocz);
 /* State of column (cx, cz), global; WORLD_COL_EMPTY outside the window. */
 int world_column_state(const world *w, int cx, int cz);
 void world_set_column_state(world *w, int cx, int cz, int state);
+/* No column of the window is WORLD_COL_READY: a streamed window just
+ * begun or moved past everything (a finite world's columns are all ready). */
+bool world_window_empty(const world *w);
 
 /* Hash of every voxel and tint, in chunk order: equal worlds hash equal. */
 uint64_t world_hash(const world *w);

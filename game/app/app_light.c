@@ -194,14 +194,6 @@ static bool light_gfx_init(void *self, app *a)
     return L != NULL;
 }
 
-/* No column of the window has been generated yet (a streamed world just
- * begun): there is nothing to bake; light comes as columns arrive. */
-static bool window_empty(const world *w)
-{
-    for (int i = 0; i < w->cx * w->cz; i++)
-        if (w->col_state[i] != WORLD_COL_EMPTY) return false;
-    return true;
-}
 
 /* Columns of the texture a move left with the light of the columns that
  * went, cleared and drawn a few a frame (light_take_stale), nearest the
@@ -264,7 +256,8 @@ static void light_new_world(void *self, app *a, world *w)
     L->seed = seed;
     int sx = 0, sy = 0, sz = 0;
     if (L->vol) light_size(L->vol, &sx, &sy, &sz);
-    if (!L->vol || sx != w->sx || sy != w->sy || sz != w->sz) {
+    bool reused = L->vol && sx == w->sx && sy == w->sy && sz == w->sz;
+    if (!reused) {
         light_destroy(L->vol);
         light_tex_destroy(&L->tex);
         L->vol = light_create(w->sx, w->sy, w->sz);
@@ -276,9 +269,9 @@ static void light_new_world(void *self, app *a, world *w)
         if (L->gl && !light_tex_create(&L->tex, w->sx, w->sy, w->sz, err, sizeof err))
             log_error("light: %s: the world stays unlit", err);
     }
-    if (window_empty(w)) { /* streamed: every column is lit as it arrives */
+    if (world_window_empty(w)) { /* streamed, just begun: every column is lit as it arrives */
         light_move(L->vol, world_x0(w), world_z0(w));
-        light_clear(L->vol);
+        if (reused) light_clear(L->vol); /* a new volume is dark already: writing it would fault in every page */
         if (L->gl) light_tex_fill(&L->tex, 0, 0);
         L->baked = true;
         L->last = (light_stats){ 0 }, L->last_what = NULL; /* `light stats`: nothing traced yet */

@@ -15,15 +15,19 @@ const worldgen_kind *app_kind(const app *a)
 /* Installs a freshly generated world: the components let go of the old
  * one (saves write its edits), the player spawns, then every component
  * hears of the new world (a saved one puts its edits and player back). */
-static void install_world(app *a, world *w)
+static void install_world(app *a, world *w, bool streamed)
 {
     if (a->w) component_world_leaving_all(&a->comps, a, a->w);
     world_destroy(a->w);
     a->w = w;
     a->world_seed = a->cv.seed->i;
     a->world_kind = app_kind(a);
-    /* on the ground near the centre, in a clearing if there is one (never on the leaf roof) */
-    if (!player_spawn_ground(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f))
+    /* on the ground near the centre, in a clearing if there is one (never
+     * on the leaf roof); a streamed window starts with no ground at all:
+     * the stream spawns the player once the ground around the spawn is
+     * there (app_stream.c), and searching every column of the empty window
+     * for a floor held each F1-F4 for most of a second */
+    if (streamed || !player_spawn_ground(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f))
         player_spawn(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f);
     a->pl.yaw = 0, a->pl.pitch = 0;
     player_look(&a->pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
@@ -40,7 +44,7 @@ bool app_regenerate(app *a)
     if (app_streaming(a)) { /* the window starts empty: the stream fills it as the player nears */
         world *sw;
         if (!app_stream_begin(a, &sw)) return false;
-        install_world(a, sw);
+        install_world(a, sw, true);
         return true;
     }
     world *w = world_create(a->cv.size_x->i, a->cv.size_y->i, a->cv.size_z->i);
@@ -49,7 +53,7 @@ bool app_regenerate(app *a)
         world_destroy(w);
         return false;
     }
-    install_world(a, w);
+    install_world(a, w, false);
     return true;
 }
 
@@ -74,7 +78,7 @@ bool app_sync_world(app *a)
         world *w = worldgen_finish(a->gen_task);
         a->gen_task = NULL;
         if (!w) return false;
-        install_world(a, w);
+        install_world(a, w, false);
     }
     if (a->regen_pending) return app_regenerate(a);
     return true;
