@@ -301,6 +301,41 @@ static float plain_survival(const trace_ctx *c)
     return alive > 0 ? (float)alive / (float)n : 1.f;
 }
 
+/* An element's generator with its next number already made: the same
+ * numbers in the same order as rng_next. Most particles end where the
+ * branch predictor did not guess, and the core then starts the next
+ * particle with nothing in flight: its first step's direction waits for a
+ * random number, and splitmix64's mix (two multiplies, three shifts) is
+ * a dozen cycles on that path. The state only counts, so the draw after
+ * the current one is known long before the walk needs it; made then, off
+ * the path, it is ready when the next particle starts. */
+typedef struct rng_ahead {
+    rng r;
+    uint64_t next; /* what rng_next(&r) would give */
+} rng_ahead;
+
+static inline rng_ahead ahead_make(uint64_t seed)
+{
+    rng r = rng_make(seed), t = r;
+    return (rng_ahead){ r, rng_next(&t) };
+}
+
+static inline uint64_t ahead_next(rng_ahead *a)
+{
+    uint64_t v = a->next;
+    rng_skip(&a->r, 1);
+    rng t = a->r;
+    a->next = rng_next(&t);
+    return v;
+}
+
+static inline void ahead_skip(rng_ahead *a, uint64_t n)
+{
+    rng_skip(&a->r, n);
+    rng t = a->r;
+    a->next = rng_next(&t);
+}
+
 /* How a walk finds the voxel under a position (one compiled walk each). */
 typedef enum walk_kind {
     /* the window lies at x, z >= 0 inside the home frame (frame 0), where
@@ -324,7 +359,7 @@ typedef enum walk_kind {
  * a floor is two more instructions an axis, and on the chain every step's
  * test waits for. */
 static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const float (*dirs)[3], unsigned mask,
-                                                        int bits_per_step, uint64_t bits, int bits_left, rng *r,
+                                                        int bits_per_step, uint64_t bits, int bits_left, rng_ahead *r,
                                                         int x, int y, int z, int frx, int frz, float fall,
                                                         float rise, float hcut, const walk_kind kind,
                                                         const bool inside)
@@ -347,7 +382,7 @@ static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const
     float low = hcut + 0.25f + (float)steps * fall, high = fsy - 0.25f - (float)steps * rise;
     for (int s = 0; s < steps; s++) {
         if (settle) low -= fall, high += rise;
-        if (bits_left < bits_per_step) bits = rng_next(r), bits_left = 64;
+        if (bits_left < bits_per_step) bits = ahead_next(r), bits_left = 64;
         const float *d = dirs[bits & mask];
         bits >>= bits_per_step, bits_left -= bits_per_step;
         px += d[0], py += d[1], pz += d[2];
@@ -383,7 +418,7 @@ static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const
          * the random numbers those steps would have drawn. */
         if (settle && py >= low && py < high) {
             int left = steps - 1 - s - bits_left / bits_per_step, per = 64 / bits_per_step;
-            if (left > 0) rng_skip(r, (uint64_t)((left + per - 1) / per));
+            if (left > 0) ahead_skip(r, (uint64_t)((left + per - 1) / per));
             return true;
         }
     }
@@ -447,12 +482,12 @@ static inline __attribute__((always_inline)) void trace_element(const trace_ctx 
                                                                  const walk_kind kind, const bool inside)
 {
     const light_params *p = c->p;
-    rng r = rng_make(rng_hash3(p->seed, x, y, z));
+    rng_ahead r = ahead_make(rng_hash3(p->seed, x, y, z));
     for (int n = 0; n < p->sun_particles; n++)
         *sun += walk(c, (const float (*)[3])c->sun_d, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z, frx, frz, c->sun_fall,
                      c->sun_rise, hcut, kind, inside);
     for (int n = 0; n < p->sky_particles; n++) {
-        uint64_t bits = rng_next(&r); /* the heading, then the first 14 steps */
+        uint64_t bits = ahead_next(&r); /* the heading, then the first 14 steps */
         *sky += walk(c, (const float (*)[3])c->sky_d[bits & 255], LIGHT_SKY_JITTERS - 1, 4, bits >> 8, 56, &r, x, y,
                      z, frx, frz, c->sky_fall[bits & 255], c->sky_rise[bits & 255], hcut, kind, inside);
     }
