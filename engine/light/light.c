@@ -475,14 +475,16 @@ static void clear_row(light *l, int x0, int x1, int y, int z)
     if (n > first) memset(&l->rg[2 * row], 0, 2 * (size_t)(n - first));
 }
 
-/* The particles of the element at global (x, y, z) from frame (frx, frz):
- * global, so the light of a place, not of a slot or a window. */
+/* The particles of the element at global (x, y, z) from frame (frx, frz),
+ * drawing from seed = rng_hash3(p->seed, x, y, z) (light_trace_plane makes
+ * a row's together): global, so the light of a place, not of a slot or a
+ * window. */
 static inline __attribute__((always_inline)) void trace_element(const trace_ctx *c, int x, int y, int z, int frx,
-                                                                 int frz, float hcut, int *sun, int *sky,
-                                                                 const walk_kind kind, const bool inside)
+                                                                 int frz, float hcut, uint64_t seed, int *sun,
+                                                                 int *sky, const walk_kind kind, const bool inside)
 {
     const light_params *p = c->p;
-    rng_ahead r = ahead_make(rng_hash3(p->seed, x, y, z));
+    rng_ahead r = ahead_make(seed);
     for (int n = 0; n < p->sun_particles; n++)
         *sun += walk(c, (const float (*)[3])c->sun_d, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z, frx, frz, c->sun_fall,
                      c->sun_rise, hcut, kind, inside);
@@ -504,6 +506,9 @@ static walk_kind walk_kind_of(const trace_ctx *c, int x, int z, int frx, int frz
     return dx >= c->reach_max && dz >= c->reach_max ? WALK_FRAME : WALK_FRAME_SIGNED;
 }
 
+/* Voxels of a row looked at together (light_trace_plane). */
+#define ROW_BATCH 64
+
 void light_trace_plane(void *arg, int k)
 {
     trace_ctx *c = arg;
@@ -517,41 +522,63 @@ void light_trace_plane(void *arg, int k)
             clear_row(l, c->lo[0], c->hi[0], y, z);
             continue;
         }
-        /* the row's slots: its start in rg, then x's slot, wrapping once */
-        size_t row = vidx(l, 0, y, slot_of(z, l->kz, l->sz));
-        int sx = slot_of(c->lo[0], l->kx, l->sx);
-        for (int x = c->lo[0]; x < c->hi[0]; x++, sx = sx + 1 == l->sx ? 0 : sx + 1) {
-            size_t i = row + (size_t)sx;
-            if (!is_element(l, x, y, z)) {
-                l->rg[2 * i] = l->rg[2 * i + 1] = 0;
-                continue;
+        /* the row's start in rg; x's slot wraps once (slot_of) */
+        const size_t row = vidx(l, 0, y, slot_of(z, l->kz, l->sz));
+        /* A batch of the row at a time: first which voxels are elements
+         * and their generators' seeds, then their walks. A seed
+         * (rng_hash3: four mixes, each waiting on the last) waits on no
+         * walk, so made together they overlap; made at each element, one
+         * sat on the restart after the last particle's mispredicted end. */
+        for (int b0 = c->lo[0]; b0 < c->hi[0]; b0 += ROW_BATCH) {
+            const int b1 = b0 + ROW_BATCH < c->hi[0] ? b0 + ROW_BATCH : c->hi[0];
+            int xs[ROW_BATCH], n = 0;
+            uint64_t seeds[ROW_BATCH];
+            for (int x = b0; x < b1; x++) {
+                if (is_element(l, x, y, z)) {
+                    xs[n++] = x;
+                } else {
+                    size_t i = row + (size_t)slot_of(x, l->kx, l->sx);
+                    l->rg[2 * i] = l->rg[2 * i + 1] = 0;
+                }
             }
-            elements++;
-            int sun = 0, sky = 0;
-            /* the frame depends on the element alone: taken once for its particles */
-            const int gx = x + l->ox, gz = z + l->oz;
-            const int frx = c->nonneg ? 0 : origin_snap(gx), frz = c->nonneg ? 0 : origin_snap(gz);
-            const int bw = c->hi[0] - c->lo[0];
-            const float hcut = c->hcut ? c->hcut[(z - c->lo[2]) * bw + x - c->lo[0]] : INFINITY;
-            /* The walk tests voxels within reach_cells of the element on
-             * each axis: inside the window, over the bedrock and under the
-             * top, it needs none of those tests. */
-            const int rc = c->reach_cells;
-            const bool inside = x >= rc && x + rc < l->sx && z >= rc && z + rc < l->sz && y >= rc && y + rc < l->sy;
-            const walk_kind kind = walk_kind_of(c, gx, gz, frx, frz);
-            if (inside) { /* one compiled walk each */
-                if (kind == WALK_HOME) trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_HOME, true);
-                else if (kind == WALK_FRAME) trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME, true);
-                else trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME_SIGNED, true);
-            } else {
-                if (kind == WALK_HOME) trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_HOME, false);
-                else if (kind == WALK_FRAME) trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME, false);
-                else trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME_SIGNED, false);
+            for (int j = 0; j < n; j++) seeds[j] = rng_hash3(p->seed, xs[j] + l->ox, y, z + l->oz);
+            elements += n;
+            for (int j = 0; j < n; j++) {
+                const int x = xs[j];
+                const size_t i = row + (size_t)slot_of(x, l->kx, l->sx);
+                int sun = 0, sky = 0;
+                /* the frame depends on the element alone: taken once for its particles */
+                const int gx = x + l->ox, gz = z + l->oz;
+                const int frx = c->nonneg ? 0 : origin_snap(gx), frz = c->nonneg ? 0 : origin_snap(gz);
+                const int bw = c->hi[0] - c->lo[0];
+                const float hcut = c->hcut ? c->hcut[(z - c->lo[2]) * bw + x - c->lo[0]] : INFINITY;
+                /* The walk tests voxels within reach_cells of the element on
+                 * each axis: inside the window, over the bedrock and under the
+                 * top, it needs none of those tests. */
+                const int rc = c->reach_cells;
+                const bool inside = x >= rc && x + rc < l->sx && z >= rc && z + rc < l->sz && y >= rc && y + rc < l->sy;
+                const walk_kind kind = walk_kind_of(c, gx, gz, frx, frz);
+                const uint64_t seed = seeds[j];
+                if (inside) { /* one compiled walk each */
+                    if (kind == WALK_HOME)
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, &sun, &sky, WALK_HOME, true);
+                    else if (kind == WALK_FRAME)
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, &sun, &sky, WALK_FRAME, true);
+                    else
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, &sun, &sky, WALK_FRAME_SIGNED, true);
+                } else {
+                    if (kind == WALK_HOME)
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, &sun, &sky, WALK_HOME, false);
+                    else if (kind == WALK_FRAME)
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, &sun, &sky, WALK_FRAME, false);
+                    else
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, &sun, &sky, WALK_FRAME_SIGNED, false);
+                }
+                float fs = p->sun_particles ? (float)sun / (float)p->sun_particles : 0.f;
+                float fk = p->sky_particles ? (float)sky / (float)p->sky_particles / c->sky_norm : 0.f;
+                l->rg[2 * i] = (uint8_t)lrintf(fminf(fs, 1.f) * 255.f);
+                l->rg[2 * i + 1] = (uint8_t)lrintf(fminf(fk, 1.f) * 255.f);
             }
-            float fs = p->sun_particles ? (float)sun / (float)p->sun_particles : 0.f;
-            float fk = p->sky_particles ? (float)sky / (float)p->sky_particles / c->sky_norm : 0.f;
-            l->rg[2 * i] = (uint8_t)lrintf(fminf(fs, 1.f) * 255.f);
-            l->rg[2 * i + 1] = (uint8_t)lrintf(fminf(fk, 1.f) * 255.f);
         }
     }
     c->elements[k] = elements;
