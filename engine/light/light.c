@@ -210,6 +210,13 @@ void light_read_box(light *l, const world *w, const int lo[3], const int hi[3], 
 
 /* ---- tracing ----------------------------------------------------------- */
 
+/* Elements under this many voxels from their frame on each axis (positions
+ * under 2^14, an ulp at most 2^-9) may take their first step from the
+ * table (fill_dirs: sun_first, sky_first). */
+#define FIRST_MAX ((1 << 14) - 2)
+/* A first step the table does not know (fill_dirs). */
+#define FIRST_UNKNOWN 255
+
 /* Unit vector k of n spread evenly over the sphere (a Fibonacci lattice). */
 static void sphere_dir(int k, int n, float out[3])
 {
@@ -264,6 +271,25 @@ static void fill_dirs(trace_ctx *c)
     /* a tested position is under reach_max from home (x + 1/2) on each
      * axis, so its voxel within this many of the element's */
     c->reach_cells = (int)ceilf(c->reach_max);
+    /* A first step from an element's centre n + 1/2 (n an integer, the
+     * same on each axis) ends at n + 1/2 + d, rounded: in the voxel n +
+     * floor(1/2 + d) unless the rounding crosses an integer, which needs
+     * 1/2 + d within half an ulp of one. Under FIRST_MAX an ulp is at most
+     * 2^-9: a step whose every component is at least 2^-8 from a half (and
+     * at most a voxel long) enters the table's voxel from every element;
+     * the few others are FIRST_UNKNOWN, and tested as any step. */
+    for (int k = 0; k < LIGHT_DIRS; k++)
+        for (int j = -1; j < LIGHT_SKY_JITTERS; j++) {
+            const float *d = j < 0 ? c->sun_d[k] : c->sky_d[k][j];
+            int idx = 0;
+            for (int a = 0, scale = 1; a < 3; a++, scale *= 3) {
+                double v = 0.5 + (double)d[a];
+                if (!(fabs(v) > 1.0 / 256 && fabs(v - 1.0) > 1.0 / 256 && fabs(d[a]) <= 1.f)) idx = FIRST_UNKNOWN;
+                if (idx != FIRST_UNKNOWN) idx += ((int)floor(v) + 1) * scale;
+            }
+            if (j < 0) c->sun_first[k] = (uint8_t)idx;
+            else c->sky_first[k][j] = (uint8_t)idx;
+        }
     c->sun_fall = c->sun_rise = 0.f;
     for (int k = 0; k < LIGHT_DIRS; k++) {
         c->sun_fall = fmaxf(c->sun_fall, -c->sun_d[k][1]), c->sun_rise = fmaxf(c->sun_rise, c->sun_d[k][1]);
@@ -351,6 +377,8 @@ typedef enum walk_kind {
 /* One particle from the centre of (x, y, z) (global coordinates, so a
  * voxel's light is the same whatever window holds it), stepping by
  * dirs[random & mask] (bits random bits a step): true when it comes home lit.
+ * When fast, its first step's voxel is first[random & mask] of the opaque
+ * bits nbr around the element (first_voxels), where the table knows it.
  * Positions are relative to the integer frame (frx, frz) (core/origin.h):
  * 0 near the origin, so the walk there is what it always was; 10^7 out a
  * float world coordinate steps a whole voxel and the particle would never
@@ -358,7 +386,8 @@ typedef enum walk_kind {
  * kind only changes how the same floats become a voxel (see walk_kind):
  * a floor is two more instructions an axis, and on the chain every step's
  * test waits for. */
-static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const float (*dirs)[3], unsigned mask,
+static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const float (*dirs)[3],
+                                                        const uint8_t *first, uint32_t nbr, bool fast, unsigned mask,
                                                         int bits_per_step, uint64_t bits, int bits_left, rng_ahead *r,
                                                         int x, int y, int z, int frx, int frz, float fall,
                                                         float rise, float hcut, const walk_kind kind,
@@ -383,34 +412,44 @@ static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const
     for (int s = 0; s < steps; s++) {
         if (settle) low -= fall, high += rise;
         if (bits_left < bits_per_step) bits = ahead_next(r), bits_left = 64;
-        const float *d = dirs[bits & mask];
+        const unsigned k = (unsigned)bits & mask;
+        const float *d = dirs[k];
         bits >>= bits_per_step, bits_left -= bits_per_step;
         px += d[0], py += d[1], pz += d[2];
-        if (r2 >= 0) {
-            float dx = px - ox, dy = py - oy, dz = pz - oz;
-            if (dx * dx + dy * dy + dz * dz >= r2) return true; /* wandered off: escaped */
-        }
-        /* inside: none of these four can happen (trace_plane) */
-        if (!inside && py < 0.f) return false;   /* the bedrock floor under the world */
-        int iy = (int)py;
-        if (!inside && iy >= sy) return true;    /* out of the top: open sky */
-        /* beyond the window's sides is open air */
-        int ix, iz;
-        if (kind == WALK_HOME) {
-            if (!inside && (px < fx0 || pz < fz0)) continue;
-            ix = (int)px, iz = (int)pz;
+        bool hit;
+        if (fast && s == 0 && first[k] != FIRST_UNKNOWN) {
+            /* the first voxel's bit, known before the particle started
+             * (first_voxels): fast walks are inside, with no radius */
+            hit = (nbr >> first[k]) & 1u;
         } else {
-            ix = (int)px, iz = (int)pz;
-            if (kind == WALK_FRAME_SIGNED) ix -= (float)ix > px, iz -= (float)iz > pz; /* the floor, below zero too */
-            ix += frx, iz += frz;
-            if (!inside && (ix < wx0 || iz < wz0)) continue;
+            if (r2 >= 0) {
+                float dx = px - ox, dy = py - oy, dz = pz - oz;
+                if (dx * dx + dy * dy + dz * dz >= r2) return true; /* wandered off: escaped */
+            }
+            /* inside: none of these four can happen (trace_plane) */
+            if (!inside && py < 0.f) return false;   /* the bedrock floor under the world */
+            int iy = (int)py;
+            if (!inside && iy >= sy) return true;    /* out of the top: open sky */
+            /* beyond the window's sides is open air */
+            int ix, iz;
+            if (kind == WALK_HOME) {
+                if (!inside && (px < fx0 || pz < fz0)) continue;
+                ix = (int)px, iz = (int)pz;
+            } else {
+                ix = (int)px, iz = (int)pz;
+                /* the floor, below zero too */
+                if (kind == WALK_FRAME_SIGNED) ix -= (float)ix > px, iz -= (float)iz > pz;
+                ix += frx, iz += frz;
+                if (!inside && (ix < wx0 || iz < wz0)) continue;
+            }
+            if (!inside && (ix >= xe || iz >= ze)) continue;
+            /* vidx of the window coordinates, the window's offset folded into
+             * one constant: unsigned arithmetic is modular, so exact for any
+             * sign, and 32 bits hold every index (WORLD_MAX_CHUNKS voxels); the
+             * two products are independent, so neither waits for the other */
+            hit = bit_get(opaque, (unsigned)ix + usx * (unsigned)iy + uplane * (unsigned)iz - off);
         }
-        if (!inside && (ix >= xe || iz >= ze)) continue;
-        /* vidx of the window coordinates, the window's offset folded into
-         * one constant: unsigned arithmetic is modular, so exact for any
-         * sign, and 32 bits hold every index (WORLD_MAX_CHUNKS voxels); the
-         * two products are independent, so neither waits for the other */
-        if (bit_get(opaque, (unsigned)ix + usx * (unsigned)iy + uplane * (unsigned)iz - off)) return false;
+        if (hit) return false;
         /* The rest of the walk, n steps, keeps py within n * fall below
          * and n * rise above this one (and the rounding): at or above hcut it meets no
          * opaque voxel, nor the bedrock, below the top it does not leave.
@@ -496,19 +535,38 @@ static void clear_row(light *l, int x0, int x1, int y, int z)
  * a row's together): global, so the light of a place, not of a slot or a
  * window. */
 static inline __attribute__((always_inline)) void trace_element(const trace_ctx *c, int x, int y, int z, int frx,
-                                                                 int frz, float hcut, uint64_t seed, int *sun,
-                                                                 int *sky, const walk_kind kind, const bool inside)
+                                                                 int frz, float hcut, uint64_t seed, uint32_t nbr,
+                                                                 int *sun, int *sky, const walk_kind kind,
+                                                                 const bool inside)
 {
     const light_params *p = c->p;
     rng_ahead r = ahead_make(seed);
+    /* nbr: the opaque bits of the element's 3x3x3 neighbourhood (first_voxels) */
+    const bool fast = inside && c->r2 < 0 && abs(x - frx) < FIRST_MAX && y < FIRST_MAX &&
+                      abs(z - frz) < FIRST_MAX;
     for (int n = 0; n < p->sun_particles; n++)
-        *sun += walk(c, (const float (*)[3])c->sun_d, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z, frx, frz, c->sun_fall,
-                     c->sun_rise, hcut, kind, inside);
+        *sun += walk(c, (const float (*)[3])c->sun_d, c->sun_first, nbr, fast, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z,
+                     frx, frz, c->sun_fall, c->sun_rise, hcut, kind, inside);
     for (int n = 0; n < p->sky_particles; n++) {
         uint64_t bits = ahead_next(&r); /* the heading, then the first 14 steps */
-        *sky += walk(c, (const float (*)[3])c->sky_d[bits & 255], LIGHT_SKY_JITTERS - 1, 4, bits >> 8, 56, &r, x, y,
-                     z, frx, frz, c->sky_fall[bits & 255], c->sky_rise[bits & 255], hcut, kind, inside);
+        *sky += walk(c, (const float (*)[3])c->sky_d[bits & 255], c->sky_first[bits & 255], nbr, fast,
+                     LIGHT_SKY_JITTERS - 1, 4, bits >> 8, 56, &r, x, y, z, frx, frz, c->sky_fall[bits & 255],
+                     c->sky_rise[bits & 255], hcut, kind, inside);
     }
+}
+
+/* The opaque bits of the 3x3x3 voxels around window voxel (x, y, z), bit
+ * (dx+1) + 3 (dy+1) + 9 (dz+1): with the tables, a particle's first test
+ * is a shift of a register instead of a chain of a load, a sum, a
+ * conversion, an index and a load that the restart after the last
+ * particle's mispredicted end waited for. */
+static uint32_t first_voxels(const light *l, int x, int y, int z)
+{
+    uint32_t m = 0;
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            m |= (uint32_t)bits_from(l->opaque, vidx(l, x - 1, y + dy, z + dz), 3) << (3 * (dy + 1) + 9 * (dz + 1));
+    return m;
 }
 
 /* Which walk serves the element at global (x, z) from frame (frx, frz). A
@@ -573,20 +631,21 @@ void light_trace_plane(void *arg, int k)
                 const bool inside = x >= rc && x + rc < l->sx && z >= rc && z + rc < l->sz && y >= rc && y + rc < l->sy;
                 const walk_kind kind = walk_kind_of(c, gx, gz, frx, frz);
                 const uint64_t seed = seeds[j];
+                const uint32_t nbr = inside ? first_voxels(l, x, y, z) : 0;
                 if (inside) { /* one compiled walk each */
                     if (kind == WALK_HOME)
-                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, &sun, &sky, WALK_HOME, true);
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, nbr, &sun, &sky, WALK_HOME, true);
                     else if (kind == WALK_FRAME)
-                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, &sun, &sky, WALK_FRAME, true);
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, nbr, &sun, &sky, WALK_FRAME, true);
                     else
-                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, &sun, &sky, WALK_FRAME_SIGNED, true);
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, nbr, &sun, &sky, WALK_FRAME_SIGNED, true);
                 } else {
                     if (kind == WALK_HOME)
-                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, &sun, &sky, WALK_HOME, false);
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, nbr, &sun, &sky, WALK_HOME, false);
                     else if (kind == WALK_FRAME)
-                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, &sun, &sky, WALK_FRAME, false);
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, nbr, &sun, &sky, WALK_FRAME, false);
                     else
-                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, &sun, &sky, WALK_FRAME_SIGNED, false);
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, nbr, &sun, &sky, WALK_FRAME_SIGNED, false);
                 }
                 float fs = p->sun_particles ? (float)sun / (float)p->sun_particles : 0.f;
                 float fk = p->sky_particles ? (float)sky / (float)p->sky_particles / c->sky_norm : 0.f;
