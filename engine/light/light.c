@@ -212,6 +212,13 @@ void light_read_box(light *l, const world *w, const int lo[3], const int hi[3], 
 
 /* ---- tracing ----------------------------------------------------------- */
 
+/* Elements under this many voxels from their frame on each axis (positions
+ * under 2^14, an ulp at most 2^-9) may take their first step from the
+ * table (fill_dirs: sun_first, sky_first). */
+#define FIRST_MAX ((1 << 14) - 2)
+/* A first step the table does not know (fill_dirs). */
+#define FIRST_UNKNOWN 255
+
 /* Unit vector k of n spread evenly over the sphere (a Fibonacci lattice). */
 static void sphere_dir(int k, int n, float out[3])
 {
@@ -266,6 +273,25 @@ static void fill_dirs(trace_ctx *c)
     /* a tested position is under reach_max from home (x + 1/2) on each
      * axis, so its voxel within this many of the element's */
     c->reach_cells = (int)ceilf(c->reach_max);
+    /* A first step from an element's centre n + 1/2 (n an integer, the
+     * same on each axis) ends at n + 1/2 + d, rounded: in the voxel n +
+     * floor(1/2 + d) unless the rounding crosses an integer, which needs
+     * 1/2 + d within half an ulp of one. Under FIRST_MAX an ulp is at most
+     * 2^-9: a step whose every component is at least 2^-8 from a half (and
+     * at most a voxel long) enters the table's voxel from every element;
+     * the few others are FIRST_UNKNOWN, and tested as any step. */
+    for (int k = 0; k < LIGHT_DIRS; k++)
+        for (int j = -1; j < LIGHT_SKY_JITTERS; j++) {
+            const float *d = j < 0 ? c->sun_d[k] : c->sky_d[k][j];
+            int idx = 0;
+            for (int a = 0, scale = 1; a < 3; a++, scale *= 3) {
+                double v = 0.5 + (double)d[a];
+                if (!(fabs(v) > 1.0 / 256 && fabs(v - 1.0) > 1.0 / 256 && fabs(d[a]) <= 1.f)) idx = FIRST_UNKNOWN;
+                if (idx != FIRST_UNKNOWN) idx += ((int)floor(v) + 1) * scale;
+            }
+            if (j < 0) c->sun_first[k] = (uint8_t)idx;
+            else c->sky_first[k][j] = (uint8_t)idx;
+        }
     c->sun_fall = c->sun_rise = 0.f;
     for (int k = 0; k < LIGHT_DIRS; k++) {
         c->sun_fall = fmaxf(c->sun_fall, -c->sun_d[k][1]), c->sun_rise = fmaxf(c->sun_rise, c->sun_d[k][1]);
@@ -303,6 +329,41 @@ static float plain_survival(const trace_ctx *c)
     return alive > 0 ? (float)alive / (float)n : 1.f;
 }
 
+/* An element's generator with its next number already made: the same
+ * numbers in the same order as rng_next. Most particles end where the
+ * branch predictor did not guess, and the core then starts the next
+ * particle with nothing in flight: its first step's direction waits for a
+ * random number, and splitmix64's mix (two multiplies, three shifts) is
+ * a dozen cycles on that path. The state only counts, so the draw after
+ * the current one is known long before the walk needs it; made then, off
+ * the path, it is ready when the next particle starts. */
+typedef struct rng_ahead {
+    rng r;
+    uint64_t next; /* what rng_next(&r) would give */
+} rng_ahead;
+
+static inline rng_ahead ahead_make(uint64_t seed)
+{
+    rng r = rng_make(seed), t = r;
+    return (rng_ahead){ r, rng_next(&t) };
+}
+
+static inline uint64_t ahead_next(rng_ahead *a)
+{
+    uint64_t v = a->next;
+    rng_skip(&a->r, 1);
+    rng t = a->r;
+    a->next = rng_next(&t);
+    return v;
+}
+
+static inline void ahead_skip(rng_ahead *a, uint64_t n)
+{
+    rng_skip(&a->r, n);
+    rng t = a->r;
+    a->next = rng_next(&t);
+}
+
 /* How a walk finds the voxel under a position (one compiled walk each). */
 typedef enum walk_kind {
     /* the window lies at x, z >= 0 inside the home frame (frame 0), where
@@ -318,6 +379,8 @@ typedef enum walk_kind {
 /* One particle from the centre of (x, y, z) (global coordinates, so a
  * voxel's light is the same whatever window holds it), stepping by
  * dirs[random & mask] (bits random bits a step): true when it comes home lit.
+ * When fast, its first step's voxel is first[random & mask] of the opaque
+ * bits nbr around the element (first_voxels), where the table knows it.
  * Positions are relative to the integer frame (frx, frz) (core/origin.h):
  * 0 near the origin, so the walk there is what it always was; 10^7 out a
  * float world coordinate steps a whole voxel and the particle would never
@@ -325,8 +388,9 @@ typedef enum walk_kind {
  * kind only changes how the same floats become a voxel (see walk_kind):
  * a floor is two more instructions an axis, and on the chain every step's
  * test waits for. */
-static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const float (*dirs)[3], unsigned mask,
-                                                        int bits_per_step, uint64_t bits, int bits_left, rng *r,
+static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const float (*dirs)[3],
+                                                        const uint8_t *first, uint32_t nbr, bool fast, unsigned mask,
+                                                        int bits_per_step, uint64_t bits, int bits_left, rng_ahead *r,
                                                         int x, int y, int z, int frx, int frz, float fall,
                                                         float rise, float hcut, const walk_kind kind,
                                                         const bool inside)
@@ -349,35 +413,45 @@ static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const
     float low = hcut + 0.25f + (float)steps * fall, high = fsy - 0.25f - (float)steps * rise;
     for (int s = 0; s < steps; s++) {
         if (settle) low -= fall, high += rise;
-        if (bits_left < bits_per_step) bits = rng_next(r), bits_left = 64;
-        const float *d = dirs[bits & mask];
+        if (bits_left < bits_per_step) bits = ahead_next(r), bits_left = 64;
+        const unsigned k = (unsigned)bits & mask;
+        const float *d = dirs[k];
         bits >>= bits_per_step, bits_left -= bits_per_step;
         px += d[0], py += d[1], pz += d[2];
-        if (r2 >= 0) {
-            float dx = px - ox, dy = py - oy, dz = pz - oz;
-            if (dx * dx + dy * dy + dz * dz >= r2) return true; /* wandered off: escaped */
-        }
-        /* inside: none of these four can happen (trace_plane) */
-        if (!inside && py < 0.f) return false;   /* the bedrock floor under the world */
-        int iy = (int)py;
-        if (!inside && iy >= sy) return true;    /* out of the top: open sky */
-        /* beyond the window's sides is open air */
-        int ix, iz;
-        if (kind == WALK_HOME) {
-            if (!inside && (px < fx0 || pz < fz0)) continue;
-            ix = (int)px, iz = (int)pz;
+        bool hit;
+        if (fast && s == 0 && first[k] != FIRST_UNKNOWN) {
+            /* the first voxel's bit, known before the particle started
+             * (first_voxels): fast walks are inside, with no radius */
+            hit = (nbr >> first[k]) & 1u;
         } else {
-            ix = (int)px, iz = (int)pz;
-            if (kind == WALK_FRAME_SIGNED) ix -= (float)ix > px, iz -= (float)iz > pz; /* the floor, below zero too */
-            ix += frx, iz += frz;
-            if (!inside && (ix < wx0 || iz < wz0)) continue;
+            if (r2 >= 0) {
+                float dx = px - ox, dy = py - oy, dz = pz - oz;
+                if (dx * dx + dy * dy + dz * dz >= r2) return true; /* wandered off: escaped */
+            }
+            /* inside: none of these four can happen (trace_plane) */
+            if (!inside && py < 0.f) return false;   /* the bedrock floor under the world */
+            int iy = (int)py;
+            if (!inside && iy >= sy) return true;    /* out of the top: open sky */
+            /* beyond the window's sides is open air */
+            int ix, iz;
+            if (kind == WALK_HOME) {
+                if (!inside && (px < fx0 || pz < fz0)) continue;
+                ix = (int)px, iz = (int)pz;
+            } else {
+                ix = (int)px, iz = (int)pz;
+                /* the floor, below zero too */
+                if (kind == WALK_FRAME_SIGNED) ix -= (float)ix > px, iz -= (float)iz > pz;
+                ix += frx, iz += frz;
+                if (!inside && (ix < wx0 || iz < wz0)) continue;
+            }
+            if (!inside && (ix >= xe || iz >= ze)) continue;
+            /* vidx of the window coordinates, the window's offset folded into
+             * one constant: unsigned arithmetic is modular, so exact for any
+             * sign, and 32 bits hold every index (WORLD_MAX_CHUNKS voxels); the
+             * two products are independent, so neither waits for the other */
+            hit = bit_get(opaque, (unsigned)ix + usx * (unsigned)iy + uplane * (unsigned)iz - off);
         }
-        if (!inside && (ix >= xe || iz >= ze)) continue;
-        /* vidx of the window coordinates, the window's offset folded into
-         * one constant: unsigned arithmetic is modular, so exact for any
-         * sign, and 32 bits hold every index (WORLD_MAX_CHUNKS voxels); the
-         * two products are independent, so neither waits for the other */
-        if (bit_get(opaque, (unsigned)ix + usx * (unsigned)iy + uplane * (unsigned)iz - off)) return false;
+        if (hit) return false;
         /* The rest of the walk, n steps, keeps py within n * fall below
          * and n * rise above this one (and the rounding): at or above hcut it meets no
          * opaque voxel, nor the bedrock, below the top it does not leave.
@@ -385,26 +459,42 @@ static inline __attribute__((always_inline)) bool walk(const trace_ctx *c, const
          * the random numbers those steps would have drawn. */
         if (settle && py >= low && py < high) {
             int left = steps - 1 - s - bits_left / bits_per_step, per = 64 / bits_per_step;
-            if (left > 0) rng_skip(r, (uint64_t)((left + per - 1) / per));
+            if (left > 0) ahead_skip(r, (uint64_t)((left + per - 1) / per));
             return true;
         }
     }
     return true;
 }
 
-static bool is_element(const light *l, int x, int y, int z)
+/* The n bits (1 to 64) from bit i, bit 0 first. */
+static inline uint64_t bits_from(const uint64_t *bits, size_t i, int n)
 {
-    size_t i = vidx(l, x, y, z);
-    if (bit_get(l->opaque, i)) return false;
-    /* a drawn face of some neighbour looks at this voxel */
-    if (x > 0 && bit_get(l->drawn, i - 1)) return true;
-    if (x + 1 < l->sx && bit_get(l->drawn, i + 1)) return true;
-    size_t row = (size_t)l->sx, plane = (size_t)l->sx * (size_t)l->sy;
-    if (y > 0 && bit_get(l->drawn, i - row)) return true;
-    if (y + 1 < l->sy && bit_get(l->drawn, i + row)) return true;
-    if (z > 0 && bit_get(l->drawn, i - plane)) return true;
-    if (z + 1 < l->sz && bit_get(l->drawn, i + plane)) return true;
-    return false;
+    const size_t w = i >> 6;
+    const int sh = (int)(i & 63);
+    uint64_t v = bits[w] >> sh;
+    if (sh && sh + n > 64) v |= bits[w + 1] << (64 - sh); /* only when its bits are wanted: in the array */
+    return n == 64 ? v : v & ((1ull << n) - 1);
+}
+
+/* Which of the n voxels (1 to 64) from (x, y, z) along x are elements, as
+ * a mask (bit j: x + j): not opaque, and a drawn face of some neighbour
+ * looks at it. A word at a time instead of up to 7 tests a voxel, whose
+ * early outs the branch predictor could not guess. */
+static uint64_t row_elements(const light *l, int x, int y, int z, int n)
+{
+    const size_t i = vidx(l, x, y, z), row = (size_t)l->sx, plane = (size_t)l->sx * (size_t)l->sy;
+    const uint64_t all = n == 64 ? ~0ull : (1ull << n) - 1;
+    const uint64_t d = bits_from(l->drawn, i, n);
+    /* the neighbours on x: the same bits moved by one, and the bit past
+     * each end where the window has it */
+    uint64_t near = (d << 1 | d >> 1) & all;
+    if (x > 0) near |= (uint64_t)bit_get(l->drawn, i - 1);
+    if (x + n < l->sx) near |= (uint64_t)bit_get(l->drawn, i + (size_t)n) << (n - 1);
+    if (y > 0) near |= bits_from(l->drawn, i - row, n);
+    if (y + 1 < l->sy) near |= bits_from(l->drawn, i + row, n);
+    if (z > 0) near |= bits_from(l->drawn, i - plane, n);
+    if (z + 1 < l->sz) near |= bits_from(l->drawn, i + plane, n);
+    return near & ~bits_from(l->opaque, i, n);
 }
 
 /* Any bit set among the n bits from i (whole words: may say yes wrongly, never no). */
@@ -442,22 +532,43 @@ static void clear_row(light *l, int x0, int x1, int y, int z)
     if (n > first) memset(&l->rg[2 * row], 0, 2 * (size_t)(n - first));
 }
 
-/* The particles of the element at global (x, y, z) from frame (frx, frz):
- * global, so the light of a place, not of a slot or a window. */
+/* The particles of the element at global (x, y, z) from frame (frx, frz),
+ * drawing from seed = rng_hash3(p->seed, x, y, z) (light_trace_plane makes
+ * a row's together): global, so the light of a place, not of a slot or a
+ * window. */
 static inline __attribute__((always_inline)) void trace_element(const trace_ctx *c, int x, int y, int z, int frx,
-                                                                 int frz, float hcut, int *sun, int *sky,
-                                                                 const walk_kind kind, const bool inside)
+                                                                 int frz, float hcut, uint64_t seed, uint32_t nbr,
+                                                                 int *sun, int *sky, const walk_kind kind,
+                                                                 const bool inside)
 {
     const light_params *p = c->p;
-    rng r = rng_make(rng_hash3(p->seed, x, y, z));
+    rng_ahead r = ahead_make(seed);
+    /* nbr: the opaque bits of the element's 3x3x3 neighbourhood (first_voxels) */
+    const bool fast = inside && c->r2 < 0 && abs(x - frx) < FIRST_MAX && y < FIRST_MAX &&
+                      abs(z - frz) < FIRST_MAX;
     for (int n = 0; n < p->sun_particles; n++)
-        *sun += walk(c, (const float (*)[3])c->sun_d, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z, frx, frz, c->sun_fall,
-                     c->sun_rise, hcut, kind, inside);
+        *sun += walk(c, (const float (*)[3])c->sun_d, c->sun_first, nbr, fast, LIGHT_DIRS - 1, 8, 0, 0, &r, x, y, z,
+                     frx, frz, c->sun_fall, c->sun_rise, hcut, kind, inside);
     for (int n = 0; n < p->sky_particles; n++) {
-        uint64_t bits = rng_next(&r); /* the heading, then the first 14 steps */
-        *sky += walk(c, (const float (*)[3])c->sky_d[bits & 255], LIGHT_SKY_JITTERS - 1, 4, bits >> 8, 56, &r, x, y,
-                     z, frx, frz, c->sky_fall[bits & 255], c->sky_rise[bits & 255], hcut, kind, inside);
+        uint64_t bits = ahead_next(&r); /* the heading, then the first 14 steps */
+        *sky += walk(c, (const float (*)[3])c->sky_d[bits & 255], c->sky_first[bits & 255], nbr, fast,
+                     LIGHT_SKY_JITTERS - 1, 4, bits >> 8, 56, &r, x, y, z, frx, frz, c->sky_fall[bits & 255],
+                     c->sky_rise[bits & 255], hcut, kind, inside);
     }
+}
+
+/* The opaque bits of the 3x3x3 voxels around window voxel (x, y, z), bit
+ * (dx+1) + 3 (dy+1) + 9 (dz+1): with the tables, a particle's first test
+ * is a shift of a register instead of a chain of a load, a sum, a
+ * conversion, an index and a load that the restart after the last
+ * particle's mispredicted end waited for. */
+static uint32_t first_voxels(const light *l, int x, int y, int z)
+{
+    uint32_t m = 0;
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            m |= (uint32_t)bits_from(l->opaque, vidx(l, x - 1, y + dy, z + dz), 3) << (3 * (dy + 1) + 9 * (dz + 1));
+    return m;
 }
 
 /* Which walk serves the element at global (x, z) from frame (frx, frz). A
@@ -470,6 +581,9 @@ static walk_kind walk_kind_of(const trace_ctx *c, int x, int z, int frx, int frz
     float dx = (float)(x - frx) + 0.5f, dz = (float)(z - frz) + 0.5f;
     return dx >= c->reach_max && dz >= c->reach_max ? WALK_FRAME : WALK_FRAME_SIGNED;
 }
+
+/* Voxels of a row looked at together (light_trace_plane). */
+#define ROW_BATCH 64
 
 void light_trace_plane(void *arg, int k)
 {
@@ -484,41 +598,62 @@ void light_trace_plane(void *arg, int k)
             clear_row(l, c->lo[0], c->hi[0], y, z);
             continue;
         }
-        /* the row's slots: its start in rg, then x's slot, wrapping once */
-        size_t row = vidx(l, 0, y, slot_of(z, l->kz, l->sz));
-        int sx = slot_of(c->lo[0], l->kx, l->sx);
-        for (int x = c->lo[0]; x < c->hi[0]; x++, sx = sx + 1 == l->sx ? 0 : sx + 1) {
-            size_t i = row + (size_t)sx;
-            if (!is_element(l, x, y, z)) {
+        /* the row's start in rg; x's slot wraps once (slot_of) */
+        const size_t row = vidx(l, 0, y, slot_of(z, l->kz, l->sz));
+        /* A batch of the row at a time: first which voxels are elements
+         * and their generators' seeds, then their walks. A seed
+         * (rng_hash3: four mixes, each waiting on the last) waits on no
+         * walk, so made together they overlap; made at each element, one
+         * sat on the restart after the last particle's mispredicted end. */
+        for (int b0 = c->lo[0]; b0 < c->hi[0]; b0 += ROW_BATCH) {
+            const int b1 = b0 + ROW_BATCH < c->hi[0] ? b0 + ROW_BATCH : c->hi[0];
+            int xs[ROW_BATCH], n = 0;
+            uint64_t seeds[ROW_BATCH];
+            for (uint64_t m = row_elements(l, b0, y, z, b1 - b0), x = 0; x < (uint64_t)(b1 - b0); x++) {
+                /* dark unless an element; an element's light is written below */
+                size_t i = row + (size_t)slot_of(b0 + (int)x, l->kx, l->sx);
                 l->rg[2 * i] = l->rg[2 * i + 1] = 0;
-                continue;
+                xs[n] = b0 + (int)x, n += (int)(m >> x & 1); /* no branch to guess */
             }
-            elements++;
-            int sun = 0, sky = 0;
-            /* the frame depends on the element alone: taken once for its particles */
-            const int gx = x + l->ox, gz = z + l->oz;
-            const int frx = c->nonneg ? 0 : origin_snap(gx), frz = c->nonneg ? 0 : origin_snap(gz);
-            const int bw = c->hi[0] - c->lo[0];
-            const float hcut = c->hcut ? c->hcut[(z - c->lo[2]) * bw + x - c->lo[0]] : INFINITY;
-            /* The walk tests voxels within reach_cells of the element on
-             * each axis: inside the window, over the bedrock and under the
-             * top, it needs none of those tests. */
-            const int rc = c->reach_cells;
-            const bool inside = x >= rc && x + rc < l->sx && z >= rc && z + rc < l->sz && y >= rc && y + rc < l->sy;
-            const walk_kind kind = walk_kind_of(c, gx, gz, frx, frz);
-            if (inside) { /* one compiled walk each */
-                if (kind == WALK_HOME) trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_HOME, true);
-                else if (kind == WALK_FRAME) trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME, true);
-                else trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME_SIGNED, true);
-            } else {
-                if (kind == WALK_HOME) trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_HOME, false);
-                else if (kind == WALK_FRAME) trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME, false);
-                else trace_element(c, gx, y, gz, frx, frz, hcut, &sun, &sky, WALK_FRAME_SIGNED, false);
+            for (int j = 0; j < n; j++) seeds[j] = rng_hash3(p->seed, xs[j] + l->ox, y, z + l->oz);
+            elements += n;
+            for (int j = 0; j < n; j++) {
+                const int x = xs[j];
+                const size_t i = row + (size_t)slot_of(x, l->kx, l->sx);
+                int sun = 0, sky = 0;
+                /* the frame depends on the element alone: taken once for its particles */
+                const int gx = x + l->ox, gz = z + l->oz;
+                const int frx = c->nonneg ? 0 : origin_snap(gx), frz = c->nonneg ? 0 : origin_snap(gz);
+                const int bw = c->hi[0] - c->lo[0];
+                const float hcut = c->hcut ? c->hcut[(z - c->lo[2]) * bw + x - c->lo[0]] : INFINITY;
+                /* The walk tests voxels within reach_cells of the element on
+                 * each axis: inside the window, over the bedrock and under the
+                 * top, it needs none of those tests. */
+                const int rc = c->reach_cells;
+                const bool inside = x >= rc && x + rc < l->sx && z >= rc && z + rc < l->sz && y >= rc && y + rc < l->sy;
+                const walk_kind kind = walk_kind_of(c, gx, gz, frx, frz);
+                const uint64_t seed = seeds[j];
+                const uint32_t nbr = inside ? first_voxels(l, x, y, z) : 0;
+                if (inside) { /* one compiled walk each */
+                    if (kind == WALK_HOME)
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, nbr, &sun, &sky, WALK_HOME, true);
+                    else if (kind == WALK_FRAME)
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, nbr, &sun, &sky, WALK_FRAME, true);
+                    else
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, nbr, &sun, &sky, WALK_FRAME_SIGNED, true);
+                } else {
+                    if (kind == WALK_HOME)
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, nbr, &sun, &sky, WALK_HOME, false);
+                    else if (kind == WALK_FRAME)
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, nbr, &sun, &sky, WALK_FRAME, false);
+                    else
+                        trace_element(c, gx, y, gz, frx, frz, hcut, seed, nbr, &sun, &sky, WALK_FRAME_SIGNED, false);
+                }
+                float fs = p->sun_particles ? (float)sun / (float)p->sun_particles : 0.f;
+                float fk = p->sky_particles ? (float)sky / (float)p->sky_particles / c->sky_norm : 0.f;
+                l->rg[2 * i] = (uint8_t)lrintf(fminf(fs, 1.f) * 255.f);
+                l->rg[2 * i + 1] = (uint8_t)lrintf(fminf(fk, 1.f) * 255.f);
             }
-            float fs = p->sun_particles ? (float)sun / (float)p->sun_particles : 0.f;
-            float fk = p->sky_particles ? (float)sky / (float)p->sky_particles / c->sky_norm : 0.f;
-            l->rg[2 * i] = (uint8_t)lrintf(fminf(fs, 1.f) * 255.f);
-            l->rg[2 * i + 1] = (uint8_t)lrintf(fminf(fk, 1.f) * 255.f);
         }
     }
     c->elements[k] = elements;

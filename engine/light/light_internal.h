@@ -98,6 +98,11 @@ typedef struct trace_ctx {
     /* The most a step of the sun table, or of sky heading k's, goes down
      * (fall) and up (rise), at least 0: bounds on where a walk can go. */
     float sun_fall, sun_rise, sky_fall[LIGHT_DIRS], sky_rise[LIGHT_DIRS];
+    /* The voxel a particle's first step enters, from its element's, as a
+     * bit of the element's 3x3x3 neighbourhood ((dx+1) + 3 (dy+1) + 9
+     * (dz+1)), for each sun step and each sky heading's: the same for
+     * every element near enough its frame, or unknown (fill_dirs). */
+    uint8_t sun_first[LIGHT_DIRS], sky_first[LIGHT_DIRS][LIGHT_SKY_JITTERS];
     /* Optional (the column bake): for the elements of the box [lo, hi),
      * hcut[(z - lo z) * (hi x - lo x) + x - lo x] is a height at and above
      * which no opaque voxel within reach_max of the element lies; NULL:
