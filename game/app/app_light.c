@@ -240,7 +240,7 @@ static void follow_window(app_light *L)
     /* every column left: the volume is cleared whole, so is the texture;
      * otherwise those that left go a few a frame (take_stale) */
     bool all = llabs((long long)nx - ox) >= sx || llabs((long long)nz - oz) >= sz;
-    if (L->gl && all) light_tex_upload(&L->tex, L->vol, NULL, NULL);
+    if (L->gl && all) light_tex_fill(&L->tex, 0, 0); /* a clear, not 2 bytes a voxel read and copied */
 }
 
 static void light_new_world(void *self, app *a, world *w)
