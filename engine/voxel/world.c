@@ -321,11 +321,10 @@ void world_clear(world *w)
     memset(w->edit, 0, (size_t)w->chunk_count);
     w->unsaved_count = 0;
     for (int i = 0; i < w->chunk_count; i++) {
-        /* A chunk that is air already is left alone: reading a new
-         * window's untouched pages is cheap, writing them makes the
-         * system hand each one over (a streamed window is ~100 MB) */
-        if (!(chunk_is_uniform(&w->chunks[i]) && w->chunks[i].vox[0] == MAT_AIR))
-            memset(w->chunks[i].vox, MAT_AIR, CHUNK_VOLUME);
+        /* (even a new window's air: writing it now makes the system hand
+         * over its pages here, not one column at a time while the player
+         * flies, on the frames that install them) */
+        memset(w->chunks[i].vox, MAT_AIR, CHUNK_VOLUME);
         free(w->chunks[i].tint);
         w->chunks[i].tint = NULL;
     }

@@ -256,8 +256,7 @@ static void light_new_world(void *self, app *a, world *w)
     L->seed = seed;
     int sx = 0, sy = 0, sz = 0;
     if (L->vol) light_size(L->vol, &sx, &sy, &sz);
-    bool reused = L->vol && sx == w->sx && sy == w->sy && sz == w->sz;
-    if (!reused) {
+    if (!L->vol || sx != w->sx || sy != w->sy || sz != w->sz) {
         light_destroy(L->vol);
         light_tex_destroy(&L->tex);
         L->vol = light_create(w->sx, w->sy, w->sz);
@@ -271,7 +270,10 @@ static void light_new_world(void *self, app *a, world *w)
     }
     if (world_window_empty(w)) { /* streamed, just begun: every column is lit as it arrives */
         light_move(L->vol, world_x0(w), world_z0(w));
-        if (reused) light_clear(L->vol); /* a new volume is dark already: writing it would fault in every page */
+        /* a new volume is dark already, but clearing it makes the system
+         * hand over its pages now, not a column at a time as light lands
+         * during play (1,700 page faults a column on the frame it lands) */
+        light_clear(L->vol);
         if (L->gl) light_tex_fill(&L->tex, 0, 0);
         L->baked = true;
         L->last = (light_stats){ 0 }, L->last_what = NULL; /* `light stats`: nothing traced yet */
