@@ -194,7 +194,6 @@ static bool light_gfx_init(void *self, app *a)
     return L != NULL;
 }
 
-
 /* Columns of the texture a move left with the light of the columns that
  * went, cleared and drawn a few a frame (light_take_stale), nearest the
  * eye first; any within the view distance at once. They enter at the
