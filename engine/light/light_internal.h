@@ -72,6 +72,29 @@ static inline size_t ridx(const light *l, int x, int y, int z)
     return vidx(l, slot_of(x, l->kx, l->sx), y, slot_of(z, l->kz, l->sz));
 }
 
+/* a mod n in [0, n) for any sign of a. */
+static inline int wrap_mod(int a, int n)
+{
+    int r = a % n;
+    return r < 0 ? r + n : r;
+}
+
+/* The global box [lo, hi) (the whole window when NULL) in window
+ * coordinates, clamped to the window. int64: a box's edge plus the reach
+ * near the coordinate limit must not overflow. */
+static inline void clamp_box(const light *l, const int lo[3], const int hi[3], int out_lo[3], int out_hi[3])
+{
+    const int size[3] = { l->sx, l->sy, l->sz };
+    const int org[3] = { l->ox, 0, l->oz };
+    for (int a = 0; a < 3; a++) {
+        int64_t a0 = lo ? (int64_t)lo[a] - org[a] : 0, a1 = hi ? (int64_t)hi[a] - org[a] : size[a];
+        if (a0 < 0) a0 = 0;
+        if (a1 > size[a]) a1 = size[a];
+        if (a1 < a0) a1 = a0;
+        out_lo[a] = (int)a0, out_hi[a] = (int)a1;
+    }
+}
+
 static inline bool bit_get(const uint64_t *bits, size_t i) { return (bits[i >> 6] >> (i & 63)) & 1u; }
 
 typedef struct trace_ctx {
