@@ -11,8 +11,8 @@
  * stream.generate.<biome>: columns a second generated on the two workers,
  *   from an empty window to every column within 256 voxels ready, and
  *   (pipeline_*) with their light and meshes settled after that; `needed`
- *   is what the flight above asks for (the columns
- *   a window of that width meets per second at 100 voxels a second).
+ *   is what the flight above asks for (flight_needed: the columns that
+ *   come within the stream's radius of its path, a second).
  *   cpu_ms_per_column_{gen,light,mesh}: the process's CPU time (all
  *   threads) each stage took, per column: what a stage costs whatever
  *   else loads the machine; the wall rates above also count idle workers.
@@ -36,6 +36,7 @@
 #include "core/timer.h"
 #include "platform/platform.h"
 #include "ui/cmd.h"
+#include "ui/cvar.h"
 
 #define FLY_SPEED 100.0 /* voxels a second */
 #define FLY_HEIGHT 110.f
@@ -151,16 +152,55 @@ static float frame(app *a, double now)
     return ms;
 }
 
-static void fly_run(void *s)
+static double fly_seconds(void)
 {
-    stream_bench *b = s;
-    app *a = b->a;
     const char *env = getenv("STRATA_BENCH_FLY_SECONDS");
     double total = env ? atof(env) : 60.0;
     if (!(total >= 1.0 && total <= 3600.0)) {
         fprintf(stderr, "strata-bench: STRATA_BENCH_FLY_SECONDS '%s' is not 1..3600 seconds; flying 60\n", env);
         total = 60.0;
     }
+    return total;
+}
+
+/* What the flight asks of the pipeline: the columns that come within the
+ * stream's radius (stream_set_radius: their nearest point) of the flight
+ * at one of its frames and were not within it at the start (the standing
+ * frame had those), a second. The path's geometry alone, not a timing. */
+static double flight_needed(double total, int radius)
+{
+    /* the path lies in x [0, the line + the circle's radius], z [0, its diameter] */
+    const int pad = radius / CHUNK_SIZE + 2;
+    const int x0 = -pad, z0 = -pad, nx = (int)(FLY_SPEED * total * 0.5 + 802.0) / CHUNK_SIZE + 2 * pad;
+    const int nz = 1602 / CHUNK_SIZE + 2 * pad;
+    unsigned char *seen = calloc((size_t)nx * (size_t)nz, 1);
+    if (!seen) return 0;
+    long long count = 0;
+    int frames = (int)(total * 60.0);
+    for (int i = 0; i <= frames; i++) {
+        float pos[3], yaw;
+        flight_at(i / 60.0, total, pos, &yaw);
+        for (int cz = (int)floor((pos[2] - radius) / CHUNK_SIZE); cz <= (int)floor((pos[2] + radius) / CHUNK_SIZE); cz++)
+            for (int cx = (int)floor((pos[0] - radius) / CHUNK_SIZE); cx <= (int)floor((pos[0] + radius) / CHUNK_SIZE);
+                 cx++) {
+                double dx = fmax(fmax(cx * (double)CHUNK_SIZE - pos[0], pos[0] - (cx + 1) * (double)CHUNK_SIZE), 0);
+                double dz = fmax(fmax(cz * (double)CHUNK_SIZE - pos[2], pos[2] - (cz + 1) * (double)CHUNK_SIZE), 0);
+                if (dx * dx + dz * dz > (double)radius * radius) continue;
+                int ix = cx - x0, iz = cz - z0;
+                if (ix < 0 || iz < 0 || ix >= nx || iz >= nz) continue; /* (never: the box holds it) */
+                unsigned char *c = &seen[(size_t)iz * (size_t)nx + (size_t)ix];
+                if (!*c) *c = 1, count += i > 0;
+            }
+    }
+    free(seen);
+    return (double)count / total;
+}
+
+static void fly_run(void *s)
+{
+    stream_bench *b = s;
+    app *a = b->a;
+    double total = fly_seconds();
     int frames = (int)(total * 60.0);
 
     /* standing: at the start, everything in view there, the same view */
@@ -173,7 +213,7 @@ static void fly_run(void *s)
     stream *st = app_stream(a);
     for (int guard = 0; guard < 100000; guard++) {
         stream_stats ss = stream_get_stats(st);
-        if (ss.ready == ss.resident && ss.in_flight == 0) break;
+        if (ss.wanted_ready == ss.wanted && ss.in_flight == 0) break;
         stream_wait(st, pos[0], pos[2], 1 << 16);
         frame(a, a->script_time += 1.0 / 60.0);
     }
@@ -220,6 +260,8 @@ static void fly_run(void *s)
     bench_note("columns_generated", (double)generated);
     bench_note("columns_per_s_wall", (double)generated / wall_s);
     bench_note("columns_per_s_sim", (double)generated / total);
+    const cvar *margin = cvar_find("stream.margin");
+    bench_note("columns_per_s_needed", flight_needed(total, VIEW_DISTANCE + (margin ? margin->i : 0)));
     bench_note("rss_start_kib", (double)rss0);
     bench_note("rss_end_kib", (double)rss1);
 }
@@ -249,9 +291,10 @@ static void generate_run(void *s)
     double s_lit = s_wall + timer_ms_since(t1) / 1000.0, c2 = bench_cpu_ms();
     app_render_mesh_dirty(a);
     double s_all = s_wall + timer_ms_since(t1) / 1000.0, c3 = bench_cpu_ms();
-    const world *w = a->w;
-    /* the flight meets a new row of the window's width every column of travel */
-    double needed = FLY_SPEED / CHUNK_SIZE * (double)w->cx;
+    /* the flight's columns a second: a disc of view.distance plus the
+     * stream's margin around the eye (app_stream.c, set_radius) */
+    const cvar *margin = cvar_find("stream.margin");
+    double needed = flight_needed(fly_seconds(), VIEW_DISTANCE + (margin ? margin->i : 0));
     bench_note("columns", (double)n);
     bench_note("columns_per_s", (double)n / s_wall);
     bench_note("needed_per_s", needed);

@@ -3,6 +3,7 @@
  * survive flying away and back, failures retry, memory stays the window's. */
 #include "test_support.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -103,6 +104,87 @@ static uint64_t hash_around(const world *w, int x0, int z0, int radius)
         for (int x = x0 - radius; x < x0 + radius; x++)
             for (int y = 0; y < w->sy; y++) h = hash_u64(h, world_get(w, x, y, z));
     return h;
+}
+
+/* Pumps stream_update at (x, z) until nothing within the radius is left
+ * to make and nothing is in flight. */
+static void settle_at(stream *s, double x, double z)
+{
+    for (int guard = 0; guard < 100000; guard++) {
+        stream_update(s, x, z);
+        stream_stats st = stream_get_stats(s);
+        if (st.wanted_ready == st.wanted && st.in_flight == 0) return;
+        struct timespec t = { 0, 200000 };
+        nanosleep(&t, NULL);
+    }
+    fail_msg("the stream never settled at %.0f %.0f", x, z);
+}
+
+static bool within(int cx, int cz, double x, double z, int r)
+{
+    double dx = fmax(fmax(cx * 32.0 - x, x - (cx + 1) * 32.0), 0), dz = fmax(fmax(cz * 32.0 - z, z - (cz + 1) * 32.0), 0);
+    return dx * dx + dz * dz <= (double)r * r;
+}
+
+/* With a radius, the stream makes the disc around the centre, not the
+ * window's corners; what a move leaves behind stays until the window
+ * leaves it, and only what enters the disc is made. */
+static void test_radius_generates_a_disc(void **state)
+{
+    (void)state;
+    job_pool *jobs = job_pool_create(2);
+    world *w = window_for(64, 1);
+    stream *s = stream_create(w, jobs, synth_column, NULL, 0, 1);
+    const int r = 64 + 32; /* the distance and the margin window_for gave the window */
+    stream_set_radius(s, r);
+    atomic_store(&g_calls, 0);
+    settle_at(s, 16, 16);
+    stream_stats st = stream_get_stats(s);
+    int ready = 0, empty = 0;
+    for (int cz = w->ocz; cz < w->ocz + w->cz; cz++)
+        for (int cx = w->ocx; cx < w->ocx + w->cx; cx++) {
+            bool is = world_column_state(w, cx, cz) == WORLD_COL_READY;
+            assert_int_equal(is, within(cx, cz, 16, 16, r));
+            ready += is, empty += !is;
+        }
+    assert_true(empty > 0 && ready > 20); /* the corners stayed empty */
+    assert_int_equal(st.wanted, ready);
+    assert_int_equal(st.wanted_ready, ready);
+    assert_int_equal(st.ready, ready);
+    assert_int_equal(st.resident, w->cx * w->cz);
+    assert_int_equal(st.generated, ready);
+    assert_int_equal(atomic_load(&g_calls), ready);
+    assert_ready_columns_match(w);
+
+    /* three columns east: the window follows (hysteresis 1); the new
+     * disc is made, and each column only once */
+    const double x1 = 16 + 96;
+    settle_at(s, x1, 16);
+    st = stream_get_stats(s);
+    int kept = 0, made = 0;
+    for (int cz = w->ocz; cz < w->ocz + w->cz; cz++)
+        for (int cx = w->ocx; cx < w->ocx + w->cx; cx++) {
+            bool is = world_column_state(w, cx, cz) == WORLD_COL_READY;
+            bool now = within(cx, cz, x1, 16, r), before = within(cx, cz, 16, 16, r);
+            if (now) assert_true(is);
+            if (!now && !before) assert_false(is);
+            kept += is && before && !now;
+            made += now && !before;
+        }
+    assert_true(kept > 0); /* left behind, still in the window: kept, not dropped */
+    assert_int_equal(st.generated, ready + made);
+    assert_int_equal(atomic_load(&g_calls), ready + made);
+    assert_ready_columns_match(w);
+
+    /* radius 0: the whole window again */
+    stream_set_radius(s, 0);
+    settle_at(s, x1, 16);
+    st = stream_get_stats(s);
+    assert_int_equal(st.ready, st.resident);
+    assert_int_equal(st.wanted, st.resident);
+    stream_destroy(s);
+    world_destroy(w);
+    job_pool_destroy(jobs);
 }
 
 static void test_order_and_workers_do_not_matter(void **state)
@@ -572,6 +654,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_window_follows_and_fills),
+        cmocka_unit_test(test_radius_generates_a_disc),
         cmocka_unit_test(test_order_and_workers_do_not_matter),
         cmocka_unit_test(test_edits_survive_flying_away_and_back),
         cmocka_unit_test(test_stored_unsaved_taken_once),

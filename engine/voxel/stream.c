@@ -137,6 +137,8 @@ struct stream {
     stream_page_in_fn pager; /* NULL: paged chunks cannot come back (they regenerate) */
     void *pager_ctx;
     int hysteresis;
+    int radius;      /* voxels: only columns this near the centre are made (0: the whole window) */
+    double cx, cz;   /* the centre of the last stream_update */
     int max_jobs;    /* job slots */
     int active_jobs; /* of those, the ones used (stream_set_workers) */
     stream_job *job;
@@ -455,8 +457,9 @@ static int floor_div(double v)
     return (int)floor(v / CHUNK_SIZE);
 }
 
-/* The k nearest empty columns not in flight, nearest first, into order[]
- * (an insertion into a sorted list of k: k is a handful of jobs). */
+/* The k nearest empty columns not in flight within the radius, nearest
+ * first, into order[] (an insertion into a sorted list of k: k is a
+ * handful of jobs). */
 static int nearest_empty(stream *s, double x, double z, int k)
 {
     world *w = s->w;
@@ -467,6 +470,7 @@ static int nearest_empty(stream *s, double x, double z, int k)
             if (world_column_state(w, cx, cz) != WORLD_COL_EMPTY || in_flight(s, cx, cz)) continue;
             double dx = fmax(fmax(cx * (double)CHUNK_SIZE - x, x - (cx + 1) * (double)CHUNK_SIZE), 0);
             double dz = fmax(fmax(cz * (double)CHUNK_SIZE - z, z - (cz + 1) * (double)CHUNK_SIZE), 0);
+            if (s->radius > 0 && dx * dx + dz * dz > (double)s->radius * s->radius) continue; /* not wanted yet */
             int id = sx + sz * w->cx;
             float d = (float)(dx * dx + dz * dz);
             s->dist[id] = d;
@@ -532,6 +536,7 @@ bool stream_update(stream *s, double x, double z)
 {
     world *w = s->w;
     collect_finished(s);
+    s->cx = x, s->cz = z;
     bool ok = true;
     int ccx = floor_div(x), ccz = floor_div(z);
     int mid_x = w->ocx + w->cx / 2, mid_z = w->ocz + w->cz / 2;
@@ -696,6 +701,8 @@ uint64_t stream_generated_fingerprint(const stream *s, int cx, int cy, int cz)
     return e ? e->gen_fp : 0;
 }
 
+void stream_set_radius(stream *s, int voxels) { s->radius = voxels > 0 ? voxels : 0; }
+
 void stream_set_workers(stream *s, int workers)
 {
     /* slots beyond the limit finish what they run; they get nothing new */
@@ -738,6 +745,8 @@ stream_stats stream_get_stats(const stream *s)
     t.resident = w->cx * w->cz;
     t.ready = 0;
     for (int i = 0; i < w->cx * w->cz; i++) t.ready += w->col_state[i] == WORLD_COL_READY;
+    if (s->radius > 0) count_within(s, s->cx, s->cz, s->radius, false, &t.wanted, &t.wanted_ready);
+    else t.wanted = t.resident, t.wanted_ready = t.ready;
     t.in_flight = 0;
     for (int i = 0; i < s->max_jobs; i++) t.in_flight += atomic_load(&s->job[i].state) != JOB_FREE;
     t.paged_chunks = 0;

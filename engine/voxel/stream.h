@@ -51,6 +51,8 @@ typedef struct stream stream;
 typedef struct stream_stats {
     int resident;      /* columns in the window */
     int ready;         /* of those, generated */
+    int wanted;        /* columns within the radius of the last update's centre (stream_set_radius) */
+    int wanted_ready;  /* of those, generated: all of them once the stream has nothing left to make */
     int in_flight;     /* generation jobs running or queued */
     long long generated; /* columns installed since creation */
     long long retried;   /* generation failures retried */
@@ -86,6 +88,15 @@ void stream_destroy(stream *s);
  * reads no freed pool. */
 void stream_jobs_joined(stream *s);
 
+/* Only the columns within `voxels` of the centre (their nearest point; the
+ * centre as stream_update has it) are generated; the rest of the window
+ * holds what was made while it was that near, until the window leaves it.
+ * The window's corners and its hysteresis are there so that it need not
+ * move every column, not to be filled: filling them made the flight
+ * generate a square's row per column of travel (27 columns at
+ * view.distance 256; 38 on a diagonal) instead of a disc's width (21).
+ * 0 (the default): the whole window. */
+void stream_set_radius(stream *s, int voxels);
 /* One frame, main thread: installs finished columns, moves the window when
  * the centre (voxel x, z) drifted past the hysteresis (storing the edited
  * chunks of the columns it leaves), and queues the nearest empty columns.

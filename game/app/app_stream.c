@@ -119,8 +119,17 @@ void app_stream_settle(app *a, double x, double z, int radius)
     app_render_mesh_dirty(a);
 }
 
+/* What the stream generates around the player: view.distance plus the
+ * margin, the issue's resident set (stream_set_radius); the window's
+ * corners and hysteresis hold what is left behind. */
+static void set_radius(stream_comp *c, app *a)
+{
+    stream_set_radius(c->s, (int)ceilf(a->cv.distance->f) + c->cv.margin->i);
+}
+
 static void update(stream_comp *c, app *a)
 {
+    set_radius(c, a);
     if (!stream_update(c->s, a->pl.pos[0], a->pl.pos[2]))
         log_warn("stream: the player is at the edge of the 32-bit world; the world does not follow further");
     announce_arrivals(c, a);
@@ -155,6 +164,7 @@ void app_stream_distance_changed(cvar *cv, void *user)
     stream_comp *c = state(a);
     stream *old = app_stream(a);
     if (!c || !old) return;
+    stream_set_radius(old, (int)ceilf(cv->f) + c->cv.margin->i); /* kept when the window stays */
     char err[256];
     int n = window_for(c, cv->f, a->cv.size_y->i, err, sizeof err);
     if (!n || n == a->w->cx) return; /* the veto refused it already; or the same window */
@@ -173,6 +183,7 @@ void app_stream_distance_changed(cvar *cv, void *user)
     world *ow = a->w;
     component_world_leaving_all(&a->comps, a, ow);
     stream_adopt(ns, old, a->pl.pos[0], a->pl.pos[2]);
+    stream_set_radius(ns, (int)ceilf(cv->f) + c->cv.margin->i);
     stream_destroy(old);
     c->s = ns;
     a->w = nw;
@@ -211,6 +222,7 @@ static void stream_new_world(void *self, app *a, world *w)
         return;
     }
     stream_set_workers(c->s, c->cv.workers->i);
+    set_radius(c, a);
     /* the ground around the spawn first: the player lands on it */
     float sx = 0.5f, sz = 0.5f;
     stream_wait(c->s, sx, sz, c->cv.spawn_radius->i);
