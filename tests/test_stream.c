@@ -176,6 +176,15 @@ static void test_radius_generates_a_disc(void **state)
     assert_int_equal(atomic_load(&g_calls), ready + made);
     assert_ready_columns_match(w);
 
+    /* a wait for more than the stream makes waits for what it makes, two
+     * columns on: the window holds 96 voxels around its centre, the
+     * stream makes 80 (a wait for the 96 would never end) */
+    const double x2 = x1 + 64;
+    stream_set_radius(s, 80);
+    stream_wait(s, x2, 16, 1 << 16);
+    assert_true(stream_ready_within(s, x2, 16, 80));
+    assert_false(stream_ready_within(s, x2, 16, 96));
+
     /* radius 0: the whole window again */
     stream_set_radius(s, 0);
     settle_at(s, x1, 16);

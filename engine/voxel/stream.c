@@ -599,8 +599,11 @@ void stream_wait(stream *s, double x, double z, int radius) { stream_wait_each(s
 
 void stream_wait_each(stream *s, double x, double z, int radius, void (*between)(void *arg), void *arg)
 {
-    /* never more than the window can hold around its centre */
+    /* never more than the window can hold around its centre, nor than the
+     * stream makes (stream_set_radius): a wait for what is never made
+     * would not end */
     int most = (s->w->cx / 2 - 1 - s->hysteresis) * CHUNK_SIZE;
+    if (s->radius > 0 && s->radius < most) most = s->radius;
     if (radius > most) radius = most;
     for (;;) {
         if (!stream_update(s, x, z)) return;

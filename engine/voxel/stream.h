@@ -113,7 +113,7 @@ bool stream_update(stream *s, double x, double z);
  * is left with nothing to lose: destroy it. */
 void stream_adopt(stream *to, stream *from, double x, double z);
 /* Runs stream_update until every column within `radius` voxels of (x, z)
- * is ready (or the window cannot hold that radius). */
+ * is ready (the radius cut to what the window holds and the stream makes). */
 void stream_wait(stream *s, double x, double z, int radius);
 /* stream_wait that calls between(arg) after each stream_update, on the
  * caller's thread, while the columns are still coming: the caller lights
