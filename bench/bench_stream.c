@@ -36,7 +36,6 @@
 #include "core/timer.h"
 #include "platform/platform.h"
 #include "ui/cmd.h"
-#include "ui/cvar.h"
 
 #define FLY_SPEED 100.0 /* voxels a second */
 #define FLY_HEIGHT 110.f
@@ -269,8 +268,7 @@ static void fly_run(void *s)
     bench_note("columns_generated", (double)generated);
     bench_note("columns_per_s_wall", (double)generated / wall_s);
     bench_note("columns_per_s_sim", (double)generated / total);
-    const cvar *margin = cvar_find("stream.margin");
-    bench_note("columns_per_s_needed", flight_needed(total, VIEW_DISTANCE + (margin ? margin->i : 0)));
+    bench_note("columns_per_s_needed", flight_needed(total, app_stream_radius(a)));
     bench_note("rss_start_kib", (double)rss0);
     bench_note("rss_end_kib", (double)rss1);
 }
@@ -300,10 +298,8 @@ static void generate_run(void *s)
     double s_lit = s_wall + timer_ms_since(t1) / 1000.0, c2 = bench_cpu_ms();
     app_render_mesh_dirty(a);
     double s_all = s_wall + timer_ms_since(t1) / 1000.0, c3 = bench_cpu_ms();
-    /* the flight's columns a second: a disc of view.distance plus the
-     * stream's margin around the eye (app_stream.c, set_radius) */
-    const cvar *margin = cvar_find("stream.margin");
-    double needed = flight_needed(fly_seconds(), VIEW_DISTANCE + (margin ? margin->i : 0));
+    /* the flight's columns a second: the stream's disc around the eye */
+    double needed = flight_needed(fly_seconds(), app_stream_radius(a));
     bench_note("columns", (double)n);
     bench_note("columns_per_s", (double)n / s_wall);
     bench_note("needed_per_s", needed);

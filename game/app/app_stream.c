@@ -122,10 +122,15 @@ void app_stream_settle(app *a, double x, double z, int radius)
 /* What the stream generates around the player: view.distance plus the
  * margin, the issue's resident set (stream_set_radius); the window's
  * corners and hysteresis hold what is left behind. */
-static void set_radius(stream_comp *c, app *a)
+static int radius_for(const stream_comp *c, float distance) { return (int)ceilf(distance) + c->cv.margin->i; }
+
+int app_stream_radius(const app *a)
 {
-    stream_set_radius(c->s, (int)ceilf(a->cv.distance->f) + c->cv.margin->i);
+    const stream_comp *c = cstate(a);
+    return c ? radius_for(c, a->cv.distance->f) : 0;
 }
+
+static void set_radius(stream_comp *c, app *a) { stream_set_radius(c->s, radius_for(c, a->cv.distance->f)); }
 
 static void update(stream_comp *c, app *a)
 {
@@ -164,7 +169,7 @@ void app_stream_distance_changed(cvar *cv, void *user)
     stream_comp *c = state(a);
     stream *old = app_stream(a);
     if (!c || !old) return;
-    stream_set_radius(old, (int)ceilf(cv->f) + c->cv.margin->i); /* kept when the window stays */
+    stream_set_radius(old, radius_for(c, cv->f)); /* kept when the window stays */
     char err[256];
     int n = window_for(c, cv->f, a->cv.size_y->i, err, sizeof err);
     if (!n || n == a->w->cx) return; /* the veto refused it already; or the same window */
@@ -183,7 +188,7 @@ void app_stream_distance_changed(cvar *cv, void *user)
     world *ow = a->w;
     component_world_leaving_all(&a->comps, a, ow);
     stream_adopt(ns, old, a->pl.pos[0], a->pl.pos[2]);
-    stream_set_radius(ns, (int)ceilf(cv->f) + c->cv.margin->i);
+    stream_set_radius(ns, radius_for(c, cv->f));
     stream_destroy(old);
     c->s = ns;
     a->w = nw;

@@ -52,6 +52,9 @@ void app_stream_announce(app *a);
  * light columns landed and started, and the chunks whose rings are whole
  * meshed; then the last arrivals' light and meshes are waited for. */
 void app_stream_settle(app *a, double x, double z, int radius);
+/* Voxels around the player the stream generates: view.distance plus
+ * stream.margin (stream_set_radius). */
+int app_stream_radius(const app *a);
 void app_stream_print_stats(app *a);
 
 #endif
