@@ -182,9 +182,7 @@ static double flight_needed(double total, int radius)
         for (int cz = (int)floor((pos[2] - radius) / CHUNK_SIZE); cz <= (int)floor((pos[2] + radius) / CHUNK_SIZE); cz++)
             for (int cx = (int)floor((pos[0] - radius) / CHUNK_SIZE); cx <= (int)floor((pos[0] + radius) / CHUNK_SIZE);
                  cx++) {
-                double dx = fmax(fmax(cx * (double)CHUNK_SIZE - pos[0], pos[0] - (cx + 1) * (double)CHUNK_SIZE), 0);
-                double dz = fmax(fmax(cz * (double)CHUNK_SIZE - pos[2], pos[2] - (cz + 1) * (double)CHUNK_SIZE), 0);
-                if (dx * dx + dz * dz > (double)radius * radius) continue;
+                if (stream_column_distance2(cx, cz, pos[0], pos[2]) > (double)radius * radius) continue;
                 int ix = cx - x0, iz = cz - z0;
                 if (ix < 0 || iz < 0 || ix >= nx || iz >= nz) continue; /* (never: the box holds it) */
                 unsigned char *c = &seen[(size_t)iz * (size_t)nx + (size_t)ix];

@@ -126,6 +126,26 @@ static bool within(int cx, int cz, double x, double z, int r)
     return dx * dx + dz * dz <= (double)r * r;
 }
 
+/* The column distance every radius means, against hand-worked values:
+ * inside its column a point is at 0; beside it, the gap to the nearest
+ * face; off a corner, to the corner; far from the origin, exact. */
+static void test_column_distance(void **state)
+{
+    (void)state;
+    assert_true(stream_column_distance2(0, 0, 16, 16) == 0.0);
+    assert_true(stream_column_distance2(0, 0, 0, 31.5) == 0.0); /* on a face: inside */
+    assert_true(stream_column_distance2(1, 0, 16, 16) == 16.0 * 16.0); /* the face at x 32 */
+    assert_true(stream_column_distance2(-1, 0, 16, 16) == 16.0 * 16.0); /* the face at x 0 */
+    assert_true(stream_column_distance2(2, 2, 61, 60) == 3.0 * 3.0 + 4.0 * 4.0); /* the corner (64, 64) */
+    assert_true(stream_column_distance2(-2, -2, 0, 0) == 32.0 * 32.0 * 2); /* the corner (-32, -32) */
+    const int c = 10000000 / 32;
+    assert_true(stream_column_distance2(c + 3, c, 10000000.5, 10000000.5) == 95.5 * 95.5); /* c * 32 is 10^7 */
+    for (int cz = -4; cz <= 4; cz++)
+        for (int cx = -4; cx <= 4; cx++)
+            for (int r = 0; r <= 160; r += 16)
+                assert_int_equal(stream_column_distance2(cx, cz, 5.25, -7.5) <= (double)r * r, within(cx, cz, 5.25, -7.5, r));
+}
+
 /* With a radius, the stream makes the disc around the centre, not the
  * window's corners; what a move leaves behind stays until the window
  * leaves it, and only what enters the disc is made. */
@@ -663,6 +683,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_window_follows_and_fills),
+        cmocka_unit_test(test_column_distance),
         cmocka_unit_test(test_radius_generates_a_disc),
         cmocka_unit_test(test_order_and_workers_do_not_matter),
         cmocka_unit_test(test_edits_survive_flying_away_and_back),

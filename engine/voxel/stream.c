@@ -457,6 +457,13 @@ static int floor_div(double v)
     return (int)floor(v / CHUNK_SIZE);
 }
 
+double stream_column_distance2(int cx, int cz, double x, double z)
+{
+    double dx = fmax(fmax(cx * (double)CHUNK_SIZE - x, x - (cx + 1) * (double)CHUNK_SIZE), 0);
+    double dz = fmax(fmax(cz * (double)CHUNK_SIZE - z, z - (cz + 1) * (double)CHUNK_SIZE), 0);
+    return dx * dx + dz * dz;
+}
+
 /* The k nearest empty columns not in flight within the radius, nearest
  * first, into order[] (an insertion into a sorted list of k: k is a
  * handful of jobs). */
@@ -468,11 +475,10 @@ static int nearest_empty(stream *s, double x, double z, int k)
         for (int sx = 0; sx < w->cx; sx++) {
             int cx = w->ocx + sx, cz = w->ocz + sz;
             if (world_column_state(w, cx, cz) != WORLD_COL_EMPTY || in_flight(s, cx, cz)) continue;
-            double dx = fmax(fmax(cx * (double)CHUNK_SIZE - x, x - (cx + 1) * (double)CHUNK_SIZE), 0);
-            double dz = fmax(fmax(cz * (double)CHUNK_SIZE - z, z - (cz + 1) * (double)CHUNK_SIZE), 0);
-            if (s->radius > 0 && dx * dx + dz * dz > (double)s->radius * s->radius) continue; /* not wanted yet */
+            double d2 = stream_column_distance2(cx, cz, x, z);
+            if (s->radius > 0 && d2 > (double)s->radius * s->radius) continue; /* not wanted yet */
             int id = sx + sz * w->cx;
-            float d = (float)(dx * dx + dz * dz);
+            float d = (float)d2;
             s->dist[id] = d;
             int pos;
             if (n < k) pos = n++;
@@ -572,9 +578,7 @@ static void count_within(const stream *s, double x, double z, int radius, bool a
     *total = *ready = 0;
     for (int cz = z0; cz <= z1; cz++)
         for (int cx = x0; cx <= x1; cx++) {
-            double dx = fmax(fmax(cx * (double)CHUNK_SIZE - x, x - (cx + 1) * (double)CHUNK_SIZE), 0);
-            double dz = fmax(fmax(cz * (double)CHUNK_SIZE - z, z - (cz + 1) * (double)CHUNK_SIZE), 0);
-            if (dx * dx + dz * dz > (double)radius * radius) continue;
+            if (stream_column_distance2(cx, cz, x, z) > (double)radius * radius) continue;
             ++*total;
             if (world_column_state(w, cx, cz) == WORLD_COL_READY) ++*ready;
             else if (all) return;

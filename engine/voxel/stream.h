@@ -97,6 +97,10 @@ void stream_jobs_joined(stream *s);
  * view.distance 256; 38 on a diagonal) instead of a disc's width (21).
  * 0 (the default): the whole window. */
 void stream_set_radius(stream *s, int voxels);
+/* The squared distance from voxel (x, z) to the nearest point of chunk
+ * column (cx, cz): 0 inside it. A column is "within r" of a point when
+ * this is at most r * r; the radius, the waits and the counts all mean it. */
+double stream_column_distance2(int cx, int cz, double x, double z);
 /* One frame, main thread: installs finished columns, moves the window when
  * the centre (voxel x, z) drifted past the hysteresis (storing the edited
  * chunks of the columns it leaves), and queues the nearest empty columns.
