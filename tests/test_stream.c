@@ -126,6 +126,59 @@ static bool within(int cx, int cz, double x, double z, int r)
     return dx * dx + dz * dz <= (double)r * r;
 }
 
+/* What stream_set_moving's hook saw: each call's new origin, and the
+ * window's own origin and a voxel of a leaving column at that moment. */
+typedef struct moving_log {
+    world *w;
+    int calls, ocx[8], ocz[8], was_ocx[8], leaving_voxel[8];
+} moving_log;
+
+static void log_moving(void *ctx, int ocx, int ocz)
+{
+    moving_log *m = ctx;
+    if (m->calls < 8) {
+        m->ocx[m->calls] = ocx, m->ocz[m->calls] = ocz, m->was_ocx[m->calls] = m->w->ocx;
+        m->leaving_voxel[m->calls] = world_get(m->w, m->w->ocx * 32 + 1, 1, 1);
+    }
+    m->calls++;
+}
+
+/* The hook hears every move, before anything leaves: from stream_update
+ * and from the waits, with the origin the window then takes; and not
+ * when the centre stays within the hysteresis. */
+static void test_moving_hook_before_each_move(void **state)
+{
+    (void)state;
+    job_pool *jobs = job_pool_create(2);
+    world *w = window_for(64, 1);
+    stream *s = stream_create(w, jobs, synth_column, NULL, 0, 1);
+    moving_log m = { .w = w };
+    stream_set_moving(s, log_moving, &m);
+    stream_wait(s, 16, 16, 64);
+    assert_int_equal(m.calls, 1); /* the window was made at 0, 0: centring it is a move */
+    m.calls = 0;
+    stream_update(s, 16 + 32, 16);
+    assert_int_equal(m.calls, 0); /* within the hysteresis */
+    const int was = w->ocx;
+    world_set(w, was * 32 + 1, 1, 1, MAT_GRASS); /* a voxel of a column about to leave */
+    stream_update(s, 16 + 64, 16);
+    assert_int_equal(m.calls, 1);
+    assert_int_equal(m.was_ocx[0], was);               /* heard before the move */
+    assert_int_equal(m.leaving_voxel[0], MAT_GRASS);   /* the leaving column still there */
+    assert_int_equal(m.ocx[0], w->ocx);                /* and told where it went */
+    assert_int_equal(m.ocz[0], w->ocz);
+    stream_wait(s, 16 + 640, 16, 64); /* the wait's own update moves it */
+    assert_int_equal(m.calls, 2);
+    assert_int_equal(m.ocx[1], w->ocx);
+    assert_true(w->ocx > m.ocx[0]);
+    stream_set_moving(s, NULL, NULL);
+    stream_wait(s, 16, 16, 64);
+    assert_int_equal(m.calls, 2);
+    stream_destroy(s);
+    world_destroy(w);
+    job_pool_destroy(jobs);
+}
+
 /* The column distance every radius means, against hand-worked values:
  * inside its column a point is at 0; beside it, the gap to the nearest
  * face; off a corner, to the corner; far from the origin, exact. */
@@ -684,6 +737,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_window_follows_and_fills),
         cmocka_unit_test(test_column_distance),
+        cmocka_unit_test(test_moving_hook_before_each_move),
         cmocka_unit_test(test_radius_generates_a_disc),
         cmocka_unit_test(test_order_and_workers_do_not_matter),
         cmocka_unit_test(test_edits_survive_flying_away_and_back),

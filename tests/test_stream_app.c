@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "app/app_bodies.h"
 #include "app/app_internal.h"
+#include "app/app_save.h"
 #include "app/app_stream.h"
 #include "core/rss.h"
 #include "gfx/screenshot.h"
@@ -193,6 +195,10 @@ static void test_view_distance_live(void **state)
     assert_true(y1 > 8); /* there */
     tp("set tool.size 8; cut 0 %.0f 0; fill stone 4 %.0f 4; tp 270.5 100 0.5; stream wait 64; frames 1", y0, y0 + 12, 0);
     tp("cut 270 %.0f 0; frames 1; tp 0.5 100 0.5; frames 1", y1, 0, 0);
+    /* the fill landed in the cut's crater, loose: a body, which the
+     * resize puts back where it is (test_body_kept_over_a_resize); here,
+     * back in the world before the picture of it is taken */
+    app_bodies_settle(a);
     uint64_t here = hash_box(a->w, -8, y0 - 8, -8, 24), there = hash_box(a->w, 262, y1 - 8, -8, 24);
     int unsaved = unsaved_chunks(a);
     assert_true(unsaved > 0);
@@ -216,6 +222,100 @@ static void test_view_distance_live(void **state)
     app_destroy(a);
 }
 
+/* Stone in the box [x0, x0 + n) x [y0, y1) x [z0, z0 + n). */
+static long stone_in(const world *w, int x0, int y0, int y1, int z0, int n)
+{
+    long k = 0;
+    for (int y = y0; y < y1; y++)
+        for (int z = z0; z < z0 + n; z++)
+            for (int x = x0; x < x0 + n; x++) k += world_get(w, x, y, z) == MAT_STONE;
+    return k;
+}
+
+/* A ball of stone filled in the air over the spawn: the next frame it is
+ * a body, falling. Returns its voxels; *y gets the height it was filled at. */
+static long drop_a_ball(app *a, int *y)
+{
+    *y = world_surface_y(a->w, 0, 0) + 40;
+    tp("set tool.size 4; fill stone 0 %.0f 0; frames 1", *y, 0, 0);
+    int count = 0, awake = 0;
+    long voxels = 0;
+    app_bodies_counts(a, &count, &awake, &voxels);
+    assert_int_equal(count, 1);
+    assert_int_equal(awake, 1);
+    assert_true(voxels > 20);
+    return voxels;
+}
+
+/* A body still falling when the window leaves its columns goes back into
+ * the world with them, where it is: stored, saved (the page save that
+ * follows), there when the player comes back and after a reload. Before,
+ * it was held there and the page save merged it into columns the window
+ * no longer had: every voxel lost. */
+static void test_body_left_behind_keeps_its_voxels(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/strata-bodies-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/w.strata", dir);
+    app_desc d = { .headless = true, .width = W, .height = H, .world = path };
+    app *a = app_create(&d);
+    assert_non_null(a);
+    assert_int_equal(cmd_exec("set view.distance 96; set world.stream 1; set player.fly 1; biome hills; stream wait 96"), 0);
+    int y;
+    const long before = stone_in(a->w, -12, 0, a->w->sy, -12, 24);
+    const long ball = drop_a_ball(a, &y);
+    const long moves = stream_get_stats(app_stream(a)).moves;
+    /* the wait moves the window (no frame runs): every move puts bodies back */
+    tp("tp %.1f %.1f %.1f; stream wait 64", 3000.5, 100, 0.5);
+    assert_true(stream_get_stats(app_stream(a)).moves > moves); /* the window left it */
+    int count = -1, awake, saves = 0;
+    long voxels;
+    double ms;
+    app_bodies_counts(a, &count, &awake, &voxels);
+    assert_int_equal(count, 0); /* put back as its columns left */
+    assert_int_equal(cmd_exec("frames 10"), 0);
+    app_save_paging_stats(&saves, &ms);
+    assert_true(saves >= 1); /* its columns were saved because they left */
+    tp("tp %.1f %.1f %.1f; frames 1; stream wait 96; frames 1", 0.5, 100, 0.5);
+    const long back = stone_in(a->w, -12, 0, a->w->sy, -12, 24);
+    printf("a ball of %ld voxels filled at y %d, left falling: %ld stone over the spawn before, %ld after coming back\n",
+           ball, y, before, back);
+    assert_true(back == before + ball);
+    app_destroy(a);
+    /* and in the file: reopened, the same stone */
+    a = app_create(&d);
+    assert_non_null(a);
+    assert_int_equal(cmd_exec("set player.fly 1; tp 0.5 100 0.5; frames 1; stream wait 96; frames 1"), 0);
+    assert_non_null(app_stream(a));
+    assert_true(stone_in(a->w, -12, 0, a->w->sy, -12, 24) == before + ball);
+    app_destroy(a);
+    unlink(path);
+    char side[80];
+    snprintf(side, sizeof side, "%s-wal", path), unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path), unlink(side);
+    rmdir(dir);
+}
+
+/* A view.distance resize carries the world over to a new window: a body
+ * falling then goes back into the world first, as a save would put it,
+ * with no file open too (it was dropped, voxels and all). */
+static void test_body_kept_over_a_resize(void **state)
+{
+    (void)state;
+    app *a = open_streamed(96);
+    assert_int_equal(cmd_exec("stream wait 96"), 0);
+    int y;
+    const long before = stone_in(a->w, -12, 0, a->w->sy, -12, 24);
+    const long ball = drop_a_ball(a, &y);
+    const int cols = a->w->cx;
+    assert_int_equal(cmd_exec("set view.distance 64"), 0);
+    assert_true(a->w->cx < cols); /* resized */
+    assert_true(stone_in(a->w, -12, 0, a->w->sy, -12, 24) == before + ball);
+    assert_true(stone_in(a->w, -12, y - 8, y + 8, -12, 24) == ball); /* where it was falling */
+    app_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +325,8 @@ int main(void)
         cmocka_unit_test(test_memory_flat_over_a_flight),
         cmocka_unit_test(test_view_distance_over_budget_refused),
         cmocka_unit_test(test_view_distance_live),
+        cmocka_unit_test(test_body_left_behind_keeps_its_voxels),
+        cmocka_unit_test(test_body_kept_over_a_resize),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

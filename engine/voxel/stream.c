@@ -139,6 +139,8 @@ struct stream {
     int hysteresis;
     int radius;      /* voxels: only columns this near the centre are made (0: the whole window) */
     double cx, cz;   /* the centre of the last stream_update */
+    stream_moving_fn moving; /* stream_set_moving */
+    void *moving_ctx;
     int max_jobs;    /* job slots */
     int active_jobs; /* of those, the ones used (stream_set_workers) */
     stream_job *job;
@@ -538,24 +540,38 @@ void stream_adopt(stream *to, stream *from, double x, double z)
     to->stats.moves++;
 }
 
+/* 1: the window moves to (ocx, ocz); 0: it stays; -1: it would pass the
+ * coordinate limit (it stays). */
+static int next_origin(const stream *s, double x, double z, int *ocx, int *ocz)
+{
+    const world *w = s->w;
+    int ccx = floor_div(x), ccz = floor_div(z);
+    int mid_x = w->ocx + w->cx / 2, mid_z = w->ocz + w->cz / 2;
+    if (abs(ccx - mid_x) <= s->hysteresis && abs(ccz - mid_z) <= s->hysteresis) return 0;
+    *ocx = ccx - w->cx / 2, *ocz = ccz - w->cz / 2;
+    int limit = WORLD_COORD_LIMIT / CHUNK_SIZE;
+    return *ocx < -limit || *ocz < -limit || *ocx > limit - w->cx || *ocz > limit - w->cz ? -1 : 1;
+}
+
+void stream_set_moving(stream *s, stream_moving_fn fn, void *ctx)
+{
+    s->moving = fn;
+    s->moving_ctx = ctx;
+}
+
 bool stream_update(stream *s, double x, double z)
 {
     world *w = s->w;
     collect_finished(s);
     s->cx = x, s->cz = z;
-    bool ok = true;
-    int ccx = floor_div(x), ccz = floor_div(z);
-    int mid_x = w->ocx + w->cx / 2, mid_z = w->ocz + w->cz / 2;
-    if (abs(ccx - mid_x) > s->hysteresis || abs(ccz - mid_z) > s->hysteresis) {
-        int ocx = ccx - w->cx / 2, ocz = ccz - w->cz / 2;
-        int limit = WORLD_COORD_LIMIT / CHUNK_SIZE;
-        if (ocx < -limit || ocz < -limit || ocx > limit - w->cx || ocz > limit - w->cz) ok = false;
-        else {
-            store_leaving(s, ocx, ocz, w->cx, w->cz);
-            world_move(w, ocx, ocz);
-            s->stats.moves++;
-        }
+    int ocx, ocz, move = next_origin(s, x, z, &ocx, &ocz);
+    if (move == 1) {
+        if (s->moving) s->moving(s->moving_ctx, ocx, ocz);
+        store_leaving(s, ocx, ocz, w->cx, w->cz);
+        world_move(w, ocx, ocz);
+        s->stats.moves++;
     }
+    bool ok = move != -1;
     int free_jobs = 0;
     for (int i = 0; i < s->active_jobs; i++) free_jobs += atomic_load(&s->job[i].state) == JOB_FREE;
     if (free_jobs > 0) {

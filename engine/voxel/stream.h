@@ -107,6 +107,13 @@ double stream_column_distance2(int cx, int cz, double x, double z);
  * Returns false when the centre is beyond the coordinate limit (nothing
  * moves; the caller clamps). */
 bool stream_update(stream *s, double x, double z);
+/* Called on the main thread when the window is about to move to the
+ * origin (ocx, ocz) in columns (its size kept), before anything leaves:
+ * whoever holds something of the world that must go back into its columns
+ * first (falling bodies) puts it back then, and it leaves with them. Every
+ * move calls it, stream_update's and the waits'. NULL: none. */
+typedef void (*stream_moving_fn)(void *ctx, int ocx, int ocz);
+void stream_set_moving(stream *s, stream_moving_fn fn, void *ctx);
 /* view.distance changed: `to` (a new stream over an empty window of the
  * new size, with the same generator) takes over from `from`. Waits for
  * from's jobs, places to's window around (x, z) as stream_update would,

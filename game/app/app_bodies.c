@@ -121,8 +121,8 @@ static void run_detach(bodies_comp *b)
 }
 
 /* Body i goes back into the world at its pose (the player kept clear);
- * what it lands on is searched again, as after any edit. */
-static void merge_body(bodies_comp *b, int i)
+ * what it lands on is searched again, as after any edit, when `search`. */
+static void put_back(bodies_comp *b, int i, bool search)
 {
     app *a = b->a;
     body *bd = bodies_take(&b->set, i);
@@ -136,7 +136,30 @@ static void merge_body(bodies_comp *b, int i)
     body_destroy(bd);
     if (!placed) return;
     app_world_edited(a, lo, hi, &app_bodies_component);
-    add_pending(b, lo, hi);
+    if (search) add_pending(b, lo, hi);
+}
+
+static void merge_body(bodies_comp *b, int i) { put_back(b, i, true); }
+
+/* The window is about to leave the columns outside [lo, hi): a body over
+ * any of them goes back into the world now, where it is, and leaves with
+ * its columns (stored, saved and paged as any edit). Held there, it would
+ * be merged by the next save into columns the window no longer has, and
+ * its voxels lost. Not searched: the search would read columns about to
+ * go. It rests where it was put until an edit beside it searches again. */
+static void bodies_window_moving(void *self, app *a, const int lo[2], const int hi[2])
+{
+    (void)a;
+    bodies_comp *b = self;
+    for (int i = 0; i < b->set.count;) {
+        const body *bd = b->set.v[i];
+        double p[3];
+        body_world_pos(bd, p);
+        const double r = bd->radius;
+        bool stays = p[0] - r >= lo[0] && p[0] + r < hi[0] && p[2] - r >= lo[1] && p[2] + r < hi[1];
+        if (stays) i++;
+        else put_back(b, i, false); /* takes it out of the set: i is the next one */
+    }
 }
 
 /* A body moving into the player pushes the player out (never into
@@ -265,7 +288,21 @@ static void drop_all(bodies_comp *b)
 
 static void bodies_world_leaving(void *self, app *a, world *old)
 {
-    drop_all(self); /* saves (earlier in the table) merged them into the world first */
+    /* saves (earlier in the table) merged them into the world first when a
+     * file is open; without one, a view.distance resize carries the world's
+     * voxels over (stream_adopt), so they go back into it too, quietly:
+     * the components before this one have let go of the old world */
+    bodies_comp *b = self;
+    double keep[6];
+    player_bounds(&a->pl, keep, keep + 3);
+    for (int i = 0; i < b->set.count; i++) {
+        long lost = 0;
+        int lo[3], hi[3];
+        body_merge(b->set.v[i], old, keep, &lost, lo, hi);
+        if (lost) log_warn("physics: body %u merged with %ld of its %ld voxels lost (no free cell near)", b->set.v[i]->id,
+                           lost, b->set.v[i]->count);
+    }
+    drop_all(b);
 }
 
 static void bodies_new_world(void *self, app *a, world *w)
@@ -398,4 +435,5 @@ const component app_bodies_component = {
     .draw = bodies_draw,
     .shutdown = bodies_shutdown,
     .on_world_leaving = bodies_world_leaving,
+    .on_window_moving = bodies_window_moving,
 };

@@ -132,6 +132,17 @@ int app_stream_radius(const app *a)
 
 static void set_radius(stream_comp *c, app *a) { stream_set_radius(c->s, radius_for(c, a->cv.distance->f)); }
 
+/* The window is about to move (stream_set_moving): the columns it leaves
+ * take their edits to the store, so what the components hold of them goes
+ * back in first. */
+static void window_moving(void *ctx, int ocx, int ocz)
+{
+    app *a = ctx;
+    const int lo[2] = { ocx * CHUNK_SIZE, ocz * CHUNK_SIZE };
+    const int hi[2] = { (ocx + a->w->cx) * CHUNK_SIZE, (ocz + a->w->cz) * CHUNK_SIZE };
+    component_window_moving_all(&a->comps, a, lo, hi);
+}
+
 static void update(stream_comp *c, app *a)
 {
     set_radius(c, a);
@@ -189,6 +200,7 @@ void app_stream_distance_changed(cvar *cv, void *user)
     component_world_leaving_all(&a->comps, a, ow);
     stream_adopt(ns, old, a->pl.pos[0], a->pl.pos[2]);
     stream_set_radius(ns, radius_for(c, cv->f));
+    stream_set_moving(ns, window_moving, a);
     stream_destroy(old);
     c->s = ns;
     a->w = nw;
@@ -228,6 +240,7 @@ static void stream_new_world(void *self, app *a, world *w)
     }
     stream_set_workers(c->s, c->cv.workers->i);
     set_radius(c, a);
+    stream_set_moving(c->s, window_moving, a);
     /* the ground around the spawn first: the player lands on it */
     float sx = 0.5f, sz = 0.5f;
     stream_wait(c->s, sx, sz, c->cv.spawn_radius->i);

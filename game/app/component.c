@@ -48,6 +48,12 @@ void component_world_leaving_all(component_table *t, app *a, world *old)
         if (t->c[i]->on_world_leaving) t->c[i]->on_world_leaving(t->self[i], a, old);
 }
 
+void component_window_moving_all(component_table *t, app *a, const int lo[2], const int hi[2])
+{
+    for (int i = 0; i < t->count; i++)
+        if (t->c[i]->on_window_moving) t->c[i]->on_window_moving(t->self[i], a, lo, hi);
+}
+
 void component_new_world_all(component_table *t, app *a, world *w)
 {
     for (int i = 0; i < t->count; i++)

@@ -44,6 +44,11 @@ typedef struct frame_draw {
  *   on_new_world  a world was installed (generated, loaded); the old one
  *                 is gone and the player stands in the new one
  *   on_edit       voxels in e->lo..e->hi changed (cut, fill, grammar, load)
+ *   on_window_moving  the streamed window is about to leave every column
+ *                 outside [lo, hi) (voxels, x then z): what a component
+ *                 holds of the world there (a falling body) goes back into
+ *                 it now, while those columns are still the window's, so
+ *                 it leaves (and is saved) with them
  *   on_frame      once per simulated frame, after the player moved
  *   draw_first    on the cleared frame, before the world: opaque things
  *                 drawn here hide the world behind them from early depth
@@ -62,6 +67,7 @@ typedef struct component {
     void (*shutdown)(void *self, app *a);
     void (*on_world_leaving)(void *self, app *a, world *old);
     void (*draw_first)(void *self, app *a, const frame_draw *f);
+    void (*on_window_moving)(void *self, app *a, const int lo[2], const int hi[2]);
 } component;
 
 #define COMPONENT_MAX 32
@@ -85,6 +91,7 @@ void component_gfx_init_all(component_table *t, app *a);
 void component_world_leaving_all(component_table *t, app *a, world *old);
 void component_new_world_all(component_table *t, app *a, world *w);
 void component_edit_all(component_table *t, app *a, const world_edit *e);
+void component_window_moving_all(component_table *t, app *a, const int lo[2], const int hi[2]);
 void component_frame_all(component_table *t, app *a, double now, float dt);
 void component_draw_first_all(component_table *t, app *a, const frame_draw *f);
 void component_draw_all(component_table *t, app *a, const frame_draw *f);
