@@ -7,7 +7,9 @@
  *   same biome in the same run and the ratios to it, holes (frames in which
  *   a chunk column inside 0.75 x view.distance and inside the frustum could
  *   not be drawn: not generated, or a neighbour missing), columns generated
- *   a second, and the process's RSS at the start and the end.
+ *   a second, and the process's RSS at the start and the end. Then the
+ *   same standing frame at four views along the path (standing_path_ms,
+ *   and p50 and p95 over it): what the views cost with nothing arriving.
  * stream.generate.<biome>: columns a second generated on the two workers,
  *   from an empty window to every column within 256 voxels ready, and
  *   (pipeline_*) with their light and meshes settled after that; `needed`
@@ -193,20 +195,12 @@ static double flight_needed(double total, int radius)
     return (double)count / total;
 }
 
-static void fly_run(void *s)
+/* The player stands at pos (its view as set) until the disc around it
+ * is generated, lit and meshed, so nothing arrives or bakes while the
+ * STAND frames are timed into out[], sorted. */
+enum { STAND = 120 };
+static void stand_still(app *a, const float pos[3], float out[STAND])
 {
-    stream_bench *b = s;
-    app *a = b->a;
-    double total = fly_seconds();
-    int frames = (int)(total * 60.0);
-
-    /* standing: at the start, everything in view there, the same view */
-    float pos[3], yaw;
-    flight_at(0, total, pos, &yaw);
-    for (int k = 0; k < 3; k++) a->pl.pos[k] = pos[k];
-    a->pl.yaw = yaw, a->pl.pitch = -12.f;
-    /* the whole window generated, lit and meshed: the standing frame is
-     * the steady state, nothing arriving */
     stream *st = app_stream(a);
     for (int guard = 0; guard < 100000; guard++) {
         stream_wait(st, pos[0], pos[2], 1 << 16);
@@ -221,14 +215,28 @@ static void fly_run(void *s)
     app_light_settle(a);
     app_render_mesh_dirty(a);
     for (int i = 0; i < 10; i++) frame(a, a->script_time += 1.0 / 60.0); /* meshed, warm */
+    for (int i = 0; i < STAND; i++) out[i] = frame(a, a->script_time += 1.0 / 60.0);
+    qsort(out, STAND, sizeof *out, cmp_float);
+}
+
+static void fly_run(void *s)
+{
+    stream_bench *b = s;
+    app *a = b->a;
+    double total = fly_seconds();
+    int frames = (int)(total * 60.0);
+
+    /* standing: at the start, everything in view there, the same view */
+    float pos[3], yaw;
+    flight_at(0, total, pos, &yaw);
+    for (int k = 0; k < 3; k++) a->pl.pos[k] = pos[k];
+    a->pl.yaw = yaw, a->pl.pitch = -12.f;
     /* 120 frames, 2 s: standing frames alone spread by a quarter from one
      * to the next on llvmpipe, so 30 left the median, every ratio's
      * divisor, a few percent adrift; their own p95 and max say what the
      * flight's would be with nothing arriving */
-    enum { STAND = 120 };
     float stand[STAND];
-    for (int i = 0; i < STAND; i++) stand[i] = frame(a, a->script_time += 1.0 / 60.0);
-    qsort(stand, STAND, sizeof *stand, cmp_float);
+    stand_still(a, pos, stand);
     float standing = stand[STAND / 2];
 
     long rss0 = rss_kib();
@@ -269,6 +277,27 @@ static void fly_run(void *s)
     bench_note("columns_per_s_needed", flight_needed(total, app_stream_radius(a)));
     bench_note("rss_start_kib", (double)rss0);
     bench_note("rss_end_kib", (double)rss1);
+    /* The standing frame is the start's view, one of the flight's many: the
+     * flight's frames may cost more or less than it with nothing arriving
+     * at all. So the same standing frames at four views along the path (a
+     * quarter, half, three quarters and the end of it), their median: how
+     * much of the ratios is what the views show rather than what arrives.
+     * A note beside the ratios, which stay the issue's (to the start). */
+    enum { VIEWS = 4 };
+    float *path = malloc(sizeof(float) * VIEWS * STAND);
+    if (!path) return;
+    for (int k = 0; k < VIEWS; k++) {
+        flight_at(total * (k + 1) / VIEWS, total, pos, &yaw);
+        for (int c = 0; c < 3; c++) a->pl.pos[c] = pos[c];
+        a->pl.yaw = yaw, a->pl.pitch = -12.f;
+        stand_still(a, pos, path + k * STAND);
+    }
+    qsort(path, VIEWS * STAND, sizeof *path, cmp_float);
+    float along = path[VIEWS * STAND / 2];
+    free(path);
+    bench_note("standing_path_ms", along);
+    bench_note("p50_path_ratio", p50 / along);
+    bench_note("p95_path_ratio", p95 / along);
 }
 
 static void generate_run(void *s)
