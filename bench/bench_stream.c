@@ -195,6 +195,13 @@ static double flight_needed(double total, int radius)
     return (double)count / total;
 }
 
+/* The player at pos, looking along the flight (yaw) and slightly down. */
+static void place(app *a, const float pos[3], float yaw)
+{
+    for (int k = 0; k < 3; k++) a->pl.pos[k] = pos[k];
+    a->pl.yaw = yaw, a->pl.pitch = -12.f;
+}
+
 /* The player stands at pos (its view as set) until the disc around it
  * is generated, lit and meshed, so nothing arrives or bakes while the
  * STAND frames are timed into out[], sorted. */
@@ -229,8 +236,7 @@ static void fly_run(void *s)
     /* standing: at the start, everything in view there, the same view */
     float pos[3], yaw;
     flight_at(0, total, pos, &yaw);
-    for (int k = 0; k < 3; k++) a->pl.pos[k] = pos[k];
-    a->pl.yaw = yaw, a->pl.pitch = -12.f;
+    place(a, pos, yaw);
     /* 120 frames, 2 s: standing frames alone spread by a quarter from one
      * to the next on llvmpipe, so 30 left the median, every ratio's
      * divisor, a few percent adrift; their own p95 and max say what the
@@ -246,9 +252,8 @@ static void fly_run(void *s)
     uint64_t t0 = timer_ns();
     for (int i = 0; i < frames; i++) {
         flight_at((i + 1) / 60.0, total, pos, &yaw);
-        for (int k = 0; k < 3; k++) a->pl.pos[k] = pos[k];
+        place(a, pos, yaw);
         memset(a->pl.vel, 0, sizeof a->pl.vel);
-        a->pl.yaw = yaw, a->pl.pitch = -12.f;
         ms[i] = frame(a, a->script_time += 1.0 / 60.0);
         int h = holes(a);
         hole_frames += h > 0;
@@ -288,8 +293,7 @@ static void fly_run(void *s)
     if (!path) return;
     for (int k = 0; k < VIEWS; k++) {
         flight_at(total * (k + 1) / VIEWS, total, pos, &yaw);
-        for (int c = 0; c < 3; c++) a->pl.pos[c] = pos[c];
-        a->pl.yaw = yaw, a->pl.pitch = -12.f;
+        place(a, pos, yaw);
         stand_still(a, pos, path + k * STAND);
     }
     qsort(path, VIEWS * STAND, sizeof *path, cmp_float);

@@ -120,19 +120,27 @@ static void run_detach(bodies_comp *b)
     b->capped += capped, b->too_big += too_big;
 }
 
+/* bd's voxels into w at its pose, the player kept clear; what could not
+ * be placed is said. Returns the voxels placed, lo/hi their box. */
+static long merge_into(const app *a, const body *bd, world *w, int lo[3], int hi[3])
+{
+    double keep[6];
+    player_bounds(&a->pl, keep, keep + 3);
+    long lost = 0;
+    long placed = body_merge(bd, w, keep, &lost, lo, hi);
+    if (lost) log_warn("physics: body %u merged with %ld of its %ld voxels lost (no free cell near)", bd->id, lost,
+                       bd->count);
+    return placed;
+}
+
 /* Body i goes back into the world at its pose (the player kept clear);
  * what it lands on is searched again, as after any edit, when `search`. */
 static void put_back(bodies_comp *b, int i, bool search)
 {
     app *a = b->a;
     body *bd = bodies_take(&b->set, i);
-    double keep[6];
-    player_bounds(&a->pl, keep, keep + 3);
-    long lost = 0;
     int lo[3], hi[3];
-    long placed = body_merge(bd, a->w, keep, &lost, lo, hi);
-    if (lost) log_warn("physics: body %u merged with %ld of its %ld voxels lost (no free cell near)", bd->id, lost,
-                       bd->count);
+    long placed = merge_into(a, bd, a->w, lo, hi);
     body_destroy(bd);
     if (!placed) return;
     app_world_edited(a, lo, hi, &app_bodies_component);
@@ -293,14 +301,9 @@ static void bodies_world_leaving(void *self, app *a, world *old)
      * voxels over (stream_adopt), so they go back into it too, quietly:
      * the components before this one have let go of the old world */
     bodies_comp *b = self;
-    double keep[6];
-    player_bounds(&a->pl, keep, keep + 3);
     for (int i = 0; i < b->set.count; i++) {
-        long lost = 0;
         int lo[3], hi[3];
-        body_merge(b->set.v[i], old, keep, &lost, lo, hi);
-        if (lost) log_warn("physics: body %u merged with %ld of its %ld voxels lost (no free cell near)", b->set.v[i]->id,
-                           lost, b->set.v[i]->count);
+        merge_into(a, b->set.v[i], old, lo, hi);
     }
     drop_all(b);
 }
