@@ -210,5 +210,19 @@ printf 'rule a\nsize 1 1 1\nsymbol\n SLOPE 0 91\ntransform\n NOP\nend\n' >"$tmp/
 check "caves.features_desert refuses a slope past 90" 1 "$strata" --headless --exec "set caves.features_desert $tmp/slope.grammar"
 grep -q "slope.grammar:4:10: slope 91 is outside 0..90" "$tmp/err" || { echo "FAIL bad slope message: $(cat "$tmp/err")"; fail=1; }
 
+# headless GL's EGL display: Mesa's surfaceless platform first, then an EGL
+# device (NVIDIA's EGL has no surfaceless platform), then the default
+# display; STRATA_EGL_PLATFORM picks one and says what it got
+shot='set world.stream 0; set world.size_x 4; set world.size_z 4; set world.size_y 2; tp 64 60 64; look 30 -20'
+check "EGL surfaceless, named" 0 env STRATA_EGL_PLATFORM=surfaceless "$strata" --headless --width 160 --height 100 --exec "$shot; screenshot $tmp/egl_s.png"
+grep -q "^headless GL on EGL surfaceless: " "$tmp/err" || { echo "FAIL surfaceless is not reported: $(cat "$tmp/err")"; fail=1; }
+check "EGL device" 0 env STRATA_EGL_PLATFORM=device "$strata" --headless --width 160 --height 100 --exec "$shot; screenshot $tmp/egl_d.png"
+grep -q "^headless GL on EGL device: " "$tmp/err" || { echo "FAIL device is not reported: $(cat "$tmp/err")"; fail=1; }
+cmp -s "$tmp/egl_s.png" "$tmp/egl_d.png" || { echo "FAIL the device display renders another picture than surfaceless"; fail=1; }
+check "EGL unset: no report" 0 "$strata" --headless --width 160 --height 100 --exec "$shot"
+! grep -q "headless GL on EGL" "$tmp/err" || { echo "FAIL the platform is reported unasked: $(cat "$tmp/err")"; fail=1; }
+check "a bad STRATA_EGL_PLATFORM is refused" 1 env STRATA_EGL_PLATFORM=vulkan "$strata" --headless --exec quit
+grep -q "STRATA_EGL_PLATFORM 'vulkan' is not auto, surfaceless, device or default" "$tmp/err" || { echo "FAIL bad platform message: $(cat "$tmp/err")"; fail=1; }
+
 echo "cli_test: $([ $fail -eq 0 ] && echo passed || echo FAILED)"
 exit $fail

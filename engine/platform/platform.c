@@ -147,35 +147,110 @@ static bool create_window(platform *p, const platform_desc *d, char *err, size_t
     return true;
 }
 
-static bool create_headless(platform *p, char *err, size_t errlen)
+/* Which EGL display headless rendering uses. Mesa's EGL (llvmpipe here,
+ * and Mesa's GPU drivers) offers the surfaceless platform; NVIDIA's EGL
+ * offers its GPUs as devices (EGL_EXT_platform_device); an EGL with
+ * neither may still give a default display. They are tried in that
+ * order. STRATA_EGL_PLATFORM=surfaceless|device|default tries only that
+ * one, and =auto tries them in order; either way the display found and
+ * the GL it gives are logged, so a benchmark says what it ran on. */
+typedef enum egl_choice { EGL_TRY_SURFACELESS, EGL_TRY_DEVICE, EGL_TRY_DEFAULT, EGL_TRY_COUNT } egl_choice;
+static const char *const egl_choice_names[EGL_TRY_COUNT] = { "surfaceless", "device", "default" };
+
+static bool egl_init(EGLDisplay dpy)
+{
+    EGLint major, minor;
+    return dpy != EGL_NO_DISPLAY && eglInitialize(dpy, &major, &minor);
+}
+
+/* The first EGL device that initialises: on a machine with Mesa and a GPU
+ * vendor's EGL both, glvnd lists every vendor's devices. */
+static EGLDisplay egl_device_display(PFNEGLGETPLATFORMDISPLAYEXTPROC get_display)
+{
+    PFNEGLQUERYDEVICESEXTPROC query = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+    if (!query) return EGL_NO_DISPLAY;
+    EGLDeviceEXT devs[16];
+    EGLint n = 0;
+    if (!query(16, devs, &n)) return EGL_NO_DISPLAY;
+    for (EGLint i = 0; i < n; i++) {
+        EGLDisplay dpy = get_display(EGL_PLATFORM_DEVICE_EXT, devs[i], NULL);
+        if (egl_init(dpy)) return dpy;
+    }
+    return EGL_NO_DISPLAY;
+}
+
+static EGLDisplay egl_display(egl_choice c)
 {
     PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-    if (!get_display) {
-        snprintf(err, errlen, "EGL lacks eglGetPlatformDisplayEXT (need Mesa's EGL with surfaceless support)");
-        return false;
+    EGLDisplay dpy = EGL_NO_DISPLAY;
+    switch (c) {
+    case EGL_TRY_SURFACELESS:
+        if (get_display) dpy = get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+        return egl_init(dpy) ? dpy : EGL_NO_DISPLAY;
+    case EGL_TRY_DEVICE: return get_display ? egl_device_display(get_display) : EGL_NO_DISPLAY;
+    case EGL_TRY_DEFAULT:
+        dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+        return egl_init(dpy) ? dpy : EGL_NO_DISPLAY;
+    default: return EGL_NO_DISPLAY;
     }
-    p->dpy = get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    EGLint major, minor;
-    if (p->dpy == EGL_NO_DISPLAY || !eglInitialize(p->dpy, &major, &minor)) {
-        snprintf(err, errlen, "cannot initialise an EGL surfaceless display (install libegl-mesa0 libgl1-mesa-dri)");
-        return false;
-    }
-    if (!eglBindAPI(EGL_OPENGL_API)) {
-        snprintf(err, errlen, "EGL cannot bind the desktop OpenGL API");
-        return false;
-    }
+}
+
+/* A GL 4.5 core context, current with no surface, on one display. */
+static EGLContext egl_context(EGLDisplay dpy)
+{
+    if (!eglBindAPI(EGL_OPENGL_API)) return EGL_NO_CONTEXT;
     const EGLint attrs[] = { EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
                              EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
-    p->ctx = eglCreateContext(p->dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attrs);
-    if (p->ctx == EGL_NO_CONTEXT || !eglMakeCurrent(p->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, p->ctx)) {
-        snprintf(err, errlen, "cannot create a headless GL 4.5 core context (EGL error 0x%x)", eglGetError());
+    EGLContext ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attrs);
+    if (ctx != EGL_NO_CONTEXT && !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
+        eglDestroyContext(dpy, ctx);
+        ctx = EGL_NO_CONTEXT;
+    }
+    return ctx;
+}
+
+static bool create_headless(platform *p, char *err, size_t errlen)
+{
+    const char *want = getenv("STRATA_EGL_PLATFORM");
+    bool report = want && *want;
+    int only = -1;
+    if (report && strcmp(want, "auto") != 0) {
+        for (int c = 0; c < EGL_TRY_COUNT; c++)
+            if (strcmp(want, egl_choice_names[c]) == 0) only = c;
+        if (only < 0) {
+            snprintf(err, errlen, "STRATA_EGL_PLATFORM '%s' is not auto, surfaceless, device or default", want);
+            return false;
+        }
+    }
+    int used = -1;
+    EGLint egl_err = EGL_SUCCESS;
+    for (int c = only < 0 ? 0 : only; c < (only < 0 ? EGL_TRY_COUNT : only + 1) && used < 0; c++) {
+        EGLDisplay dpy = egl_display((egl_choice)c);
+        if (dpy == EGL_NO_DISPLAY) continue;
+        EGLContext ctx = egl_context(dpy);
+        if (ctx == EGL_NO_CONTEXT) {
+            egl_err = eglGetError();
+            eglTerminate(dpy);
+            continue;
+        }
+        p->dpy = dpy, p->ctx = ctx, used = c;
+    }
+    if (used < 0) {
+        if (egl_err != EGL_SUCCESS)
+            snprintf(err, errlen, "cannot create a headless GL 4.5 core context (EGL error 0x%x)", egl_err);
+        else
+            snprintf(err, errlen, "no EGL display for headless GL%s%s (install libegl-mesa0 libgl1-mesa-dri)",
+                     only < 0 ? "" : " on platform ", only < 0 ? "" : egl_choice_names[only]);
         return false;
     }
     if (!gladLoadGL((GLADloadfunc)eglGetProcAddress)) {
         snprintf(err, errlen, "cannot load OpenGL 4.5 functions");
         return false;
     }
+    if (report)
+        log_info("headless GL on EGL %s: %s, %s", egl_choice_names[used], (const char *)glGetString(GL_RENDERER),
+                 (const char *)glGetString(GL_VERSION));
     /* The headless "screen" is an FBO of the requested size. */
     glCreateRenderbuffers(1, &p->color_rb);
     glNamedRenderbufferStorage(p->color_rb, GL_RGBA8, p->width, p->height);
