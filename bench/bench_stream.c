@@ -2,7 +2,8 @@
  * at 1280x720 with view.distance 256.
  * stream.fly.<biome>: a scripted flight at 100 voxels a second (a straight
  *   line, then a wide circle), 60 simulated frames a second for
- *   STRATA_BENCH_FLY_SECONDS (default 60). One run is the whole flight; its
+ *   STRATA_BENCH_FLY_SECONDS (default 60), a frame faster than 1/60 s
+ *   waiting out the rest (paced_frames). One run is the whole flight; its
  *   notes are the frame times (p50, p95, max), the standing frame of the
  *   same biome in the same run and the ratios to it, holes (frames in which
  *   a chunk column inside 0.75 x view.distance and inside the frustum could
@@ -22,10 +23,12 @@
  *   generated before the next (no drawing: this measures the world's
  *   memory, not the renderer's), RSS after 1 km and after 20 km. */
 #include <glad/gl.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app/app_frame.h"
@@ -138,7 +141,15 @@ static int holes(app *a)
     return n;
 }
 
-static float frame(app *a, double now)
+/* Where a frame's time went, beside its total: the step (stream, light,
+ * physics) and the wait for the chunks meshed and uploaded; the rest is
+ * drawing and glFinish. */
+typedef struct frame_parts {
+    float step_ms, mesh_ms;
+    int meshed;
+} frame_parts;
+
+static float frame_split(app *a, double now, frame_parts *parts)
 {
     const player_input none = { 0 };
     uint64_t t0 = timer_ns();
@@ -147,10 +158,31 @@ static float frame(app *a, double now)
     app_render(a);
     glFinish();
     float ms = (float)timer_ms_since(t0);
+    if (parts) *parts = (frame_parts){ (float)ts, a->stats.mesh_ms, a->stats.chunks_meshed };
     if (getenv("STRATA_BENCH_TRACE"))
-        fprintf(stderr, "frame %.1f ms: step %.1f, %ld triangles, %d chunks drawn, pos %.0f\n", ms, ts,
-                a->stats.triangles, a->stats.chunks_drawn, a->pl.pos[0]);
+        fprintf(stderr, "frame %.1f ms: step %.1f, mesh %.1f (%d chunks), %ld triangles, %d chunks drawn, pos %.0f\n",
+                ms, ts, a->stats.mesh_ms, a->stats.chunks_meshed, a->stats.triangles, a->stats.chunks_drawn,
+                a->pl.pos[0]);
     return ms;
+}
+
+static float frame(app *a, double now) { return frame_split(a, now, NULL); }
+
+/* A frame done before its 1/60 s is up waits for it, as with vsync at
+ * 60 Hz: the flight is 100 voxels a second of wall time too, and the
+ * workers get the time a player's machine gives them. On llvmpipe a frame
+ * takes longer than that and never waits (the flight then runs slower
+ * than real time, kind to the workers); on a GPU, unpaced, it would run
+ * many times faster than real time and ask the workers for as much more.
+ * Whether frame n waited. */
+static bool pace(uint64_t t0, int n)
+{
+    uint64_t due = t0 + (uint64_t)n * 1000000000ull / 60u, now = timer_ns();
+    if (now >= due) return false;
+    struct timespec t = { (time_t)((due - now) / 1000000000ull), (long)((due - now) % 1000000000ull) };
+    while (nanosleep(&t, &t) != 0 && errno == EINTR) {
+    }
+    return true;
 }
 
 static double fly_seconds(void)
@@ -247,23 +279,31 @@ static void fly_run(void *s)
 
     long rss0 = rss_kib();
     long long gen0 = stream_get_stats(app_stream(a)).generated;
-    float *ms = malloc(sizeof(float) * (size_t)frames);
-    int hole_frames = 0, hole_max = 0;
+    float *ms = malloc(sizeof(float) * (size_t)frames * 3), *step_ms = ms + frames, *mesh_ms = ms + 2 * frames;
+    long long meshed = 0;
+    int hole_frames = 0, hole_max = 0, paced = 0;
     uint64_t t0 = timer_ns();
     for (int i = 0; i < frames; i++) {
         flight_at((i + 1) / 60.0, total, pos, &yaw);
         place(a, pos, yaw);
         memset(a->pl.vel, 0, sizeof a->pl.vel);
-        ms[i] = frame(a, a->script_time += 1.0 / 60.0);
+        frame_parts parts;
+        ms[i] = frame_split(a, a->script_time += 1.0 / 60.0, &parts);
+        step_ms[i] = parts.step_ms, mesh_ms[i] = parts.mesh_ms, meshed += parts.meshed;
         int h = holes(a);
         hole_frames += h > 0;
         if (h > hole_max) hole_max = h;
+        paced += pace(t0, i + 1);
     }
     double wall_s = timer_ms_since(t0) / 1000.0;
     long long generated = stream_get_stats(app_stream(a)).generated - gen0;
     long rss1 = rss_kib();
     qsort(ms, (size_t)frames, sizeof *ms, cmp_float);
+    qsort(step_ms, (size_t)frames, sizeof *ms, cmp_float);
+    qsort(mesh_ms, (size_t)frames, sizeof *ms, cmp_float);
     float p50 = ms[frames / 2], p95 = ms[(int)(frames * 0.95)], mx = ms[frames - 1];
+    float step_p95 = step_ms[(int)(frames * 0.95)], mesh_p50 = mesh_ms[frames / 2];
+    float mesh_p95 = mesh_ms[(int)(frames * 0.95)];
     free(ms);
     bench_note("frames", frames);
     bench_note("standing_ms", standing);
@@ -274,6 +314,13 @@ static void fly_run(void *s)
     bench_note("max_ms", mx);
     bench_note("p95_ratio", p95 / standing);
     bench_note("max_ratio", mx / standing);
+    /* the frame's parts on the main thread (frame_parts), to tell arriving
+     * columns' meshing from the drawing */
+    bench_note("step_p95_ms", step_p95);
+    bench_note("mesh_p50_ms", mesh_p50);
+    bench_note("mesh_p95_ms", mesh_p95);
+    bench_note("meshed_per_frame", (double)meshed / frames);
+    bench_note("paced_frames", paced);
     bench_note("holes", hole_frames);
     bench_note("hole_columns_max", hole_max);
     bench_note("columns_generated", (double)generated);

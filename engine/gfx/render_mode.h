@@ -42,6 +42,8 @@ typedef struct render_stats {
     long triangles;     /* drawn this frame */
     long triangles_loaded;
     int chunks_occluded; /* in the visible set, every part culled: hidden behind what was drawn or outside the frustum (occlusion.h) */
+    int chunks_meshed;   /* built and uploaded this frame (the streamed world's budget: stream.upload_budget) */
+    float mesh_ms;       /* the frame's wait for that, wall time */
 } render_stats;
 
 /* One chunk of the visible set. */

@@ -7,6 +7,7 @@
 
 #include "app_stream.h"
 #include "core/log.h"
+#include "core/timer.h"
 #include "gfx/crosshair.h"
 #include "gfx/renderer.h"
 #include "ui/cmd.h"
@@ -237,11 +238,11 @@ static int budget_dirty(render_comp *r, app *a, const camera *cam, float distanc
 
 /* Meshes and uploads the dirty chunks; with a camera and a budget, only
  * the budget's share of a streamed world's (budget_dirty). */
-static void mesh_dirty(app *a, const camera *cam, float distance, int budget)
+static int mesh_dirty(app *a, const camera *cam, float distance, int budget)
 {
     render_comp *r = state(a);
-    if (!a->w || a->w->dirty_count == 0 || !r || !r->inst || r->cap < a->w->chunk_count) return;
-    if (r->cx != a->w->cx || r->cy != a->w->cy || r->cz != a->w->cz) return; /* not reset for this world yet */
+    if (!a->w || a->w->dirty_count == 0 || !r || !r->inst || r->cap < a->w->chunk_count) return 0;
+    if (r->cx != a->w->cx || r->cy != a->w->cy || r->cz != a->w->cz) return 0; /* not reset for this world yet */
     int n = world_take_dirty(a->w, r->dirty, a->w->chunk_count);
     if (app_stream(a)) {
         n = keep_meshable(a->w, r->dirty, n);
@@ -249,16 +250,19 @@ static void mesh_dirty(app *a, const camera *cam, float distance, int budget)
     }
     r->mode->build(r->inst, a->w, a->jobs, r->dirty, n);
     r->mode->upload(r->inst, a->w, r->dirty, n);
+    return n;
 }
 
-void app_render_mesh_dirty(app *a) { mesh_dirty(a, NULL, 0.f, 0); }
+void app_render_mesh_dirty(app *a) { (void)mesh_dirty(a, NULL, 0.f, 0); }
 
 bool app_render_world(app *a, const camera *cam, const render_settings *s)
 {
     render_comp *r = state(a);
     memset(&a->stats, 0, sizeof a->stats);
     if (!r || !r->inst || !a->w) return false;
-    mesh_dirty(a, cam, s->view_distance, r->budget_cv->i);
+    uint64_t t0 = timer_ns();
+    int meshed = mesh_dirty(a, cam, s->view_distance, r->budget_cv->i);
+    float mesh_ms = (float)timer_ms_since(t0);
     render_frame_begin(s);
     /* occluders first (falling bodies): the world behind them is then not
      * drawn, or fails early depth */
@@ -269,7 +273,8 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
     occlusion_begin(r->occ, cam, s->width, s->height, cvar_float("render.occlusion_near", 48.f),
                     cull ? cvar_int("render.occlusion_rings", 3) : 0);
     render_view v = { cam, s, r->visible, n, grid, r->occ };
-    r->mode->draw(r->inst, &v, &a->stats);
+    r->mode->draw(r->inst, &v, &a->stats); /* (which zeroes the stats first) */
+    a->stats.chunks_meshed = meshed, a->stats.mesh_ms = mesh_ms;
     /* a mode that misuses GL says so (scripts and tests grep for it) */
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) log_warn("GL error 0x%04x while drawing (render.mode %s)", e, r->mode->name);
