@@ -211,7 +211,7 @@ check "caves.features_desert refuses a slope past 90" 1 "$strata" --headless --e
 grep -q "slope.grammar:4:10: slope 91 is outside 0..90" "$tmp/err" || { echo "FAIL bad slope message: $(cat "$tmp/err")"; fail=1; }
 
 # headless GL's EGL display: Mesa's surfaceless platform first, then an EGL
-# device (NVIDIA's EGL has no surfaceless platform), then the default
+# device (for an EGL without surfaceless: Mesa offers both), then the default
 # display; STRATA_EGL_PLATFORM picks one and says what it got
 shot='set world.stream 0; set world.size_x 4; set world.size_z 4; set world.size_y 2; tp 64 60 64; look 30 -20'
 check "EGL surfaceless, named" 0 env STRATA_EGL_PLATFORM=surfaceless "$strata" --headless --width 160 --height 100 --exec "$shot; screenshot $tmp/egl_s.png"

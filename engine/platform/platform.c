@@ -148,12 +148,13 @@ static bool create_window(platform *p, const platform_desc *d, char *err, size_t
 }
 
 /* Which EGL display headless rendering uses. Mesa's EGL (llvmpipe here,
- * and Mesa's GPU drivers) offers the surfaceless platform; NVIDIA's EGL
- * offers its GPUs as devices (EGL_EXT_platform_device); an EGL with
- * neither may still give a default display. They are tried in that
- * order. STRATA_EGL_PLATFORM=surfaceless|device|default tries only that
- * one, and =auto tries them in order; either way the display found and
- * the GL it gives are logged, so a benchmark says what it ran on. */
+ * and Mesa's GPU drivers) and NVIDIA's (580 on the lent H200) offer the
+ * surfaceless platform; an EGL without it may offer its GPUs as devices
+ * (EGL_EXT_platform_device) or at least a default display. They are
+ * tried in that order. STRATA_EGL_PLATFORM=surfaceless|device|default
+ * tries only that one, and =auto tries them in order; either way the
+ * display found and the GL it gives are logged, so a benchmark says what
+ * it ran on. */
 typedef enum egl_choice { EGL_TRY_SURFACELESS, EGL_TRY_DEVICE, EGL_TRY_DEFAULT, EGL_TRY_COUNT } egl_choice;
 static const char *const egl_choice_names[EGL_TRY_COUNT] = { "surfaceless", "device", "default" };
 
