@@ -23,6 +23,11 @@ typedef struct render_comp {
     int *dirty;              /* scratch: dirty chunk indices */
     struct mesh_key { float key; int index; } *order; /* scratch: the budget's order */
     render_item *visible;    /* scratch: the visible set */
+    /* per chunk slot: the mode holds what it built there from a ready
+     * column. An empty column's chunk is built (as nothing) only over
+     * such a mesh, once: its neighbours' arrivals mark it dirty again and
+     * again, and rebuilding nothing took two thirds of a flight's builds */
+    unsigned char *built;
     int cap;
     crosshair *xh;
     render_occlusion *occ;
@@ -39,7 +44,9 @@ static bool size_for(render_comp *r, const world *w)
     if (v) r->visible = v;
     struct mesh_key *o = realloc(r->order, sizeof *o * (size_t)w->chunk_count);
     if (o) r->order = o;
-    if (!d || !v || !o) return false;
+    unsigned char *b = realloc(r->built, (size_t)w->chunk_count);
+    if (b) r->built = b;
+    if (!d || !v || !o || !b) return false;
     r->cap = w->chunk_count;
     return true;
 }
@@ -60,6 +67,7 @@ static bool switch_mode(render_comp *r, const render_mode *m)
     app *a = r->a;
     if (a->w) {
         m->reset(inst, a->w->cx, a->w->cy, a->w->cz);
+        if (r->built) memset(r->built, 0, (size_t)r->cap);
         r->cx = a->w->cx, r->cy = a->w->cy, r->cz = a->w->cz;
         world_mark_all_dirty(a->w);
     }
@@ -154,6 +162,7 @@ static void render_new_world(void *self, app *a, world *w)
     world_mark_all_dirty(w);
     if (!r->inst) return;
     r->mode->reset(r->inst, w->cx, w->cy, w->cz);
+    if (r->built) memset(r->built, 0, (size_t)r->cap);
     r->cx = w->cx, r->cy = w->cy, r->cz = w->cz;
     app_render_mesh_dirty(a);
 }
@@ -174,15 +183,17 @@ static void render_on_edit(void *self, app *a, const world_edit *e)
 /* A streamed chunk is meshed once the 8 columns around its own are there
  * (stream.h): before, it would show faces toward terrain that has not come
  * yet, and its last neighbour's arrival marks it again. A column not there
- * itself is meshed (as nothing): its slot may hold an old column's mesh.
+ * itself is meshed (as nothing) where its slot holds an old column's mesh
+ * (r->built), and only there.
  * (A finite world's edge columns have no neighbours beyond: not for it.) */
-static int keep_meshable(const world *w, int *idx, int n)
+static int keep_meshable(const world *w, const unsigned char *built, int *idx, int n)
 {
     int k = 0;
     for (int i = 0; i < n; i++) {
         int cx, cy, cz;
         world_chunk_coords(w, idx[i], &cx, &cy, &cz);
-        if (world_column_state(w, cx, cz) != WORLD_COL_READY || stream_meshable(w, cx, cz)) idx[k++] = idx[i];
+        bool ready = world_column_state(w, cx, cz) == WORLD_COL_READY;
+        if (ready ? stream_meshable(w, cx, cz) : built[idx[i]]) idx[k++] = idx[i];
     }
     return k;
 }
@@ -245,11 +256,16 @@ static int mesh_dirty(app *a, const camera *cam, float distance, int budget)
     if (r->cx != a->w->cx || r->cy != a->w->cy || r->cz != a->w->cz) return 0; /* not reset for this world yet */
     int n = world_take_dirty(a->w, r->dirty, a->w->chunk_count);
     if (app_stream(a)) {
-        n = keep_meshable(a->w, r->dirty, n);
+        n = keep_meshable(a->w, r->built, r->dirty, n);
         if (cam) n = budget_dirty(r, a, cam, distance, n, budget);
     }
     r->mode->build(r->inst, a->w, a->jobs, r->dirty, n);
     r->mode->upload(r->inst, a->w, r->dirty, n);
+    for (int i = 0; i < n; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(a->w, r->dirty[i], &cx, &cy, &cz);
+        r->built[r->dirty[i]] = world_column_state(a->w, cx, cz) == WORLD_COL_READY;
+    }
     return n;
 }
 
@@ -310,6 +326,7 @@ static void render_shutdown(void *self, app *a)
     free(r->dirty);
     free(r->visible);
     free(r->order);
+    free(r->built);
     free(r);
 }
 
