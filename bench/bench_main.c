@@ -11,7 +11,7 @@
 #include "core/timer.h"
 
 #define MAX_CASES 256
-#define MAX_NOTES 32 /* stream.fly notes 31 */
+#define MAX_NOTES 32 /* stream.fly notes 27 */
 
 static const bench_case *g_cases[MAX_CASES];
 static int g_ncases;

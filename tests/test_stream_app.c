@@ -96,6 +96,7 @@ static void test_flight_shows_ground_below_the_horizon(void **state)
     const long long arrived = (stream_get_stats(app_stream(a)).generated - gen0) * a->w->cy;
     printf("%ld chunk builds for %lld chunks that arrived\n", built, arrived);
     assert_true(arrived > 0);
+    assert_true(built >= arrived / 2); /* they are counted, and most of them built */
     assert_true(built <= 2 * arrived);
     app_destroy(a);
 }

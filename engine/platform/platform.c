@@ -158,57 +158,54 @@ static bool create_window(platform *p, const platform_desc *d, char *err, size_t
 typedef enum egl_choice { EGL_TRY_SURFACELESS, EGL_TRY_DEVICE, EGL_TRY_DEFAULT, EGL_TRY_COUNT } egl_choice;
 static const char *const egl_choice_names[EGL_TRY_COUNT] = { "surfaceless", "device", "default" };
 
-static bool egl_init(EGLDisplay dpy)
+/* A GL 4.5 core context made current with no surface on dpy, which is
+ * initialised here: true, both kept in p. Otherwise the display is let
+ * go, and *err holds the error of the call that failed (read before
+ * anything else could reset it) unless the display itself would not
+ * initialise. */
+static bool open_on(platform *p, EGLDisplay dpy, EGLint *err)
 {
     EGLint major, minor;
-    return dpy != EGL_NO_DISPLAY && eglInitialize(dpy, &major, &minor);
+    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &major, &minor)) return false;
+    const EGLint attrs[] = { EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
+                             EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
+    EGLContext ctx = EGL_NO_CONTEXT;
+    if (eglBindAPI(EGL_OPENGL_API)) ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attrs);
+    if (ctx != EGL_NO_CONTEXT && eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
+        p->dpy = dpy, p->ctx = ctx;
+        return true;
+    }
+    *err = eglGetError();
+    if (ctx != EGL_NO_CONTEXT) eglDestroyContext(dpy, ctx);
+    eglTerminate(dpy);
+    return false;
 }
 
-/* The first EGL device that initialises: on a machine with Mesa and a GPU
- * vendor's EGL both, glvnd lists every vendor's devices. */
-static EGLDisplay egl_device_display(PFNEGLGETPLATFORMDISPLAYEXTPROC get_display)
+/* The first device a context opens on: glvnd lists every vendor's
+ * devices, and one (a GPU without GL 4.5, say) may initialise and still
+ * give no context where the next would. */
+static bool open_device(platform *p, PFNEGLGETPLATFORMDISPLAYEXTPROC get_display, EGLint *err)
 {
     PFNEGLQUERYDEVICESEXTPROC query = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
-    if (!query) return EGL_NO_DISPLAY;
     EGLDeviceEXT devs[16];
     EGLint n = 0;
-    if (!query(16, devs, &n)) return EGL_NO_DISPLAY;
-    for (EGLint i = 0; i < n; i++) {
-        EGLDisplay dpy = get_display(EGL_PLATFORM_DEVICE_EXT, devs[i], NULL);
-        if (egl_init(dpy)) return dpy;
-    }
-    return EGL_NO_DISPLAY;
+    if (!query || !query(16, devs, &n)) return false;
+    for (EGLint i = 0; i < n; i++)
+        if (open_on(p, get_display(EGL_PLATFORM_DEVICE_EXT, devs[i], NULL), err)) return true;
+    return false;
 }
 
-static EGLDisplay egl_display(egl_choice c)
+static bool open_platform(platform *p, egl_choice c, EGLint *err)
 {
     PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-    EGLDisplay dpy = EGL_NO_DISPLAY;
     switch (c) {
     case EGL_TRY_SURFACELESS:
-        if (get_display) dpy = get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-        return egl_init(dpy) ? dpy : EGL_NO_DISPLAY;
-    case EGL_TRY_DEVICE: return get_display ? egl_device_display(get_display) : EGL_NO_DISPLAY;
-    case EGL_TRY_DEFAULT:
-        dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
-        return egl_init(dpy) ? dpy : EGL_NO_DISPLAY;
-    default: return EGL_NO_DISPLAY;
+        return get_display && open_on(p, get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL), err);
+    case EGL_TRY_DEVICE: return get_display && open_device(p, get_display, err);
+    case EGL_TRY_DEFAULT: return open_on(p, eglGetDisplay(EGL_DEFAULT_DISPLAY), err);
+    default: return false;
     }
-}
-
-/* A GL 4.5 core context, current with no surface, on one display. */
-static EGLContext egl_context(EGLDisplay dpy)
-{
-    if (!eglBindAPI(EGL_OPENGL_API)) return EGL_NO_CONTEXT;
-    const EGLint attrs[] = { EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-                             EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
-    EGLContext ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attrs);
-    if (ctx != EGL_NO_CONTEXT && !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
-        eglDestroyContext(dpy, ctx);
-        ctx = EGL_NO_CONTEXT;
-    }
-    return ctx;
 }
 
 static bool create_headless(platform *p, char *err, size_t errlen)
@@ -226,17 +223,8 @@ static bool create_headless(platform *p, char *err, size_t errlen)
     }
     int used = -1;
     EGLint egl_err = EGL_SUCCESS;
-    for (int c = only < 0 ? 0 : only; c < (only < 0 ? EGL_TRY_COUNT : only + 1) && used < 0; c++) {
-        EGLDisplay dpy = egl_display((egl_choice)c);
-        if (dpy == EGL_NO_DISPLAY) continue;
-        EGLContext ctx = egl_context(dpy);
-        if (ctx == EGL_NO_CONTEXT) {
-            egl_err = eglGetError();
-            eglTerminate(dpy);
-            continue;
-        }
-        p->dpy = dpy, p->ctx = ctx, used = c;
-    }
+    for (int c = only < 0 ? 0 : only; c < (only < 0 ? EGL_TRY_COUNT : only + 1) && used < 0; c++)
+        if (open_platform(p, (egl_choice)c, &egl_err)) used = c;
     if (used < 0) {
         if (egl_err != EGL_SUCCESS)
             snprintf(err, errlen, "cannot create a headless GL 4.5 core context (EGL error 0x%x)", egl_err);
@@ -249,9 +237,10 @@ static bool create_headless(platform *p, char *err, size_t errlen)
         snprintf(err, errlen, "cannot load OpenGL 4.5 functions");
         return false;
     }
-    if (report)
-        log_info("headless GL on EGL %s: %s, %s", egl_choice_names[used], (const char *)glGetString(GL_RENDERER),
-                 (const char *)glGetString(GL_VERSION));
+    if (report) {
+        const char *r = (const char *)glGetString(GL_RENDERER), *v = (const char *)glGetString(GL_VERSION);
+        log_info("headless GL on EGL %s: %s, %s", egl_choice_names[used], r ? r : "?", v ? v : "?");
+    }
     /* The headless "screen" is an FBO of the requested size. */
     glCreateRenderbuffers(1, &p->color_rb);
     glNamedRenderbufferStorage(p->color_rb, GL_RGBA8, p->width, p->height);
