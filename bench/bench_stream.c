@@ -301,12 +301,12 @@ static void fly_run(void *s)
 
     long rss0 = rss_kib();
     long long gen0 = stream_get_stats(app_stream(a)).generated;
-    float *ms = malloc(sizeof(float) * (size_t)frames * 4), *step_ms = ms + frames, *mesh_ms = ms + 2 * frames;
+    float *ms = malloc(sizeof(float) * (size_t)frames * 4);
     if (!ms) {
         bench_skip("no memory for the frame times");
         return;
     }
-    float *step_cpu = ms + 3 * frames;
+    float *step_ms = ms + frames, *mesh_ms = ms + 2 * frames, *step_cpu = ms + 3 * frames;
     long long meshed = 0;
     int hole_frames = 0, hole_max = 0, paced = 0;
     uint64_t t0 = timer_ns(), due = t0;

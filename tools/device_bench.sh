@@ -18,11 +18,12 @@ if [ "${1:-}" = --stage ]; then
     dir=${2:?usage: device_bench.sh --stage DIR}
     rm -rf "$dir" && mkdir -p "$dir/lib" || exit 1
     cp build/strata build/strata-bench "$dir"/ && cp -r build/shaders build/assets "$dir"/ || exit 1
-    # what strata-bench links beyond libc and GL (ldd build/strata-bench)
-    for l in libglfw.so.3 libstb.so.0 libsqlite3.so.0 libzstd.so.1 libX11.so.6 libxcb.so.1 libXau.so.6 \
-        libXdmcp.so.6 libbsd.so.0 libmd.so.0; do
-        cp -L "/lib/x86_64-linux-gnu/$l" "$dir/lib/" || exit 1
-    done
+    # what the executables link, as ldd resolves it here, but the C library
+    # (the other machine's own) and GL (its driver's, through glvnd)
+    libs=$(ldd build/strata build/strata-bench | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' |
+        grep -v -E '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libEGL|libGL[^/]*|libOpenGL|libGLdispatch)\.so' |
+        sort -u) || exit 1
+    for l in $libs; do cp -L "$l" "$dir/lib/" || exit 1; done
     du -sh "$dir"
     exit 0
 fi
