@@ -272,6 +272,43 @@ static void test_moved_window_same_lit_picture(void **state)
     }
 }
 
+/* A window moved a column east and one south leaves the light of the
+ * columns that went in the slots of those that came; each handed out dark
+ * is made dark in the texture alone (the volume keeps its bytes), and the
+ * texture is then what an eager clear of the volume holds. */
+static void test_dark_columns_are_an_eager_clear(void **state)
+{
+    scene *s = *state;
+    world_destroy(s->w);
+    s->w = world_create(3, 1, 3);
+    s->p = light_params_default();
+    fill_box(s->w, 0, 0, 0, 96, 6, 96, MAT_STONE);
+    fill_box(s->w, 40, 6, 40, 44, 20, 44, MAT_OAK_LOG);
+    prepare(s);
+    light *eager = test_light_bake(s->w, &s->p, s->gl.jobs);
+    assert_true(world_move(s->w, 1, 1) > 0);
+    light_move(s->l, world_x0(s->w), world_z0(s->w));
+    light_move(eager, world_x0(s->w), world_z0(s->w));
+    int cx, cz, dark_columns = 0;
+    bool dark;
+    while (light_take_stale(s->l, 0, 0, -1, &cx, &cz, &dark)) {
+        assert_true(dark);
+        light_tex_dark_column(&s->tex, s->l, cx, cz);
+        dark_columns++;
+    }
+    assert_int_equal(dark_columns, 5); /* a row and a column of three, sharing a corner */
+    (void)light_hash(eager);           /* clears what the move left */
+    size_t n = (size_t)s->w->sx * s->w->sy * s->w->sz * 2;
+    assert_true(memcmp(light_data(s->l), light_data(eager), n) != 0); /* the volume kept the old light */
+    uint8_t *gpu = malloc(n);
+    assert_non_null(gpu);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glGetTextureImage(s->tex.tex, 0, GL_RG, GL_UNSIGNED_BYTE, (GLsizei)n, gpu);
+    assert_int_equal(memcmp(gpu, light_data(eager), n), 0);
+    free(gpu);
+    light_destroy(eager);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_tower_shadow_on_screen),
         cmocka_unit_test(test_moved_texture_equals_volume),
         cmocka_unit_test(test_moved_window_same_lit_picture),
+        cmocka_unit_test(test_dark_columns_are_an_eager_clear),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -234,12 +234,12 @@ static void test_move_then_arrivals_equal_fresh_bake(void **state)
     job_pool_destroy(jobs);
 }
 
-/* A move does not clear the columns that leave on the spot (a row of them
- * is megabytes scattered over the volume, on the frame of the move): their
- * slots read dark at once, keep their old raw bytes until
- * light_take_stale hands each out, nearest first, cleared; a column that
- * lands there first is not handed out; light_hash sees the volume as an
- * eager clear would. */
+/* A move does not clear the columns that leave (a row of them is
+ * megabytes scattered over the volume): their slots read dark at once,
+ * light_take_stale hands each out once, nearest first, to be copied dark,
+ * and their raw bytes keep the old light; a column that lands there first
+ * is not handed out; light_hash sees the volume as an eager clear would,
+ * and the columns its flush cleared are handed out again, as bytes. */
 static void test_move_leaves_columns_to_take(void **state)
 {
     (void)state;
@@ -271,12 +271,14 @@ static void test_move_leaves_columns_to_take(void **state)
 
     /* none within 8 voxels of a point far west; then all, nearest first */
     int tx, tz;
+    bool dark;
     const int px = 4 * CHUNK_SIZE, pz = 3 * CHUNK_SIZE;
-    assert_false(light_take_stale(l, -1000, pz, 8, &tx, &tz));
+    assert_false(light_take_stale(l, -1000, pz, 8, &tx, &tz, &dark));
     bool seen[5][5] = { { false } };
     int taken = 0;
     long last = -1;
-    while (light_take_stale(l, px, pz, -1, &tx, &tz)) {
+    while (light_take_stale(l, px, pz, -1, &tx, &tz, &dark)) {
+        assert_true(dark);
         bool entered = tx * CHUNK_SIZE >= old_x0 + w->sx || tz * CHUNK_SIZE < old_z0;
         assert_true(entered);
         assert_true(tx >= 4 && tx < 4 + cx && tz >= 3 && tz < 3 + cz);
@@ -287,7 +289,7 @@ static void test_move_leaves_columns_to_take(void **state)
         assert_true(dx * dx + dz * dz >= last);
         last = dx * dx + dz * dz;
         taken++;
-        /* handed out cleared */
+        /* handed out dark */
         for (int y = 0; y < w->sy; y += 5) {
             uint8_t s, k;
             light_get(l, tx * CHUNK_SIZE + 3, y, tz * CHUNK_SIZE + 30, &s, &k);
@@ -295,9 +297,30 @@ static void test_move_leaves_columns_to_take(void **state)
         }
     }
     assert_int_equal(taken, 2 * 5 + 3 - 1); /* a 2 x 5 strip and 3 more of a row, less the one landed */
+    assert_false(light_take_stale(l, px, pz, -1, &tx, &tz, &dark)); /* once each */
+    /* nothing cleared them: the raw bytes are the old ones but the landed column's */
+    const uint8_t *now = light_data(l);
+    for (int z = 0; z < w->sz; z++)
+        for (int y = 0; y < w->sy; y++)
+            for (int x = 0; x < w->sx; x++) {
+                int gx = world_x0(w) + x, gz = world_z0(w) + z;
+                if (gx >> CHUNK_BITS == 7 && gz >> CHUNK_BITS == 5) continue;
+                int sx = (gx % w->sx + w->sx) % w->sx, sz = (gz % w->sz + w->sz) % w->sz;
+                size_t i = 2 * ((size_t)sx + (size_t)w->sx * ((size_t)y + (size_t)w->sy * sz));
+                assert_int_equal(now[i], before[i]);
+                assert_int_equal(now[i + 1], before[i + 1]);
+            }
+    /* the hash's flush clears them, and each is handed out again as bytes */
+    const uint64_t h = light_hash(l);
+    taken = 0;
+    while (light_take_stale(l, px, pz, -1, &tx, &tz, &dark)) {
+        assert_false(dark);
+        taken++;
+    }
+    assert_int_equal(taken, 2 * 5 + 3 - 1);
+    assert_true(light_hash(l) == h);
 
     /* the raw bytes are now an eager clear's, except the landed column */
-    const uint8_t *now = light_data(l);
     long lit_stayed = 0;
     for (int z = 0; z < w->sz; z++)
         for (int y = 0; y < w->sy; y++)

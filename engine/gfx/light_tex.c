@@ -30,13 +30,34 @@ bool light_tex_create(light_tex *t, int sx, int sy, int sz, char *err, size_t er
     glTextureParameteri(t->tex, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     glTextureParameteri(t->tex, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
     t->sx = sx, t->sy = sy, t->sz = sz;
+    t->zeros = calloc((size_t)CHUNK_SIZE * (size_t)sy * CHUNK_SIZE, 2);
+    if (!t->zeros) {
+        snprintf(err, errlen, "no memory for a %dx%dx%d light column", CHUNK_SIZE, sy, CHUNK_SIZE);
+        light_tex_destroy(t);
+        return false;
+    }
     return true;
 }
 
 void light_tex_destroy(light_tex *t)
 {
     if (t->tex) glDeleteTextures(1, &t->tex);
+    free(t->zeros);
     *t = (light_tex){ 0 };
+}
+
+void light_tex_dark_column(light_tex *t, const light *l, int cx, int cz)
+{
+    int x0, z0, kx, kz;
+    light_origin(l, &x0, &z0);
+    light_slot(l, &kx, &kz);
+    int64_t lx = (int64_t)cx * CHUNK_SIZE - x0, lz = (int64_t)cz * CHUNK_SIZE - z0;
+    if (!t->tex || lx < 0 || lz < 0 || lx + CHUNK_SIZE > t->sx || lz + CHUNK_SIZE > t->sz) return;
+    /* a column's slots never wrap: slots and window are whole columns */
+    int sx = (int)((lx + kx) % t->sx), sz = (int)((lz + kz) % t->sz);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTextureSubImage3D(t->tex, 0, sx, 0, sz, CHUNK_SIZE, t->sy, CHUNK_SIZE, GL_RG, GL_UNSIGNED_BYTE, t->zeros);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
 }
 
 /* Uploads the slot box [a, b) (texel coordinates, inside the texture):

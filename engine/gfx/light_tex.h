@@ -15,6 +15,7 @@
 typedef struct light_tex {
     unsigned tex;   /* GL_TEXTURE_3D, GL_RG8, nearest, clamped */
     int sx, sy, sz;
+    unsigned char *zeros; /* a chunk column's worth, for light_tex_dark_column */
 } light_tex;
 
 /* How the terrain shaders light a fragment: ambient + sun * sun_color +
@@ -40,6 +41,10 @@ void light_tex_destroy(light_tex *t);
  * to its window; whole when NULL), in up to four pieces where it wraps
  * around the texture's edges. */
 void light_tex_upload(light_tex *t, const light *l, const int lo[3], const int hi[3]);
+/* Makes chunk column (cx, cz) of the volume's window dark in the texture:
+ * a column light_take_stale hands out as dark, whose bytes in the volume
+ * still hold the old light. */
+void light_tex_dark_column(light_tex *t, const light *l, int cx, int cz);
 /* Sets the light uniforms every terrain shader declares (u_light_on,
  * u_light, u_light_size, u_light_origin, u_light_slot, u_sun_color,
  * u_sky_color, u_ambient; see

@@ -106,19 +106,20 @@ void light_relight(light *l, const world *w, const light_params *p, struct job_p
  * leave is cleared, and the columns that enter are empty (air) and dark
  * until they are read and relit, the way the world's own columns behave.
  * Columns that stay keep their light and their slots.
- * When only some columns leave, their pairs are cleared later, not on the
- * move: light_get, bakes, relights, landings and light_hash already see
- * them dark, but light_data's raw bytes keep the old light there until
- * light_take_stale hands the column out (a texture copy of the volume
- * takes them, and copies each one it takes). When every column leaves,
- * all is cleared at once and nothing is handed out. */
+ * When only some columns leave, their pairs are not cleared on the move:
+ * light_get, bakes, relights, landings and light_hash see them dark, but
+ * light_data's raw bytes keep the old light there until the column's own
+ * light lands or a bake needs them cleared. A copy of the volume (the
+ * texture) takes the columns light_take_stale hands out. When every
+ * column leaves, all is cleared at once and nothing is handed out. */
 void light_move(light *l, int x0, int z0);
-/* Clears one column a move left with its old light, the nearest to the
- * global (px, pz), and gives its chunk column (cx, cz): its raw bytes are
- * now right (dark, or the light that landed there since). False when none
- * is left, or (reach >= 0) none has a voxel within about reach of the
- * point. */
-bool light_take_stale(light *l, int px, int pz, int reach, int *cx, int *cz);
+/* Hands out one column whose copy is out of date, the nearest to the
+ * global (px, pz), and gives its chunk column (cx, cz) and how to copy it:
+ * *dark, a column a move left (its raw bytes still the old light: copy
+ * zeros); else one a bake cleared of that (copy its raw bytes). Each is
+ * handed out once. False when none is left, or (reach >= 0) none has a
+ * voxel within about reach of the point. */
+bool light_take_stale(light *l, int px, int pz, int reach, int *cx, int *cz, bool *dark);
 void light_origin(const light *l, int *x0, int *z0);
 /* Slot (index in the volume) of the window's first voxel: x0 mod sx and
  * z0 mod sz. The texture stores the volume as it is, so shaders need it. */

@@ -35,8 +35,10 @@ struct light {
      * rg there (light_move). A move marks the slots of the columns that
      * leave LIGHT_STALE instead of clearing their 32 x sy x 32 pairs on
      * the frame of the move; they read as dark (light_get), are cleared
-     * before anything else reads or writes them (light_flush_box), and are
-     * handed out one at a time to be cleared and drawn (light_take_stale). */
+     * before a bake reads or writes them (light_flush_box), and are handed
+     * out one at a time to be drawn dark (light_take_stale): their bytes
+     * here are cleared only when a bake needs them, or overwritten when
+     * their own column's light lands. */
     uint8_t *stale;
 };
 
@@ -44,6 +46,7 @@ enum {
     LIGHT_FRESH = 0,   /* rg holds this column's light (or none yet, zero) */
     LIGHT_STALE = 1,   /* rg still holds the light of the column that left */
     LIGHT_CLEARED = 2, /* cleared, not yet handed out by light_take_stale */
+    LIGHT_STALE_OUT = 3, /* as LIGHT_STALE, but handed out as dark: not again */
 };
 
 /* Clears the stale columns the global box [lo, hi) (the whole window when

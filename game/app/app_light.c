@@ -195,11 +195,12 @@ static bool light_gfx_init(void *self, app *a)
 }
 
 /* Columns of the texture a move left with the light of the columns that
- * went, cleared and drawn a few a frame (light_take_stale), nearest the
- * eye first; any within the view distance at once. They enter at the
- * window's far edge, beyond what is drawn, and a column's light drawn
- * when it lands replaces them: doing it all on the frame of the move (a
- * row of 27 columns, 7 MiB of texture) held that frame for ~15 ms. */
+ * went, drawn dark a few a frame (light_take_stale), nearest the eye
+ * first; any within the view distance at once. They enter at the window's
+ * far edge, beyond what is drawn, and a column's light drawn when it lands
+ * replaces them: doing it all on the frame of the move (a row of 27
+ * columns, 7 MiB of texture) held that frame for ~15 ms. The volume's own
+ * bytes there are not cleared for it (light_move). */
 #define STALE_COLUMNS_A_FRAME 4
 
 static void take_stale(app_light *L, app *a)
@@ -209,11 +210,13 @@ static void take_stale(app_light *L, app *a)
     int near = (int)a->cv.distance->f + 2 * CHUNK_SIZE;
     for (int n = 0;; n++) {
         int cx, cz;
-        if (!light_take_stale(L->vol, px, pz, n < STALE_COLUMNS_A_FRAME ? -1 : near, &cx, &cz)) break;
+        bool dark;
+        if (!light_take_stale(L->vol, px, pz, n < STALE_COLUMNS_A_FRAME ? -1 : near, &cx, &cz, &dark)) break;
         if (!L->gl) continue;
         const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE };
         const int hi[3] = { lo[0] + CHUNK_SIZE, L->w->sy, lo[2] + CHUNK_SIZE };
-        light_tex_upload(&L->tex, L->vol, lo, hi);
+        if (dark) light_tex_dark_column(&L->tex, L->vol, cx, cz);
+        else light_tex_upload(&L->tex, L->vol, lo, hi);
     }
 }
 
