@@ -120,13 +120,19 @@ static void assert_texture_is_volume(const scene *s)
     free(gpu);
 }
 
+/* An empty world of cx x 1 x cz chunks, default light parameters. */
+static void new_world(scene *s, int cx, int cz)
+{
+    world_destroy(s->w);
+    s->w = world_create(cx, 1, cz);
+    s->p = light_params_default();
+}
+
 /* The texture holds exactly the CPU volume. */
 static void test_texture_equals_volume(void **state)
 {
     scene *s = *state;
-    world_destroy(s->w);
-    s->w = world_create(2, 1, 2);
-    s->p = light_params_default();
+    new_world(s, 2, 2);
     fill_box(s->w, 0, 0, 0, 64, 6, 64, MAT_STONE);
     fill_box(s->w, 20, 6, 20, 24, 20, 24, MAT_OAK_LOG);
     prepare(s);
@@ -138,9 +144,7 @@ static void test_texture_equals_volume(void **state)
 static void test_plain_has_no_seams(void **state)
 {
     scene *s = *state;
-    world_destroy(s->w);
-    s->w = world_create(2, 1, 2);
-    s->p = light_params_default();
+    new_world(s, 2, 2);
     s->p.sun_particles = s->p.sky_particles = 64;
     fill_box(s->w, 0, 0, 0, 64, 6, 64, MAT_STONE);
     prepare(s);
@@ -233,9 +237,7 @@ static world *moved_copy(const world *w, int ocx, int ocz)
 static void test_moved_window_same_lit_picture(void **state)
 {
     scene *s = *state;
-    world_destroy(s->w);
-    s->w = world_create(4, 1, 4);
-    s->p = light_params_default();
+    new_world(s, 4, 4);
     s->p.sky_particles = 0, s->p.sun_particles = 1, s->p.jitter = 0;
     s->p.sun_dir[0] = 1, s->p.sun_dir[1] = 1.3f, s->p.sun_dir[2] = 0.4f;
     fill_box(s->w, 0, 0, 0, 128, 6, 128, MAT_STONE);
@@ -279,9 +281,7 @@ static void test_moved_window_same_lit_picture(void **state)
 static void test_dark_columns_are_an_eager_clear(void **state)
 {
     scene *s = *state;
-    world_destroy(s->w);
-    s->w = world_create(3, 1, 3);
-    s->p = light_params_default();
+    new_world(s, 3, 3);
     fill_box(s->w, 0, 0, 0, 96, 6, 96, MAT_STONE);
     fill_box(s->w, 40, 6, 40, 44, 20, 44, MAT_OAK_LOG);
     prepare(s);
