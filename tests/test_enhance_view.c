@@ -61,7 +61,7 @@ static void *fresh_mode(fixture *f)
     if (!m) print_error("%s\n", err);
     assert_non_null(m);
     enhance_view_mode.reset(m, f->w->cx, f->w->cy, f->w->cz);
-    enhance_view_mode.build(m, f->w, f->jobs, f->all, f->w->chunk_count);
+    assert_true(enhance_view_mode.build(m, f->w, f->jobs, f->all, f->w->chunk_count));
     enhance_view_mode.upload(m, f->w, f->all, f->w->chunk_count);
     return m;
 }
@@ -84,7 +84,7 @@ static void test_edit_updates_like_scratch(void **state)
     int dirty[64];
     int n = world_take_dirty(f->w, dirty, 64);
     assert_true(n > 0);
-    enhance_view_mode.build(m, f->w, f->jobs, dirty, n);
+    assert_true(enhance_view_mode.build(m, f->w, f->jobs, dirty, n));
     enhance_view_mode.upload(m, f->w, dirty, n);
     enhance_view_prepare(m, eye);
     enhance_view_stats after;

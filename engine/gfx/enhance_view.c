@@ -422,10 +422,10 @@ static void ev_reset(void *self, int cx, int cy, int cz)
     }
 }
 
-static void ev_build(void *self, const world *w, job_pool *jobs, const int *idx, int n)
+static bool ev_build(void *self, const world *w, job_pool *jobs, const int *idx, int n)
 {
     enhance_view *v = self;
-    renderer_blocks_mode.build(v->blocks, w, jobs, idx, n);
+    if (!renderer_blocks_mode.build(v->blocks, w, jobs, idx, n)) return false;
     v->w = w;
     v->jobs = jobs;
     /* The window of a fragment reaches two voxels: an edit near a chunk's
@@ -443,6 +443,7 @@ static void ev_build(void *self, const world *w, job_pool *jobs, const int *idx,
                         if (c->in) c->stale = true;
                     }
     }
+    return true;
 }
 
 static void ev_upload(void *self, const world *w, const int *idx, int n)

@@ -75,7 +75,10 @@ typedef struct render_view {
  *   create   load shaders, make buffers; NULL with err set on failure
  *   reset    a new world of cx*cy*cz chunks: drop every chunk, size tables
  *   build    make the meshes of chunks idx[0..n) of w (CPU: on jobs, and
- *            wait; GPU: a compute dispatch); the world is not written meanwhile
+ *            wait; GPU: a compute dispatch); the world is not written
+ *            meanwhile. False (and a log_warn) when there was no memory
+ *            for them: nothing was built, the caller must not upload, and
+ *            the chunks stay as they were until it tries them again
  *   upload   hand the chunks built by the last build to GL. A chunk whose
  *            buffer cannot be allocated is reported (log_warn) and skipped.
  *   draw     draw the chunks of v->visible that have geometry (the frame
@@ -88,7 +91,7 @@ typedef struct render_mode {
     void *(*create)(char *err, size_t errlen);
     void (*destroy)(void *self);
     void (*reset)(void *self, int cx, int cy, int cz);
-    void (*build)(void *self, const world *w, job_pool *jobs, const int *idx, int n);
+    bool (*build)(void *self, const world *w, job_pool *jobs, const int *idx, int n);
     void (*upload)(void *self, const world *w, const int *idx, int n);
     void (*draw)(void *self, const render_view *v, render_stats *stats);
 } render_mode;

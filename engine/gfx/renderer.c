@@ -380,7 +380,7 @@ static void *blocks_create(char *err, size_t errlen) { return renderer_create(er
 static void blocks_destroy(void *self) { renderer_destroy(self); }
 static void blocks_reset(void *self, int cx, int cy, int cz) { renderer_reset(self, cx, cy, cz); }
 
-static void blocks_build(void *self, const world *w, job_pool *jobs, const int *idx, int n)
+static bool blocks_build(void *self, const world *w, job_pool *jobs, const int *idx, int n)
 {
     renderer *r = self;
     if (n > r->mesh_cap) {
@@ -391,7 +391,7 @@ static void blocks_build(void *self, const world *w, job_pool *jobs, const int *
         if (!m || !l) {
             log_warn("no memory to mesh %d chunks; they stay as they were", n);
             r->mesh_count = 0;
-            return;
+            return false;
         }
         memset(m + r->mesh_cap, 0, sizeof *m * (size_t)(n - r->mesh_cap));
         memset(l + r->mesh_cap, 0, sizeof *l * (size_t)(n - r->mesh_cap));
@@ -400,6 +400,7 @@ static void blocks_build(void *self, const world *w, job_pool *jobs, const int *
     const cvar *greedy = cvar_find("render.greedy");
     mesh_world_chunks_lod(w, jobs, idx, n, greedy ? greedy->b : true, r->meshes, r->lod_meshes);
     r->mesh_count = n;
+    return true;
 }
 
 static void blocks_upload(void *self, const world *w, const int *idx, int n)

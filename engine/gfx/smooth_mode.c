@@ -181,7 +181,7 @@ static void gather_one(void *arg, int k)
     mesh_smooth_gather(j->w, cx, cy, cz, j->sharpness, &j->in[k]);
 }
 
-static void smooth_build(void *self, const world *w, job_pool *jobs, const int *idx, int n)
+static bool smooth_build(void *self, const world *w, job_pool *jobs, const int *idx, int n)
 {
     smooth_mode *m = self;
     m->mesh_count = 0;
@@ -201,14 +201,14 @@ static void smooth_build(void *self, const world *w, job_pool *jobs, const int *
                 }
             }
             free(in);
-            return;
+            return true;
         }
     }
     if (n > m->mesh_cap) {
         smooth_mesh *mm = realloc(m->meshes, sizeof *mm * (size_t)n * SMOOTH_LODS);
         if (!mm) {
             log_warn("no memory to mesh %d chunks; they stay as they were", n);
-            return;
+            return false;
         }
         memset(mm + (size_t)m->mesh_cap * SMOOTH_LODS, 0, sizeof *mm * (size_t)(n - m->mesh_cap) * SMOOTH_LODS);
         m->meshes = mm, m->mesh_cap = n;
@@ -216,6 +216,7 @@ static void smooth_build(void *self, const world *w, job_pool *jobs, const int *
     smooth_job j = { w, idx, m->meshes, NULL, sharpness };
     job_parallel_for(jobs, n, cpu_one, &j);
     m->mesh_count = n;
+    return true;
 }
 
 static void smooth_upload(void *self, const world *w, const int *idx, int n)

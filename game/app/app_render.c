@@ -1,6 +1,7 @@
 #include "app_render.h"
 
 #include <glad/gl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,13 @@ typedef struct render_comp {
      * such a mesh, once: its neighbours' arrivals mark it dirty again and
      * again, and rebuilding nothing took two thirds of a flight's builds */
     unsigned char *built;
+    /* per chunk slot: the column (x, z) whose chunk the mode last built
+     * there (x INT_MIN: none since the mode was reset). A streamed slot is
+     * drawn only while that is the column in it now, so an old column's
+     * mesh is never drawn at its successor's place, whatever the budget
+     * deferred or a failed build left. */
+    struct slot_owner { int x, z; } *owner;
+    unsigned char *current; /* scratch: owner is the column there now */
     int cap;
     crosshair *xh;
     render_occlusion *occ;
@@ -46,9 +54,20 @@ static bool size_for(render_comp *r, const world *w)
     if (o) r->order = o;
     unsigned char *b = realloc(r->built, (size_t)w->chunk_count);
     if (b) r->built = b;
-    if (!d || !v || !o || !b) return false;
+    struct slot_owner *own = realloc(r->owner, sizeof *own * (size_t)w->chunk_count);
+    if (own) r->owner = own;
+    unsigned char *cur = realloc(r->current, (size_t)w->chunk_count);
+    if (cur) r->current = cur;
+    if (!d || !v || !o || !b || !own || !cur) return false;
     r->cap = w->chunk_count;
     return true;
+}
+
+/* The mode was reset: it holds nothing, from no column. */
+static void forget_built(render_comp *r)
+{
+    if (r->built) memset(r->built, 0, (size_t)r->cap);
+    for (int i = 0; r->owner && i < r->cap; i++) r->owner[i] = (struct slot_owner){ INT_MIN, INT_MIN };
 }
 
 /* Makes `m` the drawing mode: a new instance, sized for the world, every
@@ -67,7 +86,7 @@ static bool switch_mode(render_comp *r, const render_mode *m)
     app *a = r->a;
     if (a->w) {
         m->reset(inst, a->w->cx, a->w->cy, a->w->cz);
-        if (r->built) memset(r->built, 0, (size_t)r->cap);
+        forget_built(r);
         r->cx = a->w->cx, r->cy = a->w->cy, r->cz = a->w->cz;
         world_mark_all_dirty(a->w);
     }
@@ -162,7 +181,7 @@ static void render_new_world(void *self, app *a, world *w)
     world_mark_all_dirty(w);
     if (!r->inst) return;
     r->mode->reset(r->inst, w->cx, w->cy, w->cz);
-    if (r->built) memset(r->built, 0, (size_t)r->cap);
+    forget_built(r);
     r->cx = w->cx, r->cy = w->cy, r->cz = w->cz;
     app_render_mesh_dirty(a);
 }
@@ -259,14 +278,36 @@ static int mesh_dirty(app *a, const camera *cam, float distance, int budget)
         n = keep_meshable(a->w, r->built, r->dirty, n);
         if (cam) n = budget_dirty(r, a, cam, distance, n, budget);
     }
-    r->mode->build(r->inst, a->w, a->jobs, r->dirty, n);
+    if (!r->mode->build(r->inst, a->w, a->jobs, r->dirty, n)) {
+        /* no memory: nothing built, they stay as they were; again next frame */
+        for (int i = 0; i < n; i++) {
+            int cx, cy, cz;
+            world_chunk_coords(a->w, r->dirty[i], &cx, &cy, &cz);
+            world_mark_dirty(a->w, cx, cy, cz);
+        }
+        return 0;
+    }
     r->mode->upload(r->inst, a->w, r->dirty, n);
     for (int i = 0; i < n; i++) {
         int cx, cy, cz;
         world_chunk_coords(a->w, r->dirty[i], &cx, &cy, &cz);
         r->built[r->dirty[i]] = world_column_state(a->w, cx, cz) == WORLD_COL_READY;
+        r->owner[r->dirty[i]] = (struct slot_owner){ cx, cz };
     }
     return n;
+}
+
+/* Which slots of a streamed world hold a mesh of the column now in them
+ * (r->owner); NULL for a finite world, whose slots never change hands. */
+static const unsigned char *current_slots(render_comp *r, const world *w, bool streamed)
+{
+    if (!streamed || !r->current || !r->owner || r->cap < w->chunk_count) return NULL;
+    for (int i = 0; i < w->chunk_count; i++) {
+        int cx, cy, cz;
+        world_chunk_coords(w, i, &cx, &cy, &cz);
+        r->current[i] = r->owner[i].x == cx && r->owner[i].z == cz;
+    }
+    return r->current;
 }
 
 void app_render_mesh_dirty(app *a) { (void)mesh_dirty(a, NULL, 0.f, 0); }
@@ -284,7 +325,8 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
      * drawn, or fails early depth */
     component_draw_first_all(&a->comps, a, &(frame_draw){ cam, s });
     const world_grid grid = world_grid_of(a->w);
-    int n = render_visible_set(cam, s->view_distance, &grid, NULL, r->visible);
+    const unsigned char *current = current_slots(r, a->w, app_stream(a) != NULL);
+    int n = render_visible_set(cam, s->view_distance, &grid, current, r->visible);
     bool cull = cvar_int("render.occlusion", 1) && !s->wireframe; /* lines hide nothing */
     occlusion_begin(r->occ, cam, s->width, s->height, cvar_float("render.occlusion_near", 48.f),
                     cull ? cvar_int("render.occlusion_rings", 3) : 0);
@@ -327,6 +369,8 @@ static void render_shutdown(void *self, app *a)
     free(r->visible);
     free(r->order);
     free(r->built);
+    free(r->owner);
+    free(r->current);
     free(r);
 }
 
