@@ -679,10 +679,6 @@ light_task *light_bake_start(light *l, const light_params *p, job_pool *jobs, co
     trace_ctx *c = &t->c;
     c->t0 = timer_ns();
     c->jobs = jobs;
-    /* the bake writes every pair of its box (light_trace_plane) and its
-     * callers copy the box out: stale columns it covers whole need
-     * nothing, those it covers in part are cleared first */
-    light_flush_box(l, lo, hi, true);
     light_trace_tables(c, p);
     light_trace_window(c, l, lo, hi);
     t->planes = c->hi[2] - c->lo[2];
@@ -693,6 +689,12 @@ light_task *light_bake_start(light *l, const light_params *p, job_pool *jobs, co
         light_task_finish(t, NULL);
         return NULL;
     }
+    /* the bake writes every pair of its box (light_trace_plane) and its
+     * callers copy the box out: stale columns it covers whole need
+     * nothing, those it covers in part are cleared first. Only once it
+     * will run: a column marked right and then not written would show
+     * the light of the column that left. */
+    light_flush_box(l, lo, hi, true);
     if (!jobs || job_pool_threads(jobs) == 0) {
         for (int k = 0; k < t->planes; k++) light_trace_plane(c, k);
         return t;
