@@ -109,16 +109,20 @@ static void fill_box(world *w, int x0, int y0, int z0, int x1, int y1, int z1, u
             for (int x = x0; x < x1; x++) world_set(w, x, y, z, m);
 }
 
-/* The texture holds the CPU volume, byte for byte. */
-static void assert_texture_is_volume(const scene *s)
+/* The texture holds the raw bytes of volume l, byte for byte. */
+static void assert_texture_is(const scene *s, const light *l)
 {
     size_t n = (size_t)s->w->sx * s->w->sy * s->w->sz * 2;
     uint8_t *gpu = malloc(n);
+    assert_non_null(gpu);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glGetTextureImage(s->tex.tex, 0, GL_RG, GL_UNSIGNED_BYTE, (GLsizei)n, gpu);
-    assert_int_equal(memcmp(gpu, light_data(s->l), n), 0);
+    assert_int_equal(memcmp(gpu, light_data(l), n), 0);
     free(gpu);
 }
+
+/* The texture holds the CPU volume, byte for byte. */
+static void assert_texture_is_volume(const scene *s) { assert_texture_is(s, s->l); }
 
 /* An empty world of cx x 1 x cz chunks, default light parameters. */
 static void new_world(scene *s, int cx, int cz)
@@ -300,12 +304,7 @@ static void test_dark_columns_are_an_eager_clear(void **state)
     (void)light_hash(eager);           /* clears what the move left */
     size_t n = (size_t)s->w->sx * s->w->sy * s->w->sz * 2;
     assert_true(memcmp(light_data(s->l), light_data(eager), n) != 0); /* the volume kept the old light */
-    uint8_t *gpu = malloc(n);
-    assert_non_null(gpu);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glGetTextureImage(s->tex.tex, 0, GL_RG, GL_UNSIGNED_BYTE, (GLsizei)n, gpu);
-    assert_int_equal(memcmp(gpu, light_data(eager), n), 0);
-    free(gpu);
+    assert_texture_is(s, eager);
     light_destroy(eager);
 }
 

@@ -213,10 +213,13 @@ static void take_stale(app_light *L, app *a)
         bool dark;
         if (!light_take_stale(L->vol, px, pz, n < STALE_COLUMNS_A_FRAME ? -1 : near, &cx, &cz, &dark)) break;
         if (!L->gl) continue;
+        if (dark) {
+            light_tex_dark_column(&L->tex, L->vol, cx, cz);
+            continue;
+        }
         const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE };
         const int hi[3] = { lo[0] + CHUNK_SIZE, L->w->sy, lo[2] + CHUNK_SIZE };
-        if (dark) light_tex_dark_column(&L->tex, L->vol, cx, cz);
-        else light_tex_upload(&L->tex, L->vol, lo, hi);
+        light_tex_upload(&L->tex, L->vol, lo, hi);
     }
 }
 

@@ -24,17 +24,17 @@ typedef struct render_comp {
     int *dirty;              /* scratch: dirty chunk indices */
     struct mesh_key { float key; int index; } *order; /* scratch: the budget's order */
     render_item *visible;    /* scratch: the visible set */
-    /* per chunk slot: the mode holds what it built there from a ready
-     * column. An empty column's chunk is built (as nothing) only over
-     * such a mesh, once: its neighbours' arrivals mark it dirty again and
-     * again, and rebuilding nothing took two thirds of a flight's builds */
-    unsigned char *built;
-    /* per chunk slot: the column (x, z) whose chunk the mode last built
-     * there (x INT_MIN: none since the mode was reset). A streamed slot is
-     * drawn only while that is the column in it now, so an old column's
-     * mesh is never drawn at its successor's place, whatever the budget
-     * deferred or a failed build left. */
-    struct slot_owner { int x, z; } *owner;
+    /* per chunk slot, what the mode last built there: from which column
+     * (x INT_MIN: nothing since the mode was reset), and whether that
+     * column was ready (a mesh of it, not of nothing).
+     * - A streamed slot is drawn only while that is the column in it now,
+     *   so an old column's mesh is never drawn at its successor's place,
+     *   whatever the budget deferred or a failed build left.
+     * - An empty column's chunk is built (as nothing) only over a ready
+     *   column's mesh, once: its neighbours' arrivals mark it dirty again
+     *   and again, and rebuilding nothing took two thirds of a flight's
+     *   builds. */
+    struct slot_owner { int x, z; bool ready; } *owner;
     unsigned char *current; /* scratch: owner is the column there now */
     int cap;
     crosshair *xh;
@@ -52,13 +52,11 @@ static bool size_for(render_comp *r, const world *w)
     if (v) r->visible = v;
     struct mesh_key *o = realloc(r->order, sizeof *o * (size_t)w->chunk_count);
     if (o) r->order = o;
-    unsigned char *b = realloc(r->built, (size_t)w->chunk_count);
-    if (b) r->built = b;
     struct slot_owner *own = realloc(r->owner, sizeof *own * (size_t)w->chunk_count);
     if (own) r->owner = own;
     unsigned char *cur = realloc(r->current, (size_t)w->chunk_count);
     if (cur) r->current = cur;
-    if (!d || !v || !o || !b || !own || !cur) return false;
+    if (!d || !v || !o || !own || !cur) return false;
     r->cap = w->chunk_count;
     return true;
 }
@@ -66,8 +64,7 @@ static bool size_for(render_comp *r, const world *w)
 /* The mode was reset: it holds nothing, from no column. */
 static void forget_built(render_comp *r)
 {
-    if (r->built) memset(r->built, 0, (size_t)r->cap);
-    for (int i = 0; r->owner && i < r->cap; i++) r->owner[i] = (struct slot_owner){ INT_MIN, INT_MIN };
+    for (int i = 0; r->owner && i < r->cap; i++) r->owner[i] = (struct slot_owner){ INT_MIN, INT_MIN, false };
 }
 
 /* Makes `m` the drawing mode: a new instance, sized for the world, every
@@ -203,16 +200,16 @@ static void render_on_edit(void *self, app *a, const world_edit *e)
  * (stream.h): before, it would show faces toward terrain that has not come
  * yet, and its last neighbour's arrival marks it again. A column not there
  * itself is meshed (as nothing) where its slot holds an old column's mesh
- * (r->built), and only there.
+ * (r->owner[].ready), and only there.
  * (A finite world's edge columns have no neighbours beyond: not for it.) */
-static int keep_meshable(const world *w, const unsigned char *built, int *idx, int n)
+static int keep_meshable(const world *w, const struct slot_owner *owner, int *idx, int n)
 {
     int k = 0;
     for (int i = 0; i < n; i++) {
         int cx, cy, cz;
         world_chunk_coords(w, idx[i], &cx, &cy, &cz);
         bool ready = world_column_state(w, cx, cz) == WORLD_COL_READY;
-        if (ready ? stream_meshable(w, cx, cz) : built[idx[i]]) idx[k++] = idx[i];
+        if (ready ? stream_meshable(w, cx, cz) : owner[idx[i]].ready) idx[k++] = idx[i];
     }
     return k;
 }
@@ -275,7 +272,7 @@ static int mesh_dirty(app *a, const camera *cam, float distance, int budget)
     if (r->cx != a->w->cx || r->cy != a->w->cy || r->cz != a->w->cz) return 0; /* not reset for this world yet */
     int n = world_take_dirty(a->w, r->dirty, a->w->chunk_count);
     if (app_stream(a)) {
-        n = keep_meshable(a->w, r->built, r->dirty, n);
+        n = keep_meshable(a->w, r->owner, r->dirty, n);
         if (cam) n = budget_dirty(r, a, cam, distance, n, budget);
     }
     if (!r->mode->build(r->inst, a->w, a->jobs, r->dirty, n)) {
@@ -291,8 +288,7 @@ static int mesh_dirty(app *a, const camera *cam, float distance, int budget)
     for (int i = 0; i < n; i++) {
         int cx, cy, cz;
         world_chunk_coords(a->w, r->dirty[i], &cx, &cy, &cz);
-        r->built[r->dirty[i]] = world_column_state(a->w, cx, cz) == WORLD_COL_READY;
-        r->owner[r->dirty[i]] = (struct slot_owner){ cx, cz };
+        r->owner[r->dirty[i]] = (struct slot_owner){ cx, cz, world_column_state(a->w, cx, cz) == WORLD_COL_READY };
     }
     return n;
 }
@@ -368,7 +364,6 @@ static void render_shutdown(void *self, app *a)
     free(r->dirty);
     free(r->visible);
     free(r->order);
-    free(r->built);
     free(r->owner);
     free(r->current);
     free(r);
