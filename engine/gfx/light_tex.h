@@ -15,7 +15,6 @@
 typedef struct light_tex {
     unsigned tex;   /* GL_TEXTURE_3D, GL_RG8, nearest, clamped */
     int sx, sy, sz;
-    unsigned char *zeros; /* a chunk column's worth, for light_tex_dark_column */
 } light_tex;
 
 /* How the terrain shaders light a fragment: ambient + sun * sun_color +
