@@ -1,7 +1,8 @@
 /* detach: what an edit cuts loose. A cut that disconnects nothing finds
  * nothing; a cantilever cut at its root, a fill in mid-air and an oak's
  * crown over a cut trunk are found whole, with their materials; a search
- * past the bound counts as ground. */
+ * past the bound counts as ground, and so does one that reaches a column
+ * a streamed window does not hold. */
 #include "test_support.h"
 
 #include <stdlib.h>
@@ -101,6 +102,49 @@ static void test_fill_in_midair(void **state)
     world_destroy(w);
 }
 
+/* A streamed world's window is not the world's end: a beam whose far end
+ * reaches a column the window has not generated, or the window's side,
+ * may rest on what is there, so it is ground (unbounded); a finite world
+ * ends at its sides, and the same beam is loose. One that reaches only
+ * air in columns the window holds is loose either way. */
+static void test_unknown_columns_count_as_ground(void **state)
+{
+    (void)state;
+    /* three columns from chunk x 10 (voxels 320 .. 416), z 5; the east
+     * one (384 .. 416) not generated yet */
+    world *w = world_create_window(10, 5, 3, 1, 1);
+    assert_non_null(w);
+    world_set_column_state(w, 12, 5, WORLD_COL_EMPTY);
+    const int z0 = 5 * CHUNK_SIZE;
+    fill_box(w, 320, 0, z0, 352, 3, z0 + 32, MAT_STONE);          /* floor, west column */
+    fill_box(w, 322, 3, z0 + 4, 324, 20, z0 + 6, MAT_OAK_LOG);    /* pillar */
+    fill_box(w, 324, 18, z0 + 4, 384, 20, z0 + 6, MAT_OAK_LOG);   /* beam to the east column's edge */
+    fill_box(w, 324, 18, z0 + 4, 325, 20, z0 + 6, MAT_AIR);       /* cut at its root */
+    const int lo[3] = { 324, 18, z0 + 4 }, hi[3] = { 325, 20, z0 + 6 };
+    detach d = { 0 };
+    assert_int_equal(detach_find(&d, w, lo, hi, 100000), 1); /* a finite world's reading */
+    assert_int_equal(d.groups[0].count, 59 * 2 * 2);
+    assert_int_equal(d.unknown, 0);
+    d.unbounded = true;
+    assert_int_equal(detach_find(&d, w, lo, hi, 100000), 0);
+    assert_true(d.unknown > 0);
+    assert_int_equal(d.bounded, 0);
+    /* the east column arrives, as air there: the beam was loose after all */
+    world_set_column_state(w, 12, 5, WORLD_COL_READY);
+    assert_int_equal(detach_find(&d, w, lo, hi, 100000), 1);
+    assert_int_equal(d.groups[0].count, 59 * 2 * 2);
+    assert_int_equal(d.unknown, 0);
+    /* longer, to the window's east side (x 415): what lies past it is not known */
+    fill_box(w, 384, 18, z0 + 4, 416, 20, z0 + 6, MAT_OAK_LOG);
+    assert_int_equal(detach_find(&d, w, lo, hi, 100000), 0);
+    assert_true(d.unknown > 0);
+    d.unbounded = false;
+    assert_int_equal(detach_find(&d, w, lo, hi, 100000), 1);
+    assert_int_equal(d.groups[0].count, 91 * 2 * 2);
+    detach_free(&d);
+    world_destroy(w);
+}
+
 /* Two trees whose crowns touch: felling one drops its crown and its
  * leaves, and leaves the other tree whole (foliage carries nothing). */
 static void test_touching_crowns(void **state)
@@ -183,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_cut_that_disconnects_nothing),
         cmocka_unit_test(test_cantilever_cut_at_root),
         cmocka_unit_test(test_fill_in_midair),
+        cmocka_unit_test(test_unknown_columns_count_as_ground),
         cmocka_unit_test(test_touching_crowns),
         cmocka_unit_test(test_oak_crown),
         cmocka_unit_test(test_fir_crown),

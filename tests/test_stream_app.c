@@ -262,9 +262,9 @@ static long drop_a_ball(app *a, int *y)
 
 /* A body still falling when the window leaves its columns goes back into
  * the world with them, where it is: stored, saved (the page save that
- * follows), there when the player comes back and after a reload. Before,
- * it was held there and the page save merged it into columns the window
- * no longer had: every voxel lost. */
+ * follows), there when the player comes back, when it falls on and
+ * lands, and after a reload. Before, it was held there and the page save
+ * merged it into columns the window no longer had: every voxel lost. */
 static void test_body_left_behind_keeps_its_voxels(void **state)
 {
     (void)state;
@@ -277,6 +277,7 @@ static void test_body_left_behind_keeps_its_voxels(void **state)
     assert_int_equal(cmd_exec("set view.distance 96; set world.stream 1; set player.fly 1; biome hills; stream wait 96"), 0);
     int y;
     const long before = stone_in(a->w, -12, 0, a->w->sy, -12, 24);
+    const long wide = stone_in(a->w, -64, 0, a->w->sy, -64, 128); /* where it may roll to */
     const long ball = drop_a_ball(a, &y);
     const long moves = stream_get_stats(app_stream(a)).moves;
     /* the wait moves the window (no frame runs): every move puts bodies back */
@@ -290,18 +291,34 @@ static void test_body_left_behind_keeps_its_voxels(void **state)
     assert_int_equal(cmd_exec("frames 10"), 0);
     app_save_paging_stats(&saves, &ms);
     assert_true(saves >= 1); /* its columns were saved because they left */
-    tp("tp %.1f %.1f %.1f; frames 1; stream wait 96; frames 1", 0.5, 100, 0.5);
-    const long back = stone_in(a->w, -12, 0, a->w->sy, -12, 24);
-    printf("a ball of %ld voxels filled at y %d, left falling: %ld stone over the spawn before, %ld after coming back\n",
-           ball, y, before, back);
-    assert_true(back == before + ball);
+    /* back: its columns are searched again, and it falls on from where
+     * it was put back (before, it floated there until an edit beside it) */
+    tp("tp %.1f %.1f %.1f; frames 1; stream wait 96", 0.5, 100, 0.5);
+    assert_true(stone_in(a->w, -12, 0, a->w->sy, -12, 24) == before + ball);
+    assert_int_equal(cmd_exec("frames 1"), 0);
+    app_bodies_counts(a, &count, &awake, &voxels);
+    assert_int_equal(count, 1);
+    assert_int_equal(voxels, ball);
+    assert_int_equal(cmd_exec("frames 60"), 0);
+    assert_int_equal(stone_in(a->w, -12, y - 8, y + 8, -12, 24), 0); /* not floating there */
+    int f = 61;
+    for (; f < 2400 && count; f++) {
+        assert_int_equal(cmd_exec("frames 1"), 0);
+        app_bodies_counts(a, &count, &awake, &voxels);
+    }
+    assert_int_equal(count, 0); /* landed (it rolls down the hill first) and merged */
+    const long back = stone_in(a->w, -64, 0, a->w->sy, -64, 128);
+    printf("a ball of %ld voxels filled at y %d, left falling: %ld stone around the spawn before, %ld after coming "
+           "back and landing, %d frames later\n",
+           ball, y, wide, back, f);
+    assert_true(back == wide + ball);
     app_destroy(a);
     /* and in the file: reopened, the same stone */
     a = app_create(&d);
     assert_non_null(a);
     assert_int_equal(cmd_exec("set player.fly 1; tp 0.5 100 0.5; frames 1; stream wait 96; frames 1"), 0);
     assert_non_null(app_stream(a));
-    assert_true(stone_in(a->w, -12, 0, a->w->sy, -12, 24) == before + ball);
+    assert_true(stone_in(a->w, -64, 0, a->w->sy, -64, 128) == wide + ball);
     app_destroy(a);
     unlink(path);
     char side[80];

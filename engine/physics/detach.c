@@ -145,6 +145,14 @@ static int search(detach *d, const world *w, int sx, int sy, int sz, int32_t id,
         bool leaf = foliage_at(w, x, y, z);
         for (int n = 0; n < 6; n++) {
             int nx = x + k_order[n][0], ny = y + k_order[n][1], nz = z + k_order[n][2];
+            /* a step into another column: one the window lacks, or that is
+             * not generated yet, may hold the ground this group rests on */
+            int ncx = nx >> CHUNK_BITS, ncz = nz >> CHUNK_BITS;
+            if (d->unbounded && (ncx != x >> CHUNK_BITS || ncz != z >> CHUNK_BITS) &&
+                world_column_state(w, ncx, ncz) != WORLD_COL_READY) {
+                d->unknown++;
+                return 1;
+            }
             if (!solid_at(w, nx, ny, nz)) continue;
             bool nleaf = foliage_at(w, nx, ny, nz);
             if (leafy && !nleaf) return 1;
@@ -275,7 +283,7 @@ size_t detach_find(detach *d, const world *w, const int lo_in[3], const int hi_i
 {
     d->vox_count = d->group_count = 0;
     d->visited = 0;
-    d->bounded = 0;
+    d->bounded = d->unknown = 0;
     d->out_of_memory = false;
     d->used = 0;
     if (++d->now == 0) { /* stamps wrapped: forget them all once */

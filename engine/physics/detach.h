@@ -2,7 +2,8 @@
  * (issue 21). Voxels hold together 6-connected through non-air voxels;
  * the ground is the world's floor (a voxel at y = 0 rests on the bedrock
  * below), and so is anything the search cannot finish within a bound, so a
- * mountain is never "loose"; foliage holds to what it grows on but holds
+ * mountain is never "loose", or (streamed) that reaches a column the window
+ * does not hold or has not generated; foliage holds to what it grows on but holds
  * nothing up (see DETACH_LEAF_REACH). Only voxels in or beside the edited box start
  * a search. Pure CPU; the caller removes the groups and makes them bodies. */
 #ifndef STRATA_DETACH_H
@@ -51,8 +52,15 @@ typedef struct detach {
     detach_group *groups;
     size_t group_count, group_cap;
     int leaf_reach;      /* 0: DETACH_LEAF_REACH */
+    /* The world goes on past its window (a streamed one), so a search
+     * that reaches a column the window does not hold, or one not
+     * generated yet, does not know what is there: it counts as ground, as
+     * a search too long to finish does. A finite world ends at its sides:
+     * false, and past them is air. Set before detach_find. */
+    bool unbounded;
     long visited;        /* voxels the last call looked at */
     int bounded;         /* searches the last call gave up on (counted as ground) */
+    int unknown;         /* searches the last call stopped at a column it has not (unbounded) */
     bool out_of_memory;  /* the last call could not finish: it reports no group */
 } detach;
 

@@ -23,6 +23,9 @@
 /* Edited boxes waiting for the detach search: a frame of cuts is a few
  * boxes; past this many they are joined into the last. */
 #define PENDING_MAX 32
+/* Bodies a window move put back, waiting to be searched again: past
+ * this many, the oldest is forgotten (it rests where it was put). */
+#define RETURNS_MAX 64
 /* Steps one frame may run: a long frame slows the bodies down rather
  * than making the next frame longer still. */
 #define MAX_STEPS_PER_FRAME 4
@@ -38,6 +41,12 @@ typedef struct bodies_comp {
     body_density dens;
     box3 pending[PENDING_MAX];
     int pending_count;
+    /* The boxes of bodies a window move put back into columns it was
+     * leaving (bodies_window_moving): searched again once those columns
+     * and the ones around them are back and ready, so a body put back in
+     * mid-air falls on when the player returns instead of floating. */
+    box3 returns[RETURNS_MAX];
+    int return_count;
     double acc; /* simulated time not yet stepped */
     body_draw *draw;
     long first_tris; /* drawn before the world (render modes reset the stats) */
@@ -83,6 +92,7 @@ static void run_detach(bodies_comp *b)
         return;
     }
     read_params(b);
+    b->det.unbounded = app_stream(a) != NULL; /* past the window is unknown, not air */
     long capped = 0, too_big = 0;
     for (int k = 0; k < b->pending_count; k++) {
         size_t n = detach_find(&b->det, a->w, b->pending[k].lo, b->pending[k].hi, b->cv.detach_limit->i);
@@ -134,7 +144,8 @@ static long merge_into(const app *a, const body *bd, world *w, int lo[3], int hi
 }
 
 /* Body i goes back into the world at its pose (the player kept clear);
- * what it lands on is searched again, as after any edit, when `search`. */
+ * what it lands on is searched again, as after any edit: now when
+ * `search`, else once its columns come back (returns). */
 static void put_back(bodies_comp *b, int i, bool search)
 {
     app *a = b->a;
@@ -144,17 +155,54 @@ static void put_back(bodies_comp *b, int i, bool search)
     body_destroy(bd);
     if (!placed) return;
     app_world_edited(a, lo, hi, &app_bodies_component);
-    if (search) add_pending(b, lo, hi);
+    if (search) {
+        add_pending(b, lo, hi);
+        return;
+    }
+    if (b->return_count == RETURNS_MAX) {
+        log_info("physics: more than %d bodies put back at the window's edge; the oldest rests where it is",
+                 RETURNS_MAX);
+        memmove(b->returns, b->returns + 1, (RETURNS_MAX - 1) * sizeof *b->returns);
+        b->return_count--;
+    }
+    box3 *e = &b->returns[b->return_count++];
+    memcpy(e->lo, lo, sizeof e->lo);
+    memcpy(e->hi, hi, sizeof e->hi);
 }
 
 static void merge_body(bodies_comp *b, int i) { put_back(b, i, true); }
+
+/* Whether every column of [lo, hi) widened by a column is in the window
+ * and generated (with its edits paged back in): a search there reads
+ * what the body rests on, not a column still to come. */
+static bool columns_back(const world *w, const int lo[3], const int hi[3])
+{
+    int cx0 = (lo[0] >> CHUNK_BITS) - 1, cx1 = ((hi[0] - 1) >> CHUNK_BITS) + 1;
+    int cz0 = (lo[2] >> CHUNK_BITS) - 1, cz1 = ((hi[2] - 1) >> CHUNK_BITS) + 1;
+    for (int cz = cz0; cz <= cz1; cz++)
+        for (int cx = cx0; cx <= cx1; cx++)
+            if (world_column_state(w, cx, cz) != WORLD_COL_READY) return false;
+    return true;
+}
+
+/* The put-back bodies whose columns are back go to the detach search. */
+static void search_returns(bodies_comp *b)
+{
+    int kept = 0;
+    for (int k = 0; k < b->return_count; k++) {
+        if (columns_back(b->a->w, b->returns[k].lo, b->returns[k].hi)) add_pending(b, b->returns[k].lo, b->returns[k].hi);
+        else b->returns[kept++] = b->returns[k];
+    }
+    b->return_count = kept;
+}
 
 /* The window is about to leave the columns outside [lo, hi): a body over
  * any of them goes back into the world now, where it is, and leaves with
  * its columns (stored, saved and paged as any edit). Held there, it would
  * be merged by the next save into columns the window no longer has, and
- * its voxels lost. Not searched: the search would read columns about to
- * go. It rests where it was put until an edit beside it searches again. */
+ * its voxels lost. Not searched now: the search would read columns about
+ * to go. It rests where it was put until its columns come back
+ * (search_returns), and then falls on if nothing holds it. */
 static void bodies_window_moving(void *self, app *a, const int lo[2], const int hi[2])
 {
     (void)a;
@@ -205,6 +253,7 @@ static void bodies_frame(void *self, app *a, double now, float dt)
 {
     bodies_comp *b = self;
     if (!a->w) return;
+    if (b->return_count) search_returns(b);
     run_detach(b);
     if (!b->cv.enable->b || !b->set.count) {
         b->acc = 0;
@@ -291,6 +340,7 @@ static void drop_all(bodies_comp *b)
     for (int i = 0; i < b->set.count; i++) body_destroy(b->set.v[i]);
     b->set.count = 0;
     b->pending_count = 0;
+    b->return_count = 0;
     b->acc = 0;
 }
 
