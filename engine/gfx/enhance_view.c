@@ -23,6 +23,8 @@
 typedef struct ev_chunk {
     enhance_chunk ec;
     enhance_input *in;   /* what ec was made from (NULL: not enhanced) */
+    int ocx, ocz;        /* its column: a streamed window hands the slot to
+                          * another before the render builds it again */
     bool stale;          /* the world may have changed under it */
     bool changed;        /* the last enhance job changed its fragments' input */
     bool mesh_stale;
@@ -166,7 +168,7 @@ static void enhance_job(void *arg, int k)
     enhance_input *in = malloc(sizeof *in);
     if (!in) return;
     enhance_gather(v->w, cx, cy, cz, in);
-    if (c->in && c->stale) {
+    if (c->in && c->stale && c->ocx == cx && c->ocz == cz) {
         /* the box that changed, from the input it was made from */
         int lo[3] = { CHUNK_SIZE + ENHANCE_PAD, CHUNK_SIZE + ENHANCE_PAD, CHUNK_SIZE + ENHANCE_PAD };
         int hi[3] = { -ENHANCE_PAD - 1, -ENHANCE_PAD - 1, -ENHANCE_PAD - 1 };
@@ -194,6 +196,7 @@ static void enhance_job(void *arg, int k)
     }
     free(c->in);
     c->in = in;
+    c->ocx = cx, c->ocz = cz;
     c->stale = false;
 }
 
@@ -632,16 +635,23 @@ void enhance_view_prepare(void *self, const double eye[3])
     prepare(v, v->near, n);
 }
 
+/* The voxel of fragment coordinate c at f fragments a voxel: rounded
+ * down, as the voxel of a position is (a streamed window reaches below 0,
+ * where C's division rounds toward zero and would put fragment -1 in
+ * voxel 0, and its chunk's fragment -1). */
+static int voxel_of(int c, int f) { return c >= 0 ? c / f : -((-c + f - 1) / f); }
+
 /* A fragment cell of the world (fragment coordinates, inside the world's
  * extent, as collide asks): solid when its material blocks. */
 static bool ground_solid(void *user, int fx, int fy, int fz)
 {
     const enhance_view *v = user;
-    int f = enhance_factor(&v->p), x = fx / f, y = fy / f, z = fz / f;
+    int f = enhance_factor(&v->p), x = voxel_of(fx, f), y = voxel_of(fy, f), z = voxel_of(fz, f);
     int cx = x >> CHUNK_BITS, cy = y >> CHUNK_BITS, cz = z >> CHUNK_BITS;
     if (!world_chunk_valid(v->w, cx, cy, cz)) return false;
     const ev_chunk *c = &v->ch[world_chunk_index(v->w, cx, cy, cz)];
-    if (!c->in || c->stale) return material_get(world_get(v->w, x, y, z))->solid;
+    /* not enhanced, changed since, or another column's fragments still */
+    if (!c->in || c->stale || c->ocx != cx || c->ocz != cz) return material_get(world_get(v->w, x, y, z))->solid;
     int m = CHUNK_SIZE * f;
     uint8_t mat = enhance_chunk_fragment_material(&c->ec, c->in, fx - cx * m, fy - cy * m, fz - cz * m);
     return material_get(mat)->solid;
