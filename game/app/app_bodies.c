@@ -143,6 +143,20 @@ static long merge_into(const app *a, const body *bd, world *w, int lo[3], int hi
     return placed;
 }
 
+/* The box [lo, hi) is searched once its columns are back (returns). */
+static void search_later(bodies_comp *b, const int lo[3], const int hi[3])
+{
+    if (b->return_count == RETURNS_MAX) {
+        log_info("physics: more than %d boxes wait for their columns to be searched; the oldest rests as it is",
+                 RETURNS_MAX);
+        memmove(b->returns, b->returns + 1, (RETURNS_MAX - 1) * sizeof *b->returns);
+        b->return_count--;
+    }
+    box3 *e = &b->returns[b->return_count++];
+    memcpy(e->lo, lo, sizeof e->lo);
+    memcpy(e->hi, hi, sizeof e->hi);
+}
+
 /* Body i goes back into the world at its pose (the player kept clear);
  * what it lands on is searched again, as after any edit: now when
  * `search`, else once its columns come back (returns). */
@@ -159,15 +173,7 @@ static void put_back(bodies_comp *b, int i, bool search)
         add_pending(b, lo, hi);
         return;
     }
-    if (b->return_count == RETURNS_MAX) {
-        log_info("physics: more than %d bodies put back at the window's edge; the oldest rests where it is",
-                 RETURNS_MAX);
-        memmove(b->returns, b->returns + 1, (RETURNS_MAX - 1) * sizeof *b->returns);
-        b->return_count--;
-    }
-    box3 *e = &b->returns[b->return_count++];
-    memcpy(e->lo, lo, sizeof e->lo);
-    memcpy(e->hi, hi, sizeof e->hi);
+    search_later(b, lo, hi);
 }
 
 static void merge_body(bodies_comp *b, int i) { put_back(b, i, true); }
@@ -335,12 +341,13 @@ static void bodies_on_edit(void *self, app *a, const world_edit *e)
     if (b->cv.enable->b) add_pending(b, e->lo, e->hi);
 }
 
-static void drop_all(bodies_comp *b)
+/* The bodies and the edits waiting for a search go; the boxes waiting
+ * for their columns stay (a new world's are the ones its load asked for). */
+static void drop_bodies(bodies_comp *b)
 {
     for (int i = 0; i < b->set.count; i++) body_destroy(b->set.v[i]);
     b->set.count = 0;
     b->pending_count = 0;
-    b->return_count = 0;
     b->acc = 0;
 }
 
@@ -355,12 +362,34 @@ static void bodies_world_leaving(void *self, app *a, world *old)
         int lo[3], hi[3];
         merge_into(a, b->set.v[i], old, lo, hi);
     }
-    drop_all(b);
+    drop_bodies(b);
+    b->return_count = 0; /* boxes of the old world */
 }
 
 static void bodies_new_world(void *self, app *a, world *w)
 {
-    drop_all(self); /* a generated or loaded world starts at rest */
+    /* a generated or loaded world starts at rest; the load (saves, earlier
+     * in the table) has put the boxes the file asks to search in returns */
+    drop_bodies(self);
+}
+
+int app_bodies_searches(const app *a, int (*box)[6], int max)
+{
+    const bodies_comp *b = state(a);
+    int n = 0;
+    for (int k = 0; b && k < b->pending_count + b->return_count && n < max; k++) {
+        const box3 *e = k < b->pending_count ? &b->pending[k] : &b->returns[k - b->pending_count];
+        memcpy(box[n], e->lo, sizeof e->lo);
+        memcpy(box[n] + 3, e->hi, sizeof e->hi);
+        n++;
+    }
+    return n;
+}
+
+void app_bodies_search_later(app *a, const int lo[3], const int hi[3])
+{
+    bodies_comp *b = state(a);
+    if (b) search_later(b, lo, hi);
 }
 
 static void bodies_draw_first(void *self, app *a, const frame_draw *f)

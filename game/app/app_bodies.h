@@ -14,6 +14,13 @@ extern const component app_bodies_component;
  * (saves call it before writing: a file never misses a falling crown).
  * What rests on nothing is cut loose again on the next frame. */
 void app_bodies_settle(struct app *a);
+/* Boxes the detach search has still to look at (edits of this frame,
+ * the bodies a save just settled, those a window move put back), at most
+ * max, as lo x y z, hi x y z. Saves write them with the player, so a body
+ * falling at quit falls on after a load instead of floating there. */
+int app_bodies_searches(const struct app *a, int (*box)[6], int max);
+/* Searches [lo, hi) once its columns and those around them are ready. */
+void app_bodies_search_later(struct app *a, const int lo[3], const int hi[3]);
 /* Bodies still moving, not counting those held beyond the loaded terrain
  * (autosave waits for them to settle; a held one would never). */
 int app_bodies_awake(const struct app *a);

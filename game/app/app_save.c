@@ -38,6 +38,7 @@ typedef struct app_save {
     double autosave_next;
     cvar *autosave;
     bool shutting_down;
+    uint64_t left_ticket; /* the save on_world_leaving made (the exit save) */
     int failures; /* worlds asked for and not given (unusable, refused): a headless run exits 1 */
     /* the stream's pager: reads the slot's paged chunks on the workers
      * through connections of its own (save_reader_open); made for the file
@@ -98,13 +99,48 @@ bool app_save_world_path(const char *name, char *out, size_t len)
 
 /* ---- player state as text ------------------------------------------------- */
 
+/* Search boxes a state keeps at most (the bodies' pending edits and
+ * returns together). */
+#define STATE_SEARCHES 96
+
+/* The player, then a line per box the bodies' detach search has still to
+ * look at ("search x0 y0 z0 x1 y1 z1": a body a save settled in flight
+ * falls on after a load; older programs read the first two lines only). */
 static char *state_text(const app *a)
 {
-    char buf[256];
+    int box[STATE_SEARCHES][6];
+    int n = app_bodies_searches(a, box, STATE_SEARCHES);
+    size_t cap = 160 + (size_t)n * 80, len = 0;
+    char *buf = malloc(cap);
+    if (!buf) return NULL;
     /* 17 digits: the position is a double, exact far from the origin */
-    snprintf(buf, sizeof buf, "pos %.17g %.17g %.17g\nlook %.9g %.9g\n", a->pl.pos[0], a->pl.pos[1], a->pl.pos[2],
-             (double)a->pl.yaw, (double)a->pl.pitch);
-    return strdup(buf);
+    len += (size_t)snprintf(buf, cap, "pos %.17g %.17g %.17g\nlook %.9g %.9g\n", a->pl.pos[0], a->pl.pos[1],
+                            a->pl.pos[2], (double)a->pl.yaw, (double)a->pl.pitch);
+    for (int k = 0; k < n && len < cap; k++)
+        len += (size_t)snprintf(buf + len, cap - len, "search %d %d %d %d %d %d\n", box[k][0], box[k][1], box[k][2],
+                                box[k][3], box[k][4], box[k][5]);
+    return buf;
+}
+
+/* The "search" lines of a state, to the bodies; a line that is not a box
+ * the world could hold is skipped with a warning (the rest still load). */
+static void apply_searches(app *a, const char *state, const char *where)
+{
+    int line = 0;
+    for (const char *l = state; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        line++;
+        if (strncmp(l, "search ", 7) != 0) continue;
+        long v[6];
+        bool ok = sscanf(l, "search %ld %ld %ld %ld %ld %ld", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) == 6;
+        for (int i = 0; ok && i < 3; i++)
+            ok = v[i] < v[i + 3] && v[i + 3] - v[i] <= 4096 && labs(v[i]) < 2000000000L && labs(v[i + 3]) < 2000000000L;
+        if (!ok) {
+            log_warn("%s: player state line %d is not a box to search; skipped", where, line);
+            continue;
+        }
+        const int lo[3] = { (int)v[0], (int)v[1], (int)v[2] }, hi[3] = { (int)v[3], (int)v[4], (int)v[5] };
+        app_bodies_search_later(a, lo, hi);
+    }
 }
 
 static bool apply_state(app *a, const char *state)
@@ -265,7 +301,7 @@ static uint64_t flush_all(app *a) { return can_save() && a->w ? snapshot(a) : 0;
 
 static void save_world_leaving(void *self, app *a, world *old)
 {
-    flush_all(a);
+    g_save.left_ticket = flush_all(a);
     if (g_save.file) save_release_world(g_save.file, old); /* it is about to be destroyed */
 }
 
@@ -319,6 +355,7 @@ static void save_new_world(void *self, app *a, world *w)
         } else {
             s->replace = false;
             if (!apply_state(a, slot.state)) log_warn("%s: the player's position is unreadable; spawned", where);
+            apply_searches(a, slot.state, where);
         }
     }
     save_slot_free(&slot);
@@ -416,7 +453,7 @@ static void save_frame(void *self, app *a, double now, float dt)
     if (save_pending(s->file) > 0) return; /* the disk is behind: no backlog */
     if (app_bodies_awake(a) > 0) return;   /* bodies in flight settle within seconds: save what they become */
     char *state = state_text(a);
-    bool moved = !s->last_state || strcmp(state, s->last_state) != 0;
+    bool moved = !state || !s->last_state || strcmp(state, s->last_state) != 0;
     free(state);
     if (has_unsaved(a) || s->full_next || moved) snapshot(a);
 }
@@ -430,7 +467,12 @@ static void save_shutdown(void *self, app *a)
         log_warn("%s is %s: the edits of this session are not saved", save_path(s->file),
                  save_readonly_why(s->file));
     if (s->file) {
-        uint64_t t = flush_all(a);
+        /* The exit save was made as the app let go of the world, before
+         * anything shut down (on_world_leaving): bodies still falling were
+         * settled into it with their component there to say which boxes to
+         * search after a load. Saving again now, without it, would write a
+         * state that forgets them. Only an edit since needs another. */
+        uint64_t t = a->w && has_unsaved(a) ? flush_all(a) : s->left_ticket;
         char err[1024];
         if (t && !save_wait(s->file, t, err, sizeof err)) log_error("not saved on exit: %s", err);
         close_file();
