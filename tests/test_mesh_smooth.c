@@ -221,6 +221,56 @@ static void test_edit_dirties_only_its_chunks(void **state)
 /* Coarse levels: level l has about 4^-l of the triangles (plus its skirt),
  * the surface where it was (within half a coarse cell), and a one-voxel
  * grass layer still on top at either parity of its height. */
+/* A streamed window below 0 meshes as the same voxels at 0: a chunk owns
+ * the edges on its low faces unless it is the window's first (before
+ * session 34, unless it was at 0 or below: every chunk there meshed its
+ * low faces again, over its neighbour's, doubled triangles). Level 0 of
+ * the levels' gather too. */
+static void test_window_below_zero_meshes_alike(void **state)
+{
+    (void)state;
+    world *at0 = make_world();
+    world *below = world_create_at(-2, -2, at0->cx, at0->cy, at0->cz);
+    assert_non_null(below);
+    const int dx = -2 * CHUNK_SIZE, dz = -2 * CHUNK_SIZE;
+    for (int y = 0; y < at0->sy; y++)
+        for (int z = 0; z < at0->sz; z++)
+            for (int x = 0; x < at0->sx; x++) {
+                world_set(below, x + dx, y, z + dz, world_get(at0, x, y, z));
+                uint8_t t = world_get_tint(at0, x, y, z);
+                if (t) world_set_tint(below, x + dx, y, z + dz, t);
+            }
+    smooth_input *in = malloc(sizeof *in);
+    smooth_input *lv[SMOOTH_LODS];
+    for (int l = 0; l < SMOOTH_LODS; l++) lv[l] = malloc(sizeof *lv[l]);
+    smooth_mesh m = { 0 };
+    long total = 0;
+    for (int cy = 0; cy < at0->cy; cy++)
+        for (int cz = 0; cz < at0->cz; cz++)
+            for (int cx = 0; cx < at0->cx; cx++) {
+                int tris[3];
+                mesh_smooth_gather(at0, cx, cy, cz, SMOOTH_SHARPNESS_DEFAULT, in);
+                assert_true(mesh_smooth_build(in, &m));
+                tris[0] = m.triangles;
+                mesh_smooth_gather(below, cx - 2, cy, cz - 2, SMOOTH_SHARPNESS_DEFAULT, in);
+                assert_true(mesh_smooth_build(in, &m));
+                tris[1] = m.triangles;
+                mesh_smooth_gather_levels(below, cx - 2, cy, cz - 2, SMOOTH_SHARPNESS_DEFAULT, lv);
+                assert_true(mesh_smooth_build(lv[0], &m));
+                tris[2] = m.triangles;
+                assert_int_equal(tris[1], tris[0]);
+                assert_int_equal(tris[2], tris[0]);
+                total += tris[0];
+            }
+    print_message("%ld triangles in both windows, chunk by chunk\n", total);
+    assert_true(total > 10000);
+    mesh_smooth_free(&m);
+    for (int l = 0; l < SMOOTH_LODS; l++) free(lv[l]);
+    free(in);
+    world_destroy(below);
+    world_destroy(at0);
+}
+
 static void test_lod_levels(void **state)
 {
     for (int h = 9; h <= 10; h++) {
@@ -501,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_chunks_seamless_and_closed),
         cmocka_unit_test(test_density_slopes_and_keeps_sign),
         cmocka_unit_test(test_edit_dirties_only_its_chunks),
+        cmocka_unit_test(test_window_below_zero_meshes_alike),
         cmocka_unit_test(test_lod_levels),
         cmocka_unit_test(test_levels_exact_and_shared),
         cmocka_unit_test(test_lod_thin_feature),

@@ -132,7 +132,8 @@ void mesh_smooth_gather(const world *w, int cx, int cy, int cz, float sharpness,
 {
     smooth_density_box(w, cx * CHUNK_SIZE - 1, cy * CHUNK_SIZE - 1, cz * CHUNK_SIZE - 1, SMOOTH_N, SMOOTH_N, SMOOTH_N,
                        sharpness, in->d, in->mat, in->tint);
-    in->own_lo[0] = cx > 0, in->own_lo[1] = cy > 0, in->own_lo[2] = cz > 0;
+    /* the window's low faces, not 0's: below 0 the chunk across owns them */
+    in->own_lo[0] = cx > w->ocx, in->own_lo[1] = cy > 0, in->own_lo[2] = cz > w->ocz;
     in->n = SMOOTH_N, in->step = 1;
 }
 
@@ -281,7 +282,7 @@ void mesh_smooth_gather_levels(const world *w, int cx, int cy, int cz, float sha
             memcpy(&z->mat[dst], &fm[src], SMOOTH_N);
             memcpy(&z->tint[dst], &ft[src], SMOOTH_N);
         }
-    z->own_lo[0] = cx > 0, z->own_lo[1] = cy > 0, z->own_lo[2] = cz > 0;
+    z->own_lo[0] = cx > w->ocx, z->own_lo[1] = cy > 0, z->own_lo[2] = cz > w->ocz; /* as mesh_smooth_gather */
     z->n = SMOOTH_N, z->step = 1;
     for (int l = 1; l < SMOOTH_LODS; l++) coarse_level(raw, fm, ft, l, in[l]);
     free(f), free(raw), free(fm), free(ft);

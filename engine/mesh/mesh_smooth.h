@@ -36,7 +36,7 @@ typedef struct smooth_input {
     float d[SMOOTH_VOLUME];
     uint8_t mat[SMOOTH_VOLUME];
     uint8_t tint[SMOOTH_VOLUME];
-    int own_lo[3]; /* 0 on the world's low faces (nobody else owns them), else 1 */
+    int own_lo[3]; /* 0 on the window's low faces (nobody else owns them), else 1 */
     int n;         /* samples per axis: SMOOTH_N_LOD(level) */
     int step;      /* voxels between samples: 2^level */
 } smooth_input;
