@@ -529,6 +529,35 @@ static void test_spawn_under_a_closed_canopy(void **state)
     world_destroy(w);
 }
 
+/* A streamed window below 0: the clearing is found where it is, west and
+ * north of the spawn point too (the search once stopped at x, z < 0, a
+ * finite world's sides, and put the player under the canopy), and a
+ * column not generated yet is no clearing. */
+static void test_spawn_in_a_clearing_below_zero(void **state)
+{
+    (void)state;
+    world *w = world_create_at(-2, -2, 4, 1, 4);
+    assert_non_null(w);
+    for (int z = -64; z < 64; z++)
+        for (int x = -64; x < 64; x++) {
+            for (int y = 0; y <= 5; y++) world_set(w, x, y, z, y == 0 ? MAT_BEDROCK : y == 5 ? MAT_GRASS : MAT_DIRT);
+            bool open = x >= -12 && x <= -8 && z >= -12 && z <= -8;
+            for (int y = 12; y <= 14 && !open; y++) world_set(w, x, y, z, MAT_OAK_LEAVES);
+        }
+    player p;
+    memset(&p, 0, sizeof p);
+    assert_true(player_spawn_ground(&p, w, 0.5, 0.5));
+    assert_on_ground(w, &p, "clearing below 0");
+    assert_true(p.pos[0] >= -10.5 && p.pos[0] <= -8.5 && p.pos[2] >= -10.5 && p.pos[2] <= -8.5); /* columns -11 .. -9 */
+    /* the clearing's column still arriving: under the canopy instead */
+    world_set_column_state(w, -1, -1, WORLD_COL_EMPTY);
+    assert_true(player_spawn_ground(&p, w, 0.5, 0.5));
+    assert_on_ground(w, &p, "clearing not generated");
+    assert_true(p.pos[1] < 7);
+    assert_false(p.pos[0] < 0 && p.pos[2] < 0 && p.pos[0] >= -32 && p.pos[2] >= -32);
+    world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -541,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_cactus_shapes),
         cmocka_unit_test(test_spawn_on_ground_in_every_biome),
         cmocka_unit_test(test_spawn_under_a_closed_canopy),
+        cmocka_unit_test(test_spawn_in_a_clearing_below_zero),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
