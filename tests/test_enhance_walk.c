@@ -23,8 +23,10 @@ typedef struct fragments {
     enhance_input in[CHUNKS_X];
     enhance_chunk c[CHUNKS_X];
     int f;
+    int ox; /* the window's first voxel x (its z is 0) */
 } fragments;
 
+/* A cell of the grid: fragments from the window's first voxel (collide_grid). */
 static bool frag_solid(void *user, int fx, int fy, int fz)
 {
     const fragments *g = user;
@@ -33,11 +35,12 @@ static bool frag_solid(void *user, int fx, int fy, int fz)
     return material_get(enhance_chunk_fragment_material(&g->c[ci], &g->in[ci], fx - ci * m, fy, fz))->solid;
 }
 
-/* The world's chunks enhanced 4x with the material rules, as the mode does. */
-static fragments *enhance_world(const world *w)
+/* The world's chunks enhanced 2^levels times with the material rules, as
+ * the mode does. */
+static fragments *enhance_world_levels(const world *w, int levels)
 {
     enhance_params p = enhance_params_default();
-    p.levels = 2;
+    p.levels = levels;
     p.materials = true;
     char err[256];
     fragments *g = calloc(1, sizeof *g);
@@ -46,12 +49,16 @@ static fragments *enhance_world(const world *w)
     assert_non_null(g->e);
     g->w = w;
     g->f = enhance_factor(&p);
+    g->ox = world_x0(w);
     for (int i = 0; i < CHUNKS_X; i++) {
-        enhance_gather(w, i, 0, 0, &g->in[i]);
+        enhance_gather(w, w->ocx + i, 0, 0, &g->in[i]);
         enhance_chunk_build(g->e, &g->in[i], true, &g->c[i]);
     }
     return g;
 }
+
+/* 4x, as the mode's default. */
+static fragments *enhance_world(const world *w) { return enhance_world_levels(w, 2); }
 
 static void free_fragments(fragments *g)
 {
@@ -68,7 +75,8 @@ static int step_top(int x) { return x < 16 ? 8 : x < 26 ? 8 + (x - 15) : 18; }
 static float ground_under(const fragments *g, const player *p)
 {
     const float hw = 0.5f * PLAYER_WIDTH, f = (float)g->f;
-    int x0 = (int)floorf((p->pos[0] - hw) * f), x1 = (int)ceilf((p->pos[0] + hw) * f) - 1;
+    const float px = (float)(p->pos[0] - g->ox);
+    int x0 = (int)floorf((px - hw) * f), x1 = (int)ceilf((px + hw) * f) - 1;
     int z0 = (int)floorf((p->pos[2] - hw) * f), z1 = (int)ceilf((p->pos[2] + hw) * f) - 1;
     int top = (int)floorf((p->pos[1] + PLAYER_STEP_MAX) * f), best = 0;
     for (int z = z0; z <= z1; z++)
@@ -139,6 +147,49 @@ static void test_walks_up_and_down_a_fragment_ramp(void **state)
     world_destroy(w);
 }
 
+/* The ramp of sand walked at x = 10^7 at 16 fragments a voxel goes as it
+ * goes at the origin: the grid's cells count from the window's first
+ * voxel (before session 34 they counted from the world's origin, and at
+ * 1.6 * 10^8 cells the collision clamped them: the walker fell through). */
+static void test_far_ramp_walks_as_at_the_origin(void **state)
+{
+    (void)state;
+    const int far_cx = 10000000 / CHUNK_SIZE; /* x0 = 10^7 */
+    double feet[2][4], spawn_y = 0;
+    for (int k = 0; k < 2; k++) {
+        world *w = world_create_at(k ? far_cx : 0, 0, CHUNKS_X, 1, 1);
+        assert_non_null(w);
+        const int x0 = world_x0(w);
+        for (int z = 0; z < CHUNK_SIZE; z++)
+            for (int x = 0; x < CHUNK_SIZE * CHUNKS_X; x++)
+                for (int y = 0; y <= step_top(x); y++) world_set(w, x0 + x, y, z, MAT_SAND);
+        fragments *g = enhance_world_levels(w, 4);
+        assert_int_equal(g->f, 16);
+        const collide_grid grid = { .scale = g->f, .solid = frag_solid, .user = g };
+        player pl = { 0 };
+        if (k == 0) {
+            player_spawn(&pl, w, 10.5f, 16.5f);
+            spawn_y = pl.pos[1];
+        } else { /* the same place: player_spawn takes floats, whole voxels at 10^7 */
+            pl.pos[0] = x0 + 10.5, pl.pos[1] = spawn_y, pl.pos[2] = 16.5;
+        }
+        pl.ground = &grid;
+        walk(&pl, w, g, 1.0f, 1);
+        const double y0 = pl.pos[1];
+        float up = walk(&pl, w, g, 1.0f, 300);
+        feet[k][0] = pl.pos[0] - x0, feet[k][1] = pl.pos[1] - y0;
+        float down = walk(&pl, w, g, -1.0f, 300);
+        feet[k][2] = pl.pos[0] - x0, feet[k][3] = pl.pos[1] - y0;
+        print_message("x0 %d: up to x0 + %.4f, %.4f higher (worst %.3f); down to x0 + %.4f, %.4f (worst %.3f)\n", x0,
+                      feet[k][0], feet[k][1], (double)up, feet[k][2], feet[k][3], (double)down);
+        assert_true(up <= 1.0f / 16.0f && down <= 1.0f / 16.0f);
+        free_fragments(g);
+        world_destroy(w);
+    }
+    assert_true(feet[0][0] > 28.0 && fabs(feet[0][1] - 10.0) < 1.0 / 16); /* climbed, at the origin */
+    for (int i = 0; i < 4; i++) assert_true(fabs(feet[1][i] - feet[0][i]) < 1e-3);
+}
+
 /* A whole voxel is still a step to jump on the fragments: a wall of stone
  * (rock keeps its edges: thresholds 3 and 4) one voxel high stops the
  * walker, as on the voxels. */
@@ -166,6 +217,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walks_up_and_down_a_fragment_ramp),
         cmocka_unit_test(test_voxel_wall_still_blocks),
+        cmocka_unit_test(test_far_ramp_walks_as_at_the_origin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -636,24 +636,27 @@ void enhance_view_prepare(void *self, const double eye[3])
 }
 
 /* The voxel of fragment coordinate c at f fragments a voxel: rounded
- * down, as the voxel of a position is (a streamed window reaches below 0,
- * where C's division rounds toward zero and would put fragment -1 in
- * voxel 0, and its chunk's fragment -1). */
+ * down, as the voxel of a position is (C's division rounds toward zero:
+ * fragment -1 would be in voxel 0). */
 static int voxel_of(int c, int f) { return c >= 0 ? c / f : -((-c + f - 1) / f); }
 
-/* A fragment cell of the world (fragment coordinates, inside the world's
- * extent, as collide asks): solid when its material blocks. */
+/* A fragment cell of the window (collide_grid: fragments counted from the
+ * window's first voxel, inside its extent, as collide asks): solid when
+ * its material blocks. Chunk and fragment stay window-relative until the
+ * voxel's global coordinates are needed, so nothing is large far away. */
 static bool ground_solid(void *user, int fx, int fy, int fz)
 {
     const enhance_view *v = user;
-    int f = enhance_factor(&v->p), x = voxel_of(fx, f), y = voxel_of(fy, f), z = voxel_of(fz, f);
+    const int x0 = world_x0(v->w), z0 = world_z0(v->w);
+    int f = enhance_factor(&v->p), x = x0 + voxel_of(fx, f), y = voxel_of(fy, f), z = z0 + voxel_of(fz, f);
     int cx = x >> CHUNK_BITS, cy = y >> CHUNK_BITS, cz = z >> CHUNK_BITS;
     if (!world_chunk_valid(v->w, cx, cy, cz)) return false;
     const ev_chunk *c = &v->ch[world_chunk_index(v->w, cx, cy, cz)];
     /* not enhanced, changed since, or another column's fragments still */
     if (!c->in || c->stale || c->ocx != cx || c->ocz != cz) return material_get(world_get(v->w, x, y, z))->solid;
-    int m = CHUNK_SIZE * f;
-    uint8_t mat = enhance_chunk_fragment_material(&c->ec, c->in, fx - cx * m, fy - cy * m, fz - cz * m);
+    /* the chunk's first fragment, from the window's first voxel */
+    int m = CHUNK_SIZE * f, ax = (cx * CHUNK_SIZE - x0) * f, az = (cz * CHUNK_SIZE - z0) * f;
+    uint8_t mat = enhance_chunk_fragment_material(&c->ec, c->in, fx - ax, fy - cy * m, fz - az);
     return material_get(mat)->solid;
 }
 

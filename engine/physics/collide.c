@@ -216,16 +216,27 @@ void collide_move_octree(const world *w, const octree *occ, double pos[3], const
     collide_move_space(&sp, 1.0, pos, box, delta, out);
 }
 
+/* A grid's cells count from the window's first voxel (x0, 0, z0), so they
+ * stay small wherever the window is: in the world's frame, 16 cells a
+ * voxel at x = 10^7 are past COLLIDE_COORD_LIMIT (and x0 * 16 past an
+ * int at 1.3 * 10^8). Positions are moved into that frame (x - x0, exact
+ * for the integer x0) and back. */
+static collide_space grid_space(const world *w, const collide_grid *g, double org[3])
+{
+    org[0] = world_x0(w), org[1] = 0, org[2] = world_z0(w);
+    return (collide_space){ w, NULL, g, { 0, 0, 0 }, { w->sx * g->scale, w->sy * g->scale, w->sz * g->scale } };
+}
+
 bool collide_grid_box_hits(const world *w, const collide_grid *g, const double min[3], const double max[3])
 {
     if (!g || g->scale < 1) return collide_box_hits(w, min, max);
-    const collide_space sp = { w, NULL, g, { world_x0(w) * g->scale, 0, world_z0(w) * g->scale },
-                               { w->sx * g->scale, w->sy * g->scale, w->sz * g->scale } };
+    double org[3];
+    const collide_space sp = grid_space(w, g, org);
     int lo[3], hi[3];
     for (int a = 0; a < 3; a++) {
         if (!(max[a] > min[a])) return false;
-        lo[a] = collide_cell_lo(min[a] * g->scale);
-        hi[a] = collide_cell_hi(max[a] * g->scale);
+        lo[a] = collide_cell_lo((min[a] - org[a]) * g->scale);
+        hi[a] = collide_cell_hi((max[a] - org[a]) * g->scale);
     }
     return collide_space_solid(&sp, lo, hi);
 }
@@ -237,9 +248,11 @@ void collide_move_grid(const world *w, const collide_grid *g, double pos[3], con
         collide_move_octree(w, NULL, pos, box, delta, out);
         return;
     }
-    const collide_space sp = { w, NULL, g, { world_x0(w) * g->scale, 0, world_z0(w) * g->scale },
-                               { w->sx * g->scale, w->sy * g->scale, w->sz * g->scale } };
-    collide_move_space(&sp, (double)g->scale, pos, box, delta, out);
+    double org[3];
+    const collide_space sp = grid_space(w, g, org);
+    double rel[3] = { pos[0] - org[0], pos[1] - org[1], pos[2] - org[2] };
+    collide_move_space(&sp, (double)g->scale, rel, box, delta, out);
+    for (int a = 0; a < 3; a++) pos[a] = rel[a] + org[a];
 }
 
 /* True once the ray can meet nothing solid any more: it is not descending

@@ -60,9 +60,10 @@ void collide_move_octree(const world *w, const struct octree *occ, double pos[3]
 /* A grid finer than the voxels that a box can collide with instead: the
  * enhanced fragments near the player (seed 000 section 4.3: fragments, not
  * voxels, drive the physics). Cell (x, y, z) covers [x, x+1) / scale, etc.,
- * in the world's frame; solid() answers for cells inside the world's
- * extent times scale; beyond it the world's rules hold (air at the sides
- * and top, solid below y = 0). */
+ * counted from the window's first voxel (x0, 0, z0), not the world's
+ * origin, so cells stay small wherever the window is; solid() answers for
+ * cells [0, size * scale) of the window; beyond it the world's rules hold
+ * (air at the sides and top, solid below y = 0). */
 typedef struct collide_grid {
     int scale; /* cells per voxel edge */
     bool (*solid)(void *user, int x, int y, int z);
