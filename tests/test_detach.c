@@ -141,6 +141,15 @@ static void test_unknown_columns_count_as_ground(void **state)
     d.unbounded = false;
     assert_int_equal(detach_find(&d, w, lo, hi, 100000), 1);
     assert_int_equal(d.groups[0].count, 91 * 2 * 2);
+    /* a stone in the air of a column not generated: not searched from */
+    world_set(w, 400, 26, z0 + 20, MAT_STONE);
+    world_set_column_state(w, 12, 5, WORLD_COL_EMPTY);
+    const int slo[3] = { 400, 26, z0 + 20 }, shi[3] = { 401, 27, z0 + 21 };
+    d.unbounded = true;
+    assert_int_equal(detach_find(&d, w, slo, shi, 100000), 0);
+    assert_true(d.unknown > 0);
+    world_set_column_state(w, 12, 5, WORLD_COL_READY);
+    assert_int_equal(detach_find(&d, w, slo, shi, 100000), 1);
     detach_free(&d);
     world_destroy(w);
 }

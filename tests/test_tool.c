@@ -325,6 +325,36 @@ static void test_fill_keeps_the_player_free(void **state)
     world_destroy(w);
 }
 
+/* A streamed column not generated yet reads as air but is not: a fill
+ * reaching into it leaves it alone (its terrain would land over the fill,
+ * or a fill stored before it came would land over its terrain as a
+ * hole), and fills the generated column beside it. */
+static void test_fill_skips_columns_not_generated(void **state)
+{
+    (void)state;
+    world *w = world_create_window(-1, 0, 2, 1, 1); /* x -32 .. 32 */
+    assert_non_null(w);
+    world_set_column_state(w, 0, 0, WORLD_COL_EMPTY); /* x 0 .. 32 still to come */
+    tool t;
+    char err[256];
+    assert_true(tool_init(&t, err, sizeof err));
+    octree_pose pose;
+    const float at[3] = { 0, 16, 16 };
+    octree_pose_identity(&pose, at);
+    int filled = tool_fill(&t, w, &pose, MAT_DIRT, NULL);
+    long west = 0, east = 0;
+    for (int y = 0; y < w->sy; y++)
+        for (int z = 0; z < w->sz; z++)
+            for (int x = -32; x < 32; x++)
+                if (world_get(w, x, y, z) == MAT_DIRT) *(x < 0 ? &west : &east) += 1;
+    print_message("a fill across a column still to come: %d filled, %ld west of it, %ld in it\n", filled, west, east);
+    assert_true(west > 0);
+    assert_int_equal(east, 0);
+    assert_int_equal(filled, west);
+    tool_free(&t);
+    world_destroy(w);
+}
+
 /* A body in flight between the eye and the ground: the tool's ray pick
  * stops at the body, not at the terrain behind it, and a cut there takes
  * the body's voxels (counted apart and per material), not the terrain's. */
@@ -693,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_cut_dirties_only_touched_chunks),
         cmocka_unit_test(test_fill_then_cut_round_trips),
         cmocka_unit_test(test_fill_keeps_the_player_free),
+        cmocka_unit_test(test_fill_skips_columns_not_generated),
         cmocka_unit_test(test_pick_and_cut_body_before_terrain),
         cmocka_unit_test(test_bad_shapes_are_refused),
         cmocka_unit_test(test_player_cannot_fall_through_uncut_floor),

@@ -359,6 +359,10 @@ static bool cell_free(const world *w, const double keep_out[6], int x, int y, in
                       y < keep_out[4] && z + 1 > keep_out[2] && z < keep_out[5]))
         keep_out = NULL; /* outside the box: only the world decides */
     if (!world_in_bounds(w, x, y, z) || world_get(w, x, y, z) != MAT_AIR) return false;
+    /* a streamed column not generated yet is not air: its terrain comes
+     * over what is put there now (or, stored before it came, goes over
+     * its terrain) */
+    if (world_column_state(w, x >> CHUNK_BITS, z >> CHUNK_BITS) != WORLD_COL_READY) return false;
     return keep_out == NULL;
 }
 

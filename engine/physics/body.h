@@ -102,7 +102,8 @@ int body_split(const body *b, const uint8_t *mat, const uint8_t *tint, const bod
 
 /* Puts the body's voxels back into the world at its pose: each voxel goes
  * to the cell its centre is in, or, when that cell is taken (by terrain,
- * another of its voxels, the keep-out box or the world's edge), to the
+ * another of its voxels, the keep-out box, the world's edge or a streamed
+ * column not generated yet, which only looks empty), to the
  * nearest free cell within two cells, upward first. Voxels with no free
  * cell are lost and counted; the tints round it go to the open cells they
  * land in, so its cut faces keep their colours. keep_out (NULL: none) is a box [lo, hi) (lo xyz, then hi xyz) in

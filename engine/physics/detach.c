@@ -135,6 +135,11 @@ static int search(detach *d, const world *w, int sx, int sy, int sz, int32_t id,
     size_t top = 0;
     d->trail_count = 0;
     if (!mark(d, pack(sx, sy, sz), id) || !trail_push(d, sx, sy, sz)) return -1;
+    /* the seed's own column too: one not generated yet is unknown */
+    if (d->unbounded && world_column_state(w, sx >> CHUNK_BITS, sz >> CHUNK_BITS) != WORLD_COL_READY) {
+        d->unknown++;
+        return 1;
+    }
     if (!reserve((void **)&d->stack, &d->stack_cap, 3, sizeof *d->stack)) return -1;
     d->stack[0] = sx, d->stack[1] = sy, d->stack[2] = sz;
     top = 1;
