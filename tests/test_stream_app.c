@@ -61,6 +61,27 @@ static int sky_below(app *a)
     return sky;
 }
 
+/* Right after a teleport no column is there yet: looking down, the view
+ * shows the bedrock plain the world rests on, as beyond the window, not
+ * sky. (The plain once left out a finite world's footprint, a square at
+ * the render origin: there the sky showed through until columns came.) */
+static void test_plain_under_columns_still_to_come(void **state)
+{
+    (void)state;
+    app *a = open_streamed(96);
+    assert_int_equal(cmd_exec("stream wait 96"), 0);
+    int sky[2];
+    for (int k = 0; k < 2; k++) {
+        /* low enough that the floor is well inside the fog */
+        tp("tp %.1f %.1f %.1f; look 90 -75; frames 1", k ? 100032.5 : 0.5, k ? 30 : 100, 0.5);
+        sky[k] = sky_below(a);
+    }
+    printf("sky pixels in the lowest third, at the spawn: %d; 10^5 out before any column came: %d\n", sky[0], sky[1]);
+    assert_true(sky[0] < W / 4);
+    assert_true(sky[1] < W / 4);
+    app_destroy(a);
+}
+
 static void test_flight_shows_ground_below_the_horizon(void **state)
 {
     (void)state;
@@ -505,6 +526,7 @@ static void test_failed_build_is_tried_again(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plain_under_columns_still_to_come),
         cmocka_unit_test(test_flight_shows_ground_below_the_horizon),
         cmocka_unit_test(test_edits_survive_5km_away_and_back),
         cmocka_unit_test(test_player_held_over_columns_not_there_yet),

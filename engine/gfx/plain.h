@@ -17,7 +17,8 @@ typedef struct plain_renderer plain_renderer;
 plain_renderer *plain_create(char *err, size_t errlen);
 void plain_destroy(plain_renderer *p);
 
-/* Draws the plane y = 0 outside [0, sx] x [0, sz] out to the far plane,
+/* Draws the plane y = 0 outside [0, sx] x [0, sz] (everywhere when they
+ * are 0; coordinates relative to the camera's render origin) out to the far plane,
  * textured with atlas layer `tile`, with the sun, sky and fog of `s` as the
  * chunk shader uses them. Call it right after renderer_draw (same
  * framebuffer, depth buffer still bound); it leaves the same GL state. */

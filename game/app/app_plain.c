@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "app_internal.h"
+#include "app_stream.h"
 #include "core/log.h"
 #include "gfx/plain.h"
 
@@ -31,7 +32,14 @@ static void plain_draw_hook(void *self, app *a, const frame_draw *f)
 {
     app_plain *p = self;
     if (!p || !p->r || !a->w || !f->s->atlas) return;
-    plain_draw(p->r, f->cam, f->s, f->s->atlas, material_get(MAT_BEDROCK)->tile[FACE_TOP], a->w->sx, a->w->sz);
+    /* A finite world's own bedrock layer is the floor over its footprint
+     * (at the render origin, 0 for every finite world). A streamed world
+     * has no footprint: the plain lies under all of it, hidden by its
+     * bedrock where columns are generated and the floor where they are
+     * still to come, as beyond the window. */
+    bool streamed = app_stream(a) != NULL;
+    plain_draw(p->r, f->cam, f->s, f->s->atlas, material_get(MAT_BEDROCK)->tile[FACE_TOP], streamed ? 0 : a->w->sx,
+               streamed ? 0 : a->w->sz);
 }
 
 static void plain_shutdown(void *self, app *a)
