@@ -68,7 +68,15 @@ typedef struct render_view {
      * opaque geometry a mode asks occlusion_keep with the box that bounds
      * what it would draw, and skips the chunk on false. */
     render_occlusion *occ;
+    /* Per chunk slot of a streamed window (NULL: every slot, a finite
+     * world): RENDER_SLOT_DRAWN when the slot's mesh is its column's,
+     * RENDER_SLOT_GENERATED as well when that column was generated when
+     * it was built. A chunk of a column still to come has nothing for a
+     * neighbour's seam to meet (the smooth mode's skirts). */
+    const unsigned char *slots;
 } render_view;
+
+enum { RENDER_SLOT_DRAWN = 1, RENDER_SLOT_GENERATED = 2 };
 
 /* A render mode. `self` is what create returned. All but build run on the
  * main thread with the GL context current.

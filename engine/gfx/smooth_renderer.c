@@ -288,12 +288,16 @@ static int level_at(const smooth_renderer *r, const camera *cam, int x, int y, i
 }
 
 /* Is the neighbour across face f (-x +x -y +y -z +z) of a chunk drawn at
- * `level` drawn finer? Outside the world there is nothing to meet. */
+ * `level` drawn finer? Outside the world there is nothing to meet, and
+ * neither is there in a column still to come (v->slots): its chunks are
+ * built empty at every level, which would count as finer, and the skirt
+ * hung into the void as a dark band against the sky (after a teleport). */
 static bool neighbour_finer(const smooth_renderer *r, const render_view *v, int x, int y, int z, int f, int level)
 {
     static const int off[6][3] = { { -1, 0, 0 }, { 1, 0, 0 }, { 0, -1, 0 }, { 0, 1, 0 }, { 0, 0, -1 }, { 0, 0, 1 } };
     int nx = x + off[f][0], ny = y + off[f][1], nz = z + off[f][2];
     if (!world_grid_valid(&r->grid, nx, ny, nz)) return false;
+    if (v->slots && !(v->slots[world_grid_index(&r->grid, nx, ny, nz)] & RENDER_SLOT_GENERATED)) return false;
     return level_at(r, v->cam, nx, ny, nz) < level;
 }
 

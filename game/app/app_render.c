@@ -301,7 +301,8 @@ static const unsigned char *current_slots(render_comp *r, const world *w, bool s
     for (int i = 0; i < w->chunk_count; i++) {
         int cx, cy, cz;
         world_chunk_coords(w, i, &cx, &cy, &cz);
-        r->current[i] = r->owner[i].x == cx && r->owner[i].z == cz;
+        bool own = r->owner[i].x == cx && r->owner[i].z == cz;
+        r->current[i] = own ? RENDER_SLOT_DRAWN | (r->owner[i].ready ? RENDER_SLOT_GENERATED : 0) : 0;
     }
     return r->current;
 }
@@ -326,7 +327,7 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
     bool cull = cvar_int("render.occlusion", 1) && !s->wireframe; /* lines hide nothing */
     occlusion_begin(r->occ, cam, s->width, s->height, cvar_float("render.occlusion_near", 48.f),
                     cull ? cvar_int("render.occlusion_rings", 3) : 0);
-    render_view v = { cam, s, r->visible, n, grid, r->occ };
+    render_view v = { cam, s, r->visible, n, grid, r->occ, current };
     r->mode->draw(r->inst, &v, &a->stats); /* (which zeroes the stats first) */
     a->stats.chunks_meshed = meshed, a->stats.mesh_ms = mesh_ms;
     /* a mode that misuses GL says so (scripts and tests grep for it) */
