@@ -214,6 +214,29 @@ static int flight_holes(app *a, double x0, int frames)
     return holes;
 }
 
+/* The upload budget meshes the chunks near the eye and in view first,
+ * whatever else waits: with a budget of two chunks a frame a flight shows
+ * no hole, 10^5 voxels out as at the spawn. (The budget once measured the
+ * chunks in world coordinates against the camera's relative eye: beyond
+ * 4096 voxels from the origin nothing was near, and it meshed the chunks
+ * in the order of their x instead.) */
+static void test_budget_keeps_the_near_chunks_far_out(void **state)
+{
+    (void)state;
+    app *a = open_streamed(128);
+    assert_int_equal(cmd_exec("stream wait 160; set stream.upload_budget 2"), 0);
+    int holes[2];
+    for (int k = 0; k < 2; k++) {
+        const double x0 = k ? 100000.5 : 0.5;
+        tp("tp %.1f %.1f %.1f; frames 1; stream wait 160; frames 1", x0, 100, 0.5);
+        holes[k] = flight_holes(a, x0, 120);
+    }
+    printf("upload budget 2: %d holes in 120 frames at the spawn, %d 10^5 out\n", holes[0], holes[1]);
+    assert_int_equal(holes[0], 0);
+    assert_int_equal(holes[1], 0);
+    app_destroy(a);
+}
+
 static int unsaved_chunks(app *a) { return a->w->unsaved_count + stream_get_stats(app_stream(a)).stored_unsaved; }
 
 /* view.distance applies at once to a streamed world: the window takes the
@@ -559,6 +582,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_under_columns_still_to_come),
+        cmocka_unit_test(test_budget_keeps_the_near_chunks_far_out),
         cmocka_unit_test(test_flight_shows_ground_below_the_horizon),
         cmocka_unit_test(test_edits_survive_5km_away_and_back),
         cmocka_unit_test(test_player_held_over_columns_not_there_yet),

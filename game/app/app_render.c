@@ -242,8 +242,11 @@ static int budget_dirty(render_comp *r, app *a, const camera *cam, float distanc
     for (int i = 0; i < n; i++) {
         int cx, cy, cz;
         world_chunk_coords(w, r->dirty[i], &cx, &cy, &cz);
-        float lo[3] = { (float)(cx * CHUNK_SIZE), 0.f, (float)(cz * CHUNK_SIZE) };
-        float hi[3] = { lo[0] + CHUNK_SIZE, (float)w->sy, lo[2] + CHUNK_SIZE };
+        /* in the camera's frame, as its eye and planes are (render origin:
+         * 0 near the world's origin, the eye's frame beyond 4096 voxels) */
+        float lo[3], hi[3];
+        camera_rel(cam, cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE, lo);
+        hi[0] = lo[0] + CHUNK_SIZE, hi[1] = lo[1] + (float)w->sy, hi[2] = lo[2] + CHUNK_SIZE;
         float dx = fmaxf(fmaxf(lo[0] - cam->pos[0], cam->pos[0] - hi[0]), 0.f);
         float dz = fmaxf(fmaxf(lo[2] - cam->pos[2], cam->pos[2] - hi[2]), 0.f);
         float d2 = dx * dx + dz * dz;
