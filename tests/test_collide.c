@@ -501,6 +501,40 @@ static void test_look_conventions(void **state)
     assert_float_equal(eye[2], 3, 0);
 }
 
+/* Near the edge of the streamed world (a window 10^9 voxels out, past
+ * where the collision once refused every move: 10^8) the player walks
+ * into a wall and lands on the ground as at the origin, and a ray hits
+ * the same face. */
+static void test_walks_and_lands_10e9_out(void **state)
+{
+    (void)state;
+    const int ocx = 1000000000 / CHUNK_SIZE, x0 = ocx * CHUNK_SIZE; /* 10^9 */
+    double rel[2][4];
+    for (int k = 0; k < 2; k++) {
+        world *w = k ? world_create_window(ocx, 0, 2, 2, 2) : make_world(false);
+        assert_non_null(w);
+        const int dx = k ? x0 : 0;
+        fill(w, dx, 0, 0, dx + 63, 9, 63, MAT_STONE);
+        fill(w, dx + 40, 10, 0, dx + 40, 13, 63, MAT_STONE); /* a wall facing -x */
+        player p = player_at(0, 30.0f, 32.5f, 90.0f);
+        p.pos[0] = dx + 30.5; /* in double: a float is whole voxels out there */
+        player_input in = { .forward = 1 };
+        run(&p, w, &in, 5.0f);
+        int hit[3], normal[3];
+        float dist = 0;
+        const double eye[3] = { dx + 30.5, 11.5, 20.5 };
+        assert_true(collide_raycast(w, eye, (const float[3]){ 1, 0, 0 }, 20, hit, normal, &dist));
+        rel[k][0] = p.pos[0] - dx, rel[k][1] = p.pos[1], rel[k][2] = hit[0] - dx, rel[k][3] = dist;
+        assert_true(p.on_ground);
+        world_destroy(w);
+    }
+    print_message("at 0: x %.6f y %.6f, ray at %.0f after %.4f; at 10^9: x %.6f y %.6f, ray at %.0f after %.4f\n",
+                  rel[0][0], rel[0][1], rel[0][2], rel[0][3], rel[1][0], rel[1][1], rel[1][2], rel[1][3]);
+    assert_true(rel[0][0] + 0.5 * PLAYER_WIDTH <= 40.0 && rel[0][0] + 0.5 * PLAYER_WIDTH > 40.0 - EPS);
+    assert_float_equal(rel[0][1], FLOOR_TOP, EPS);
+    for (int i = 0; i < 4; i++) assert_true(fabs(rel[1][i] - rel[0][i]) < 1e-5);
+}
+
 static void test_bad_input_is_harmless(void **state)
 {
     (void)state;
@@ -538,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_world_edge_is_a_wall),
         cmocka_unit_test(test_stands_on_bedrock_outside_world),
         cmocka_unit_test(test_spawn_on_highest_voxel_under_footprint),
+        cmocka_unit_test(test_walks_and_lands_10e9_out),
         cmocka_unit_test(test_walk_speed_and_jump),
         cmocka_unit_test(test_look_conventions),
         cmocka_unit_test(test_bad_input_is_harmless),

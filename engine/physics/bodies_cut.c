@@ -21,8 +21,10 @@ static void pose_in_body(const body *b, const octree_pose *pose, octree_pose *ou
 {
     float r[3][3];
     body_rotation(b, r);
-    float d[3]; /* the pose's world position (org + pos) from the body's (org + pos) */
-    for (int i = 0; i < 3; i++) d[i] = (float)((double)(pose->org[i] - b->org[i]) + pose->pos[i] - b->pos[i]);
+    /* the pose's world position (org + pos) from the body's (org + pos);
+     * the frames subtracted in double (4e9 apart they overflow an int) */
+    float d[3];
+    for (int i = 0; i < 3; i++) d[i] = (float)((double)pose->org[i] - b->org[i] + pose->pos[i] - b->pos[i]);
     memset(out->org, 0, sizeof out->org); /* the body's grid is small */
     for (int i = 0; i < 3; i++) {
         out->pos[i] = b->com[i] + r[0][i] * d[0] + r[1][i] * d[1] + r[2][i] * d[2];
@@ -97,7 +99,7 @@ long bodies_cut(bodies *s, const octree *tool, const octree_pose *pose, const bo
     for (int i = 0; i < before;) {
         const body *b = s->v[i];
         float d[3];
-        for (int k = 0; k < 3; k++) d[k] = (float)((double)(b->org[k] - pose->org[k]) + b->pos[k] - pose->pos[k]);
+        for (int k = 0; k < 3; k++) d[k] = (float)((double)b->org[k] - pose->org[k] + b->pos[k] - pose->pos[k]);
         float rr = b->radius + reach;
         long n = dot3(d, d) <= rr * rr ? cut_one(s, i, tool, pose, dens, color, removed, scratch) : 0;
         total += n;

@@ -71,6 +71,11 @@ void world_destroy(world *w);
 /* Chunk coordinates that keep every voxel coordinate, and x + sx, inside
  * 32 bits (with room for the reach of tools and light). */
 #define WORLD_COORD_LIMIT (1 << 30)
+/* Positions (voxels, doubles) that physics and the player still take:
+ * past every voxel a window can hold (WORLD_COORD_LIMIT), and far enough
+ * below INT_MAX that a cell index plus a box, a step or a ray's reach
+ * stays an int. Beyond it a move is refused (NaN, a damaged save). */
+#define WORLD_POS_LIMIT 1.5e9
 
 /* Slot of column coordinate c in a window of n from origin o whose slot is
  * s0; c must be in the window. No division: c - o < n. */

@@ -57,7 +57,7 @@ static bool player_in_muskeg(const player *p, const world *w)
 {
     /* a teleport can put the player anywhere; keep the int conversions defined */
     for (int a = 0; a < 3; a++)
-        if (!(fabs(p->pos[a]) < 1.0e8)) return false;
+        if (!(fabs(p->pos[a]) < WORLD_POS_LIMIT)) return false;
     const double hw = 0.5 * PLAYER_WIDTH;
     const int x0 = (int)floor(p->pos[0] - hw), x1 = (int)ceil(p->pos[0] + hw) - 1;
     const int z0 = (int)floor(p->pos[2] - hw), z1 = (int)ceil(p->pos[2] + hw) - 1;
@@ -288,7 +288,7 @@ void player_spawn(player *p, const world *w, double x, double z)
 {
     /* Every column under the footprint, not just the centre one: spawning
      * beside a tree trunk must not put the box inside it. */
-    if (!(fabs(x) < 1.0e8) || !(fabs(z) < 1.0e8)) return; /* NaN or absurd: keep the player where it is */
+    if (!(fabs(x) < WORLD_POS_LIMIT) || !(fabs(z) < WORLD_POS_LIMIT)) return; /* NaN or absurd: keep the player */
     const double hw = 0.5 * PLAYER_WIDTH;
     const int x0 = (int)floor(x - hw), x1 = (int)ceil(x + hw) - 1;
     const int z0 = (int)floor(z - hw), z1 = (int)ceil(z + hw) - 1;
@@ -368,7 +368,7 @@ static bool player_has_floor(const world *w, int x, int z) { return player_colum
 
 bool player_spawn_ground(player *p, const world *w, double x, double z)
 {
-    if (!(fabs(x) < 1.0e8) || !(fabs(z) < 1.0e8)) return false;
+    if (!(fabs(x) < WORLD_POS_LIMIT) || !(fabs(z) < WORLD_POS_LIMIT)) return false;
     int cx = (int)floor(x), cz = (int)floor(z), gx, gz;
     if (!player_search(w, cx, cz, PLAYER_CLEARING_SEARCH, player_clearing, &gx, &gz) &&
         !player_search(w, cx, cz, w->sx > w->sz ? w->sx : w->sz, player_has_floor, &gx, &gz))
