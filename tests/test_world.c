@@ -1,6 +1,8 @@
 /* World and chunk indexing, borders, dirty tracking and hashing. */
 #include "test_support.h"
 
+#include <limits.h>
+
 #include "voxel/world.h"
 
 static void test_index_layout(void **state)
@@ -197,9 +199,28 @@ static void test_moved_window_equals_a_new_one(void **state)
     world_destroy(moved);
 }
 
+/* A window at the coordinate limit's west end: voxels at the east end
+ * and past it are outside it, as any voxel outside a window is (x - x0
+ * passes INT_MAX there; computed as unsigned, no overflow: UBSan checks). */
+static void test_bounds_at_the_coordinate_limit(void **state)
+{
+    (void)state;
+    world *w = world_create_window(-WORLD_COORD_LIMIT / CHUNK_SIZE, 0, 2, 1, 1);
+    assert_non_null(w);
+    assert_int_equal(world_x0(w), -WORLD_COORD_LIMIT);
+    assert_true(world_in_bounds(w, -WORLD_COORD_LIMIT, 0, 0));
+    assert_true(world_in_bounds(w, -WORLD_COORD_LIMIT + 63, 31, 31));
+    assert_false(world_in_bounds(w, -WORLD_COORD_LIMIT - 1, 0, 0));
+    assert_false(world_in_bounds(w, WORLD_COORD_LIMIT, 0, 0));
+    assert_false(world_in_bounds(w, INT_MAX, 0, 0));
+    assert_int_equal(world_get(w, INT_MAX, 5, 0), MAT_AIR);
+    world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bounds_at_the_coordinate_limit),
         cmocka_unit_test(test_index_layout),
         cmocka_unit_test(test_get_set_across_borders),
         cmocka_unit_test(test_dirty_marks_neighbours_on_border),

@@ -138,8 +138,10 @@ void world_chunk_coords(const world *w, int index, int *cx, int *cy, int *cz);
 
 static inline bool world_in_bounds(const world *w, int x, int y, int z)
 {
-    return y >= 0 && y < w->sy && (unsigned)(x - world_x0(w)) < (unsigned)w->sx &&
-           (unsigned)(z - world_z0(w)) < (unsigned)w->sz;
+    /* subtracted as unsigned: x - x0 can pass INT_MAX at the coordinate
+     * limit (x = 2^30 in a window at -2^30), which wraps to "outside" */
+    return y >= 0 && y < w->sy && (unsigned)x - (unsigned)world_x0(w) < (unsigned)w->sx &&
+           (unsigned)z - (unsigned)world_z0(w) < (unsigned)w->sz;
 }
 
 static inline uint8_t world_get(const world *w, int x, int y, int z)

@@ -148,8 +148,10 @@ static bool apply_state(app *a, const char *state)
     double p[3];
     float yaw, pitch;
     if (sscanf(state, "pos %lf %lf %lf look %f %f", &p[0], &p[1], &p[2], &yaw, &pitch) != 5) return false;
-    for (int i = 0; i < 3; i++) /* the 32-bit world, which a streamed world reaches */
-        if (!isfinite(p[i]) || fabs(p[i]) > 2.0e9) return false;
+    /* where tp may put the player: the 32-bit world a streamed window
+     * reaches (further, the window cannot follow and physics refuses) */
+    for (int i = 0; i < 3; i++)
+        if (!isfinite(p[i]) || fabs(p[i]) > WORLD_COORD_LIMIT - 64 * CHUNK_SIZE) return false;
     if (!isfinite(yaw) || !isfinite(pitch)) return false;
     memcpy(a->pl.pos, p, sizeof p);
     memset(a->pl.vel, 0, sizeof a->pl.vel);
