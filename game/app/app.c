@@ -128,6 +128,7 @@ static void shutdown_app(app *a)
     if (a->gen_task) world_destroy(worldgen_finish(a->gen_task));
     /* the world is about to go, as for a new one: saves write it (the exit
      * save) while every component is still there to settle into it */
+    a->closing = true;
     if (a->w) component_world_leaving_all(&a->comps, a, a->w);
     job_pool_destroy(a->jobs); /* joins the workers before anything they read goes away */
     component_shutdown_all(&a->comps, a);

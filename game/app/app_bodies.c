@@ -23,9 +23,10 @@
 /* Edited boxes waiting for the detach search: a frame of cuts is a few
  * boxes; past this many they are joined into the last. */
 #define PENDING_MAX 32
-/* Bodies a window move put back, waiting to be searched again: past
- * this many, the oldest is forgotten (it rests where it was put). */
-#define RETURNS_MAX 64
+/* Boxes waiting for their columns to be searched (bodies a window move
+ * put back, or a load's): past this many, the oldest is forgotten (it
+ * rests as it is). */
+#define RETURNS_MAX APP_BODIES_SEARCHES_MAX
 /* Steps one frame may run: a long frame slows the bodies down rather
  * than making the next frame longer still. */
 #define MAX_STEPS_PER_FRAME 4
@@ -180,9 +181,12 @@ static void merge_body(bodies_comp *b, int i) { put_back(b, i, true); }
 
 /* Whether every column of [lo, hi) widened by a column is in the window
  * and generated (with its edits paged back in): a search there reads
- * what the body rests on, not a column still to come. */
-static bool columns_back(const world *w, const int lo[3], const int hi[3])
+ * what the body rests on, not a column still to come. A finite world's
+ * columns are all there, and past its sides is nothing to wait for. */
+static bool columns_back(app *a, const int lo[3], const int hi[3])
 {
+    const world *w = a->w;
+    if (!app_stream(a)) return true;
     int cx0 = (lo[0] >> CHUNK_BITS) - 1, cx1 = ((hi[0] - 1) >> CHUNK_BITS) + 1;
     int cz0 = (lo[2] >> CHUNK_BITS) - 1, cz1 = ((hi[2] - 1) >> CHUNK_BITS) + 1;
     for (int cz = cz0; cz <= cz1; cz++)
@@ -191,13 +195,16 @@ static bool columns_back(const world *w, const int lo[3], const int hi[3])
     return true;
 }
 
-/* The put-back bodies whose columns are back go to the detach search. */
+/* The boxes whose columns are back go to the detach search, as many as
+ * the frame's pending list holds (past it add_pending would join them
+ * into one box, maybe the whole window); the rest on later frames. */
 static void search_returns(bodies_comp *b)
 {
     int kept = 0;
     for (int k = 0; k < b->return_count; k++) {
-        if (columns_back(b->a->w, b->returns[k].lo, b->returns[k].hi)) add_pending(b, b->returns[k].lo, b->returns[k].hi);
-        else b->returns[kept++] = b->returns[k];
+        const box3 *e = &b->returns[k];
+        if (b->pending_count < PENDING_MAX && columns_back(b->a, e->lo, e->hi)) add_pending(b, e->lo, e->hi);
+        else b->returns[kept++] = *e;
     }
     b->return_count = kept;
 }
@@ -360,10 +367,13 @@ static void bodies_world_leaving(void *self, app *a, world *old)
     bodies_comp *b = self;
     for (int i = 0; i < b->set.count; i++) {
         int lo[3], hi[3];
-        merge_into(a, b->set.v[i], old, lo, hi);
+        if (merge_into(a, b->set.v[i], old, lo, hi) && a->world_resizing) search_later(b, lo, hi);
     }
+    if (a->world_resizing) /* the same world goes on: what waited to be searched still does */
+        for (int k = 0; k < b->pending_count; k++) search_later(b, b->pending[k].lo, b->pending[k].hi);
+    else
+        b->return_count = 0; /* boxes of the old world */
     drop_bodies(b);
-    b->return_count = 0; /* boxes of the old world */
 }
 
 static void bodies_new_world(void *self, app *a, world *w)

@@ -19,6 +19,9 @@ void app_bodies_settle(struct app *a);
  * max, as lo x y z, hi x y z. Saves write them with the player, so a body
  * falling at quit falls on after a load instead of floating there. */
 int app_bodies_searches(const struct app *a, int (*box)[6], int max);
+/* The boxes app_bodies_search_later keeps at most (past them the oldest
+ * is forgotten): what a save writes at most. */
+#define APP_BODIES_SEARCHES_MAX 96
 /* Searches [lo, hi) once its columns and those around them are ready. */
 void app_bodies_search_later(struct app *a, const int lo[3], const int hi[3]);
 /* Bodies still moving, not counting those held beyond the loaded terrain

@@ -37,7 +37,10 @@ typedef struct app {
     worldgen_task *gen_task;         /* background generation in flight */
     bool regen_pending;
     double regen_at;
-    bool world_resizing; /* on_new_world: the same world in a window of another size (edits, player kept) */
+    /* on_world_leaving and on_new_world: the same world in a window of
+     * another size (voxels, edits and player carried over) */
+    bool world_resizing;
+    bool closing; /* on_world_leaving: the app is shutting down (the exit save) */
     player pl;
     camera cam;
     double script_time; /* the clock of 'frames' (scripts run on simulated time) */

@@ -99,9 +99,8 @@ bool app_save_world_path(const char *name, char *out, size_t len)
 
 /* ---- player state as text ------------------------------------------------- */
 
-/* Search boxes a state keeps at most (the bodies' pending edits and
- * returns together). */
-#define STATE_SEARCHES 96
+/* Search boxes a state keeps at most: what the bodies can take back. */
+#define STATE_SEARCHES APP_BODIES_SEARCHES_MAX
 
 /* The player, then a line per box the bodies' detach search has still to
  * look at ("search x0 y0 z0 x1 y1 z1": a body a save settled in flight
@@ -123,17 +122,27 @@ static char *state_text(const app *a)
 }
 
 /* The "search" lines of a state, to the bodies; a line that is not a box
- * the world could hold is skipped with a warning (the rest still load). */
+ * a body could have left (numbers inside the 32-bit world, sides up to
+ * SEARCH_SIDE_MAX) is skipped with a warning (the rest still load). */
+#define SEARCH_SIDE_MAX 512
 static void apply_searches(app *a, const char *state, const char *where)
 {
     int line = 0;
     for (const char *l = state; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         line++;
         if (strncmp(l, "search ", 7) != 0) continue;
+        char buf[160];
+        size_t len = strcspn(l, "\n");
         long v[6];
-        bool ok = sscanf(l, "search %ld %ld %ld %ld %ld %ld", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) == 6;
-        for (int i = 0; ok && i < 3; i++)
-            ok = v[i] < v[i + 3] && v[i + 3] - v[i] <= 4096 && labs(v[i]) < 2000000000L && labs(v[i + 3]) < 2000000000L;
+        int end = -1;
+        bool ok = len < sizeof buf;
+        if (ok) {
+            memcpy(buf, l, len), buf[len] = 0; /* one line: sscanf would read on past its end */
+            ok = sscanf(buf, "search %ld %ld %ld %ld %ld %ld %n", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &end) == 6 &&
+                 end >= 0 && buf[end] == 0;
+        }
+        for (int i = 0; ok && i < 6; i++) ok = v[i] > -2000000000L && v[i] < 2000000000L; /* before any arithmetic */
+        for (int i = 0; ok && i < 3; i++) ok = v[i] < v[i + 3] && v[i + 3] - v[i] <= SEARCH_SIDE_MAX;
         if (!ok) {
             log_warn("%s: player state line %d is not a box to search; skipped", where, line);
             continue;
@@ -304,6 +313,13 @@ static uint64_t flush_all(app *a) { return can_save() && a->w ? snapshot(a) : 0;
 static void save_world_leaving(void *self, app *a, world *old)
 {
     g_save.left_ticket = flush_all(a);
+    /* The exit save: the writer reads the world's chunks where they are
+     * while we wait (shutdown waits for it anyway); releasing the world
+     * first would copy every queued chunk on this thread. */
+    if (a->closing && g_save.file && g_save.left_ticket) {
+        char err[1024];
+        if (!save_wait(g_save.file, g_save.left_ticket, err, sizeof err)) log_error("not saved on exit: %s", err);
+    }
     if (g_save.file) save_release_world(g_save.file, old); /* it is about to be destroyed */
 }
 

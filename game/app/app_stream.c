@@ -197,6 +197,7 @@ void app_stream_distance_changed(cvar *cv, void *user)
      * the store move to the new window, and every component hears of the
      * new world (save keeps its slot, the player stays where it is) */
     world *ow = a->w;
+    a->world_resizing = true;
     component_world_leaving_all(&a->comps, a, ow);
     stream_adopt(ns, old, a->pl.pos[0], a->pl.pos[2]);
     stream_set_radius(ns, radius_for(c, cv->f));
@@ -204,7 +205,6 @@ void app_stream_distance_changed(cvar *cv, void *user)
     stream_destroy(old);
     c->s = ns;
     a->w = nw;
-    a->world_resizing = true;
     component_new_world_all(&a->comps, a, nw);
     a->world_resizing = false;
     world_destroy(ow);
