@@ -635,20 +635,17 @@ void enhance_view_prepare(void *self, const double eye[3])
     prepare(v, v->near, n);
 }
 
-/* The voxel of fragment coordinate c at f fragments a voxel: rounded
- * down, as the voxel of a position is (C's division rounds toward zero:
- * fragment -1 would be in voxel 0). */
-static int voxel_of(int c, int f) { return c >= 0 ? c / f : -((-c + f - 1) / f); }
-
 /* A fragment cell of the window (collide_grid: fragments counted from the
- * window's first voxel, inside its extent, as collide asks): solid when
- * its material blocks. Chunk and fragment stay window-relative until the
- * voxel's global coordinates are needed, so nothing is large far away. */
+ * window's first voxel, inside its extent, as collide asks, so never
+ * negative and a plain division is the voxel; below the world's 0 C's
+ * division would round the wrong way): solid when its material blocks.
+ * Chunk and fragment stay window-relative until the voxel's global
+ * coordinates are needed, so nothing is large far away. */
 static bool ground_solid(void *user, int fx, int fy, int fz)
 {
     const enhance_view *v = user;
     const int x0 = world_x0(v->w), z0 = world_z0(v->w);
-    int f = enhance_factor(&v->p), x = x0 + voxel_of(fx, f), y = voxel_of(fy, f), z = z0 + voxel_of(fz, f);
+    int f = enhance_factor(&v->p), x = x0 + fx / f, y = fy / f, z = z0 + fz / f;
     int cx = x >> CHUNK_BITS, cy = y >> CHUNK_BITS, cz = z >> CHUNK_BITS;
     if (!world_chunk_valid(v->w, cx, cy, cz)) return false;
     const ev_chunk *c = &v->ch[world_chunk_index(v->w, cx, cy, cz)];

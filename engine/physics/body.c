@@ -362,7 +362,7 @@ static bool cell_free(const world *w, const double keep_out[6], int x, int y, in
     /* a streamed column not generated yet is not air: its terrain comes
      * over what is put there now (or, stored before it came, goes over
      * its terrain) */
-    if (world_column_state(w, x >> CHUNK_BITS, z >> CHUNK_BITS) != WORLD_COL_READY) return false;
+    if (!world_voxel_ready(w, x, z)) return false;
     return keep_out == NULL;
 }
 

@@ -136,7 +136,7 @@ static int search(detach *d, const world *w, int sx, int sy, int sz, int32_t id,
     d->trail_count = 0;
     if (!mark(d, pack(sx, sy, sz), id) || !trail_push(d, sx, sy, sz)) return -1;
     /* the seed's own column too: one not generated yet is unknown */
-    if (d->unbounded && world_column_state(w, sx >> CHUNK_BITS, sz >> CHUNK_BITS) != WORLD_COL_READY) {
+    if (d->unbounded && !world_voxel_ready(w, sx, sz)) {
         d->unknown++;
         return 1;
     }

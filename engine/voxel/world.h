@@ -207,6 +207,13 @@ int world_move(world *w, int ocx, int ocz);
 /* State of column (cx, cz), global; WORLD_COL_EMPTY outside the window. */
 int world_column_state(const world *w, int cx, int cz);
 void world_set_column_state(world *w, int cx, int cz, int state);
+/* Whether voxel column (x, z) (voxel coordinates) is the window's and
+ * generated: a streamed column still to come reads as air but is not, so
+ * nothing may be written there or decided from it. */
+static inline bool world_voxel_ready(const world *w, int x, int z)
+{
+    return world_column_state(w, x >> CHUNK_BITS, z >> CHUNK_BITS) == WORLD_COL_READY;
+}
 /* No column of the window is WORLD_COL_READY: a streamed window just
  * begun or moved past everything (a finite world's columns are all ready). */
 bool world_window_empty(const world *w);

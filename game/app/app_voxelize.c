@@ -192,7 +192,7 @@ static int c_import(void *u, int argc, char **argv)
                 if (!v[(size_t)x + (size_t)g.nx * ((size_t)z + (size_t)g.nz * (size_t)y)]) continue;
                 int p[3] = { base[0] + x, base[1] + y, base[2] + z };
                 if (!world_in_bounds(w, p[0], p[1], p[2]) || world_get(w, p[0], p[1], p[2]) == MAT_BEDROCK ||
-                    world_column_state(w, p[0] >> CHUNK_BITS, p[2] >> CHUNK_BITS) != WORLD_COL_READY)
+                    !world_voxel_ready(w, p[0], p[2]))
                     continue; /* a column not generated yet would overwrite it when it comes */
                 world_set(w, p[0], p[1], p[2], t->material); /* clears the cell's tint */
                 for (int k = 0; k < 3; k++) {

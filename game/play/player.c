@@ -312,17 +312,10 @@ bool player_is_ground(uint8_t m)
            m != MAT_FIR_LOG && m != MAT_CACTUS;
 }
 
-/* A column the world holds, generated: the window's, wherever it is (a
- * streamed one reaches below 0 and far from it), and not still to come. */
-static bool player_column_known(const world *w, int x, int z)
-{
-    return world_column_state(w, x >> CHUNK_BITS, z >> CHUNK_BITS) == WORLD_COL_READY;
-}
-
 /* A column open to the sky: its highest solid voxel is ground. */
 static bool player_column_open(const world *w, int x, int z)
 {
-    if (!player_column_known(w, x, z)) return false;
+    if (!world_voxel_ready(w, x, z)) return false; /* the window's, wherever it is, generated */
     int s = world_surface_y(w, x, z);
     return s < 0 || player_is_ground(world_get(w, x, s, z));
 }
@@ -331,7 +324,7 @@ static bool player_column_open(const world *w, int x, int z)
  * (nothing solid in the next two voxels: the box is 1.8 high), or -1. */
 static int player_column_floor(const world *w, int x, int z)
 {
-    if (!player_column_known(w, x, z)) return -1;
+    if (!world_voxel_ready(w, x, z)) return -1;
     for (int y = world_surface_y(w, x, z); y >= 0; y--)
         if (player_is_ground(world_get(w, x, y, z)) && !material_get(world_get(w, x, y + 1, z))->solid &&
             !material_get(world_get(w, x, y + 2, z))->solid)

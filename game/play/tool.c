@@ -370,7 +370,7 @@ int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const too
                 /* a column not generated yet reads as air, but is not: its
                  * terrain would land over the fill, or a fill stored
                  * before it came would land over its terrain as a hole */
-                if (world_column_state(w, x >> CHUNK_BITS, z >> CHUNK_BITS) != WORLD_COL_READY) continue;
+                if (!world_voxel_ready(w, x, z)) continue;
                 if (keep_out && x + 1 > keep_out->lo[0] && x < keep_out->hi[0] && y + 1 > keep_out->lo[1] &&
                     y < keep_out->hi[1] && z + 1 > keep_out->lo[2] && z < keep_out->hi[2])
                     continue;
