@@ -172,6 +172,10 @@ static void test_desert_layers_follow_eq10_to_13(void **state)
     };
     uint64_t counts[MAT_COUNT];
     check_columns(w, h, desert_rule, &r, counts);
+    printf("desert: raised %d, mesa %llu, salt flat %llu, sand %llu, sandstone %llu, stone %llu\n", raised,
+           (unsigned long long)counts[MAT_MESA], (unsigned long long)counts[MAT_SALT_FLAT],
+           (unsigned long long)counts[MAT_SAND], (unsigned long long)counts[MAT_SANDSTONE],
+           (unsigned long long)counts[MAT_STONE]);
     /* every rule must have had something to say, or the check proves little */
     assert_true(raised > 0);
     assert_true(counts[MAT_MESA] > 0 && counts[MAT_SALT_FLAT] > 0 && counts[MAT_SAND] > 0);
@@ -226,6 +230,10 @@ static void test_taiga_layers_follow_eq16_17_18(void **state)
     };
     uint64_t counts[MAT_COUNT];
     check_columns(w, h, taiga_rule, &r, counts);
+    printf("taiga: cracked stone %llu, muskeg %llu, grass %llu, dirt %llu, permafrost %llu\n",
+           (unsigned long long)counts[MAT_CRACKED_STONE], (unsigned long long)counts[MAT_MUSKEG],
+           (unsigned long long)counts[MAT_TAIGA_GRASS], (unsigned long long)counts[MAT_TAIGA_DIRT],
+           (unsigned long long)counts[MAT_PERMAFROST]);
     assert_true(counts[MAT_CRACKED_STONE] > 0 && counts[MAT_MUSKEG] > 0 && counts[MAT_TAIGA_GRASS] > 0);
     /* shallow dirt over deep permafrost: the paper's point, and the defaults show it */
     assert_true(counts[MAT_TAIGA_DIRT] > 0 && counts[MAT_PERMAFROST] > 4 * counts[MAT_TAIGA_DIRT]);
@@ -285,9 +293,9 @@ static void check_sites(const char *kind, int64_t seed, int min_sites)
     const flora *f = biome_plan_flora(plan, &count);
     assert_true(count >= min_sites);
     for (int i = 0; i < count; i++) {
-        float px = (float)f[i].x + 0.5f, pz = (float)f[i].z + 0.5f;
-        float zone = noise_perlin2_01(&field, px / zone_scale, pz / zone_scale);
-        float place = noise_perlin2_01(&field, px / place_scale, pz / place_scale);
+        double px = f[i].x + 0.5, pz = f[i].z + 0.5;
+        float zone = noise_perlin2d_01(&field, px / zone_scale, pz / zone_scale);
+        float place = noise_perlin2d_01(&field, px / place_scale, pz / place_scale);
         if (!(zone > zone_thr)) fail_msg("%s plant at (%d, %d): zone noise %g not above %g (eq. 14)", kind, f[i].x, f[i].z,
                                          (double)zone, (double)zone_thr);
         if (!(place > place_thr))
@@ -298,8 +306,8 @@ static void check_sites(const char *kind, int64_t seed, int min_sites)
      * missing test would show above */
     for (int z = 0; z < w->sz; z++)
         for (int x = 0; x < w->sx; x++) {
-            below_zone += !(noise_perlin2_01(&field, (x + 0.5f) / zone_scale, (z + 0.5f) / zone_scale) > zone_thr);
-            below_place += !(noise_perlin2_01(&field, (x + 0.5f) / place_scale, (z + 0.5f) / place_scale) > place_thr);
+            below_zone += !(noise_perlin2d_01(&field, (x + 0.5) / zone_scale, (z + 0.5) / zone_scale) > zone_thr);
+            below_place += !(noise_perlin2d_01(&field, (x + 0.5) / place_scale, (z + 0.5) / place_scale) > place_thr);
         }
     printf("%s: %d sites; columns failing eq. 14: %d, eq. 15: %d of %d\n", kind, count, below_zone, below_place,
            w->sx * w->sz);

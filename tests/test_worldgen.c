@@ -2,7 +2,10 @@
  * inputs give the same bits on any number of workers. */
 #include "test_support.h"
 
+#include <stdio.h>
+
 #include "core/jobs.h"
+#include "worldgen/biome_common.h"
 #include "worldgen/biomes.h"
 #include "worldgen/caves.h"
 #include "worldgen/formula_world.h"
@@ -114,6 +117,37 @@ static void test_background_generation(void **state)
     cvar_shutdown();
 }
 
+/* Far out the field is as smooth as at the origin. At 10^7 a float holds
+ * x * (1 / 100) to 1/128 of a cell (0.78 voxels), and at 2^23 and beyond
+ * x + 0.5 is x or x + 1: neighbouring columns would share a sample, the
+ * hills would be stairs and plant sites would sit on column edges, two
+ * columns to a value. Counted: neighbours along x whose unrounded height
+ * (scale 100, not a power of two) or site noise is exactly the same. */
+static int equal_neighbours(long x0)
+{
+    terrain_heightmap_params p = { .weight = 48.f, .scale = 100.f, .ground = 40.f, .octaves = 3 };
+    noise n;
+    noise_init(&n, 11);
+    int same = 0;
+    float h = terrain_value_at(&p, &n, (int)x0, 77), s = biome_site_noise(&n, 12.f, (int)x0, 77);
+    for (long x = x0 + 1; x < x0 + 1000; x++) {
+        float h2 = terrain_value_at(&p, &n, (int)x, 77), s2 = biome_site_noise(&n, 12.f, (int)x, 77);
+        same += (h2 == h) + (s2 == s);
+        h = h2, s = s2;
+    }
+    return same;
+}
+
+static void test_noise_exact_far_out(void **state)
+{
+    (void)state;
+    int origin = equal_neighbours(0), far = equal_neighbours(10000000), farther = equal_neighbours(-2000000000);
+    printf("equal neighbours of 999: %d at the origin, %d at 10^7, %d at -2 * 10^9\n", origin, far, farther);
+    assert_true(origin <= 2);
+    assert_true(far <= 2);
+    assert_true(farther <= 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -121,6 +155,7 @@ int main(void)
         cmocka_unit_test(test_kind_registry),
         cmocka_unit_test(test_cvar_ownership),
         cmocka_unit_test(test_background_generation),
+        cmocka_unit_test(test_noise_exact_far_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,7 @@
 #include "core/noise.h"
 
+#include <math.h>
+
 #include "core/rng.h"
 
 void noise_init(noise *n, int64_t seed)
@@ -42,17 +44,28 @@ static inline float grad3(int h, float x, float y, float z)
     return ((k & 1) ? -u : u) + ((k & 2) ? -v : v);
 }
 
-float noise_perlin2(const noise *n, float x, float y)
+/* The lattice cell's low byte (X, Y) and the place in it (xf, yf). */
+static float perlin2_cell(const noise *n, int X, int Y, float xf, float yf)
 {
-    int xi = fastfloor(x), yi = fastfloor(y);
-    float xf = x - (float)xi, yf = y - (float)yi;
-    int X = xi & 255, Y = yi & 255;
     const uint8_t *p = n->perm;
     int aa = p[p[X] + Y], ab = p[p[X] + Y + 1], ba = p[p[X + 1] + Y], bb = p[p[X + 1] + Y + 1];
     float u = fade(xf), v = fade(yf);
     float x1 = lerpf(grad2(aa, xf, yf), grad2(ba, xf - 1.f, yf), u);
     float x2 = lerpf(grad2(ab, xf, yf - 1.f), grad2(bb, xf - 1.f, yf - 1.f), u);
     return lerpf(x1, x2, v) * 0.7071f;
+}
+
+float noise_perlin2(const noise *n, float x, float y)
+{
+    int xi = fastfloor(x), yi = fastfloor(y);
+    return perlin2_cell(n, xi & 255, yi & 255, x - (float)xi, y - (float)yi);
+}
+
+float noise_perlin2d(const noise *n, double x, double y)
+{
+    double fx = floor(x), fy = floor(y);
+    int64_t xi = (int64_t)fx, yi = (int64_t)fy;
+    return perlin2_cell(n, (int)(xi & 255), (int)(yi & 255), (float)(x - fx), (float)(y - fy));
 }
 
 float noise_perlin3(const noise *n, float x, float y, float z)
@@ -74,5 +87,11 @@ float noise_perlin3(const noise *n, float x, float y, float z)
 float noise_perlin2_01(const noise *n, float x, float y)
 {
     float v = 0.5f * (noise_perlin2(n, x, y) + 1.f);
+    return v < 0.f ? 0.f : v > 1.f ? 1.f : v;
+}
+
+float noise_perlin2d_01(const noise *n, double x, double y)
+{
+    float v = 0.5f * (noise_perlin2d(n, x, y) + 1.f);
     return v < 0.f ? 0.f : v > 1.f ? 1.f : v;
 }

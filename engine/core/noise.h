@@ -15,4 +15,14 @@ float noise_perlin3(const noise *n, float x, float y, float z);
 /* The same mapped to [0, 1] and clamped (the range the seed paper's equations assume). */
 float noise_perlin2_01(const noise *n, float x, float y);
 
+/* noise_perlin2 at a place given in doubles, for an unbounded plane
+ * (terrain and plant fields): the cell is the exact floor and only the
+ * place inside it goes to float. In floats 10^7 voxels at a scale of 100
+ * has 1/128 of a cell left (0.78 voxels), and neighbouring columns would
+ * share samples. The same field as noise_perlin2 wherever that one's
+ * input was exact. */
+float noise_perlin2d(const noise *n, double x, double y);
+/* The same mapped to [0, 1] and clamped. */
+float noise_perlin2d_01(const noise *n, double x, double y);
+
 #endif

@@ -150,6 +150,14 @@ double biome_hash_unit(int64_t seed, uint32_t salt, int x, int y, int z)
     return (double)(biome_hash(seed, salt, x, y, z) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+float biome_site_noise(const noise *field, float scale, int x, int z)
+{
+    /* In doubles: (float)x + 0.5f is x itself or x + 1 from 2^23 on (10^7
+     * included), and the samples would sit on column edges, two columns to
+     * a value. */
+    return noise_perlin2d_01(field, ((double)x + 0.5) / scale, ((double)z + 0.5) / scale);
+}
+
 int *biome_pick_sites(int64_t seed, const biome_sites_params *p, int x0, int z0, int n, int *count)
 {
     int r = p->spacing, m = n + 2 * r;
@@ -168,10 +176,8 @@ int *biome_pick_sites(int64_t seed, const biome_sites_params *p, int x0, int z0,
      * peak test reads. */
     noise field;
     noise_init(&field, -seed);
-    float pinv = 1.f / p->place_scale, zinv = 1.f / p->zone_scale;
     for (int z = 0; z < m; z++)
-        for (int x = 0; x < m; x++)
-            place[z * m + x] = noise_perlin2_01(&field, ((float)(x0 - r + x) + 0.5f) * pinv, ((float)(z0 - r + z) + 0.5f) * pinv);
+        for (int x = 0; x < m; x++) place[z * m + x] = biome_site_noise(&field, p->place_scale, x0 - r + x, z0 - r + z);
     for (int z = r; z < n + r; z++) {
         for (int x = r; x < n + r; x++) {
             int i = z * m + x;
@@ -187,7 +193,7 @@ int *biome_pick_sites(int64_t seed, const biome_sites_params *p, int x0, int z0,
                 }
             if (!peak) continue;
             int gx = x0 - r + x, gz = z0 - r + z;
-            float zone = noise_perlin2_01(&field, ((float)gx + 0.5f) * zinv, ((float)gz + 0.5f) * zinv);
+            float zone = biome_site_noise(&field, p->zone_scale, gx, gz);
             if (!(zone > p->zone_threshold)) continue;
             if (k == cap) {
                 cap *= 2;

@@ -104,6 +104,9 @@ typedef struct biome_sites_params {
     int spacing;
 } biome_sites_params;
 int *biome_pick_sites(int64_t seed, const biome_sites_params *p, int x0, int z0, int n, int *count);
+/* Equations 14 and 15's noise at column (x, z)'s centre: the field is
+ * noise_init(-seed), scale the zone's or the placement's. */
+float biome_site_noise(const noise *field, float scale, int x, int z);
 
 /* Deterministic per-position random values (never a shared sequence). */
 uint64_t biome_hash(int64_t seed, uint32_t salt, int x, int y, int z);

@@ -135,7 +135,7 @@ static bool deciduous_grow(const biome_plan *b, int x0, int z0, flora_set *out, 
     for (int z = 0; z < n; z++)
         for (int x = 0; x < n; x++) m.v[z * n + x] = (float)(100.0 * biome_hash_unit(seed, SALT_BIOMASS, m.x0 + x, 0, m.z0 + z));
     int nq = 0;
-    int rx = x0 / BIOME_REGION - (x0 < 0), rz = z0 / BIOME_REGION - (z0 < 0);
+    int rx = x0 / BIOME_REGION, rz = z0 / BIOME_REGION; /* exact: a region starts at a multiple */
     for (int i = 0; i < q->initial; i++) {
         /* initial_trees per region, inside it */
         uint64_t c = biome_hash(seed, SALT_INITIAL, i, rx, rz) % (uint64_t)(BIOME_REGION * BIOME_REGION);

@@ -20,18 +20,26 @@ void terrain_height_range(const terrain_heightmap_params *p, int sy, int *min_h,
     *max_h = clamp_height(p->weight * (0.5f + TERRAIN_NOISE_HALF_RANGE) + p->ground, sy);
 }
 
-int terrain_height_at(const terrain_heightmap_params *p, const noise *n, int x, int z, int sy)
+float terrain_value_at(const terrain_heightmap_params *p, const noise *n, int x, int z)
 {
-    float inv = 1.f / (p->scale > 0.001f ? p->scale : 0.001f);
+    /* The sample's place is a double: (float)x * freq keeps no fraction of
+     * a cell far out at a scale that is not a power of two (0.78 voxels a
+     * step at 10^7 and a scale of 100), and the hills would be stairs. */
+    double freq = 1.0 / (p->scale > 0.001f ? p->scale : 0.001f);
     /* octaves beyond the first add detail at half amplitude, double frequency */
-    float v = 0.f, amp = 1.f, freq = inv, norm = 0.f;
+    float v = 0.f, amp = 1.f, norm = 0.f;
     for (int o = 0; o < (p->octaves < 1 ? 1 : p->octaves); o++) {
-        v += amp * noise_perlin2_01(n, (float)x * freq + 0.5f, (float)z * freq + 0.5f);
+        v += amp * noise_perlin2d_01(n, (double)x * freq + 0.5, (double)z * freq + 0.5);
         norm += amp;
         amp *= 0.5f;
-        freq *= 2.f;
+        freq *= 2.0;
     }
-    return clamp_height(p->weight * (v / norm) + p->ground, sy);
+    return p->weight * (v / norm) + p->ground;
+}
+
+int terrain_height_at(const terrain_heightmap_params *p, const noise *n, int x, int z, int sy)
+{
+    return clamp_height(terrain_value_at(p, n, x, z), sy);
 }
 
 void terrain_heightmap(const terrain_heightmap_params *p, int64_t seed, int x0, int z0, int nx, int nz, int sy,

@@ -28,6 +28,8 @@ void terrain_heightmap(const terrain_heightmap_params *p, int64_t seed, int x0, 
 /* One column of equation 9, with the noise of `seed` (noise_init) in n:
  * for plans that need the height of a few scattered columns. */
 int terrain_height_at(const terrain_heightmap_params *p, const noise *n, int x, int z, int sy);
+/* The height before rounding and clamping (for tests of the field). */
+float terrain_value_at(const terrain_heightmap_params *p, const noise *n, int x, int z);
 
 /* The range equation 9 can produce anywhere (not what one map happens to
  * reach): noise_perlin2 is bounded by +-sqrt(1/2) (eight gradients of

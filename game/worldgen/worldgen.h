@@ -23,7 +23,10 @@
  * the generated world, which catches a forgotten bump. */
 /* 2: levels from the range eq. 9 can produce, plants and caves planned per
  * region (docs/streaming.md). */
-#define WORLDGEN_VERSION 2
+/* 3: terrain and plant-site noise sampled in doubles (noise_perlin2d:
+ * exact far out, the low bits change everywhere); the deciduous forest's
+ * region key is the region's index on both sides of 0. */
+#define WORLDGEN_VERSION 3
 
 typedef struct worldgen_kind {
     const char *name; /* "hills", "desert", ... (the `biome NAME` argument) */
