@@ -11,7 +11,7 @@ build=${1:-build}
 out=${2:-docs/screenshots}
 run() { "$build/strata" --headless --width 960 --height 540 --exec "set world.stream 0; set tool.visible 0; $1" >/dev/null; }
 run "biome desert; tp 300 95 240; look 120 -30; screenshot $out/light_mesa.png"
-run "biome taiga; set light.sun_pitch 40; tp 256 70 256; look 30 -20; screenshot $out/light_taiga.png"
+run "biome taiga; set light.sun_pitch 40; tp 212 60 228; look 75 -10; screenshot $out/light_taiga.png"
 cmds="biome desert"
 for x in $(seq 360 2 392); do cmds="$cmds; cut $x 57 272"; done # a tunnel into the mesa's west side
 cmds="$cmds; set tool.size 14; cut 394 58 272; cut 398 58 272"    # and a chamber at its end
