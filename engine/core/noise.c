@@ -84,14 +84,13 @@ float noise_perlin3(const noise *n, float x, float y, float z)
                  w);
 }
 
-float noise_perlin2_01(const noise *n, float x, float y)
+/* [-1, 1] to [0, 1], clamped */
+static inline float unit01(float signed_value)
 {
-    float v = 0.5f * (noise_perlin2(n, x, y) + 1.f);
+    float v = 0.5f * (signed_value + 1.f);
     return v < 0.f ? 0.f : v > 1.f ? 1.f : v;
 }
 
-float noise_perlin2d_01(const noise *n, double x, double y)
-{
-    float v = 0.5f * (noise_perlin2d(n, x, y) + 1.f);
-    return v < 0.f ? 0.f : v > 1.f ? 1.f : v;
-}
+float noise_perlin2_01(const noise *n, float x, float y) { return unit01(noise_perlin2(n, x, y)); }
+
+float noise_perlin2d_01(const noise *n, double x, double y) { return unit01(noise_perlin2d(n, x, y)); }

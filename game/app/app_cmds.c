@@ -99,8 +99,7 @@ static int c_tp(void *u, int argc, char **argv)
     if (app_stream(a)) {
         /* the world goes on: only the 32-bit coordinates end (with room
          * for the window around the player); the window follows */
-        const double limit = WORLD_COORD_LIMIT - 64 * CHUNK_SIZE;
-        lo[0] = lo[2] = -limit, hi[0] = hi[2] = limit;
+        lo[0] = lo[2] = -APP_POS_LIMIT, hi[0] = hi[2] = APP_POS_LIMIT;
     }
     for (int i = 0; i < 3; i++) {
         double c = p[i] < lo[i] ? lo[i] : p[i] > hi[i] ? hi[i] : p[i];

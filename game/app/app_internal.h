@@ -25,6 +25,11 @@
 #include "ui/hud.h"
 #include "worldgen/worldgen.h"
 
+/* How far from the origin a streamed world's player may be put (tp, a
+ * loaded position): the 32-bit coordinates end there, less room for the
+ * window around the player. */
+#define APP_POS_LIMIT ((double)WORLD_COORD_LIMIT - 64.0 * CHUNK_SIZE)
+
 typedef struct app {
     app_desc desc;
     struct platform *plat;

@@ -160,7 +160,7 @@ static bool apply_state(app *a, const char *state)
     /* where tp may put the player: the 32-bit world a streamed window
      * reaches (further, the window cannot follow and physics refuses) */
     for (int i = 0; i < 3; i++)
-        if (!isfinite(p[i]) || fabs(p[i]) > WORLD_COORD_LIMIT - 64 * CHUNK_SIZE) return false;
+        if (!isfinite(p[i]) || fabs(p[i]) > APP_POS_LIMIT) return false;
     if (!isfinite(yaw) || !isfinite(pitch)) return false;
     memcpy(a->pl.pos, p, sizeof p);
     memset(a->pl.vel, 0, sizeof a->pl.vel);
