@@ -32,6 +32,36 @@ static void camera_at(camera *c, float aspect, float x, float y, float z, float 
     camera_update(c);
 }
 
+/* Each tile holds exactly the farthest depth of its pixels, whatever the
+ * image's size: whole tiles and the narrower ones at the right and top
+ * edges, against a pixel-by-pixel maximum. */
+static void test_tiles_exact(void **state)
+{
+    (void)state;
+    static const int sizes[][2] = { { 96, 64 }, { 101, 67 }, { 7, 5 }, { 8, 1 }, { 1283, 717 } };
+    rng seed = rng_make(777);
+    occlusion_tiles t = { 0 };
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        const int w = sizes[s][0], h = sizes[s][1];
+        float *depth = malloc(sizeof *depth * (size_t)w * (size_t)h);
+        assert_non_null(depth);
+        for (int i = 0; i < w * h; i++) depth[i] = rng_double(&seed) < 0.01 ? 1.f : frand(&seed, 0.f, 0.999f);
+        assert_true(occlusion_tiles_build(&t, depth, w, h));
+        assert_int_equal(t.tw, (w + OCCLUSION_TILE - 1) / OCCLUSION_TILE);
+        assert_int_equal(t.th, (h + OCCLUSION_TILE - 1) / OCCLUSION_TILE);
+        for (int ty = 0; ty < t.th; ty++)
+            for (int tx = 0; tx < t.tw; tx++) {
+                float m = 0.f;
+                for (int y = ty * OCCLUSION_TILE; y < h && y < (ty + 1) * OCCLUSION_TILE; y++)
+                    for (int x = tx * OCCLUSION_TILE; x < w && x < (tx + 1) * OCCLUSION_TILE; x++)
+                        m = fmaxf(m, depth[y * w + x]);
+                assert_true(t.far[ty * t.tw + tx] == m);
+            }
+        free(depth);
+    }
+    occlusion_tiles_free(&t);
+}
+
 static void test_box_sound_random(void **state)
 {
     (void)state;
@@ -221,6 +251,7 @@ static void test_spawn_budget(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tiles_exact),
         cmocka_unit_test(test_box_sound_random),
         cmocka_unit_test(test_hole_keeps),
         cmocka_unit_test(test_same_picture),

@@ -28,15 +28,32 @@ bool occlusion_tiles_build(occlusion_tiles *t, const float *depth, int w, int h)
         }
         t->far = f, t->cap = n;
     }
-    for (size_t i = 0; i < n; i++) t->far[i] = 0.f;
-    for (int y = 0; y < h; y++) {
-        const float *row = depth + (size_t)y * (size_t)w;
-        float *tile = t->far + (size_t)(y / OCCLUSION_TILE) * (size_t)t->tw;
-        for (int tx = 0; tx < t->tw; tx++) {
-            int x0 = tx * OCCLUSION_TILE, x1 = x0 + OCCLUSION_TILE < w ? x0 + OCCLUSION_TILE : w;
-            float m = tile[tx];
-            for (int x = x0; x < x1; x++) m = row[x] > m ? row[x] : m;
-            tile[tx] = m;
+    /* A tile at a time, its rows 8 floats wide: the fixed-width max below
+     * compiles to packed max instructions (two SSE or one AVX), where a
+     * pixel at a time was a compare and a branch each (0.6 ms a read of a
+     * 1280x720 depth, up to four reads a frame, on the main thread). */
+    const int full = w / OCCLUSION_TILE; /* tiles of a whole 8 columns */
+    for (int ty = 0; ty < t->th; ty++) {
+        const int y0 = ty * OCCLUSION_TILE, y1 = y0 + OCCLUSION_TILE < h ? y0 + OCCLUSION_TILE : h;
+        float *tile = t->far + (size_t)ty * (size_t)t->tw;
+        for (int tx = 0; tx < full; tx++) {
+            float m[OCCLUSION_TILE] = { 0 }; /* from 0, as the depth range is: a NaN never wins */
+            for (int y = y0; y < y1; y++) {
+                const float *p = depth + (size_t)y * (size_t)w + (size_t)tx * OCCLUSION_TILE;
+                for (int k = 0; k < OCCLUSION_TILE; k++) m[k] = p[k] > m[k] ? p[k] : m[k];
+            }
+            float v = m[0];
+            for (int k = 1; k < OCCLUSION_TILE; k++) v = m[k] > v ? m[k] : v;
+            tile[tx] = v;
+        }
+        if (full < t->tw) { /* the last, narrower column of tiles */
+            float v = 0.f;
+            for (int y = y0; y < y1; y++)
+                for (int x = full * OCCLUSION_TILE; x < w; x++) {
+                    float d = depth[(size_t)y * (size_t)w + (size_t)x];
+                    v = d > v ? d : v;
+                }
+            tile[full] = v;
         }
     }
     return true;
