@@ -307,6 +307,14 @@ static void fly_run(void *s)
         return;
     }
     float *step_ms = ms + frames, *mesh_ms = ms + 2 * frames, *step_cpu = ms + 3 * frames;
+    /* each component's share of each step (component_table.frame_ms) */
+    const component_table *ct = &a->comps;
+    float *comp_ms = malloc(sizeof(float) * (size_t)frames * (size_t)ct->count);
+    if (!comp_ms) {
+        free(ms);
+        bench_skip("no memory for the frame times");
+        return;
+    }
     long long meshed = 0;
     int hole_frames = 0, hole_max = 0, paced = 0;
     uint64_t t0 = timer_ns(), due = t0;
@@ -317,6 +325,7 @@ static void fly_run(void *s)
         frame_parts parts;
         ms[i] = frame_split(a, a->script_time += 1.0 / 60.0, &parts);
         step_ms[i] = parts.step_ms, step_cpu[i] = parts.step_cpu_ms, mesh_ms[i] = parts.mesh_ms;
+        for (int c = 0; c < ct->count; c++) comp_ms[(size_t)c * (size_t)frames + (size_t)i] = ct->frame_ms[c];
         meshed += parts.meshed;
         int h = holes(a);
         hole_frames += h > 0;
@@ -349,6 +358,16 @@ static void fly_run(void *s)
     bench_note("step_p50_ms", step_p50);
     bench_note("step_p95_ms", step_p95);
     bench_note("step_cpu_p95_ms", step_cpu_p95);
+    /* which components the slow steps were: each one's p95 (those that
+     * ever take a hundredth of a millisecond) */
+    for (int c = 0; c < ct->count; c++) {
+        float *v = comp_ms + (size_t)c * (size_t)frames;
+        qsort(v, (size_t)frames, sizeof *v, cmp_float);
+        static char keys[COMPONENT_MAX][64]; /* bench_note keeps the key's pointer */
+        snprintf(keys[c], sizeof keys[c], "step_%s_p95_ms", ct->c[c]->name);
+        if (v[(int)(frames * 0.95)] >= 0.01f) bench_note(keys[c], v[(int)(frames * 0.95)]);
+    }
+    free(comp_ms);
     bench_note("mesh_p50_ms", mesh_p50);
     bench_note("mesh_p95_ms", mesh_p95);
     bench_note("meshed_per_frame", (double)meshed / frames);

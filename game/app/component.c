@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/timer.h"
 
 bool component_add(component_table *t, const component *c)
 {
@@ -68,8 +69,12 @@ void component_edit_all(component_table *t, app *a, const world_edit *e)
 
 void component_frame_all(component_table *t, app *a, double now, float dt)
 {
-    for (int i = 0; i < t->count; i++)
-        if (t->c[i]->on_frame) t->c[i]->on_frame(t->self[i], a, now, dt);
+    for (int i = 0; i < t->count; i++) {
+        if (!t->c[i]->on_frame) continue;
+        uint64_t t0 = timer_ns();
+        t->c[i]->on_frame(t->self[i], a, now, dt);
+        t->frame_ms[i] = (float)timer_ms_since(t0);
+    }
 }
 
 void component_draw_first_all(component_table *t, app *a, const frame_draw *f)

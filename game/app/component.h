@@ -76,6 +76,9 @@ typedef struct component_table {
     const component *c[COMPONENT_MAX];
     void *self[COMPONENT_MAX];
     bool drawable[COMPONENT_MAX]; /* gfx_init succeeded (or there was none) */
+    /* each on_frame's wall time in the last component_frame_all: the
+     * flight bench says which component a slow step was */
+    float frame_ms[COMPONENT_MAX];
     int count;
 } component_table;
 
