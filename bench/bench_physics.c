@@ -13,7 +13,12 @@
  *                        hills terrain (128x64x128); notes the octree pairs
  *                        found, and the contact query of seed 003's octrees
  *                        against brute force on the same bodies and poses
- *                        (pairs checked equal) */
+ *                        (pairs checked equal)
+ *   physics.tree.box     the tool's tree of a streamed world: the 9 x 9
+ *                        columns (128 voxels around the eye) of the hills
+ *                        terrain read into an octree, as the tool reads them
+ *                        a few columns a frame while the player travels;
+ *                        notes the time a column */
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,11 +247,45 @@ static void step_teardown(void *p)
     free(s);
 }
 
+/* ---- the tool's tree ---- */
+
+static void *tree_setup(void)
+{
+    cut_state *s = calloc(1, sizeof *s);
+    terrain_register();
+    s->w = world_create(16, 4, 16);
+    if (!s->w || !worldgen_generate(s->w, &terrain_hills, 1, bench_jobs())) {
+        bench_skip("no hills world");
+        world_destroy(s->w);
+        free(s);
+        return NULL;
+    }
+    /* 9 x 9 columns around the centre, as tool.c's box_around (radius 128) */
+    const int lo[3] = { 256 - 128, 0, 256 - 128 }, hi[3] = { 256 + 128 + 32, 0, 256 + 128 + 32 };
+    memcpy(s->lo, lo, sizeof lo);
+    memcpy(s->hi, hi, sizeof hi);
+    return s;
+}
+
+static void tree_run(void *p)
+{
+    cut_state *s = p;
+    uint64_t t0 = timer_ns();
+    octree *o = octree_from_world_box(s->w, s->lo, s->hi);
+    double ms = timer_ms_since(t0);
+    int columns = ((s->hi[0] - s->lo[0]) / CHUNK_SIZE) * ((s->hi[2] - s->lo[2]) / CHUNK_SIZE);
+    bench_note("columns", columns);
+    bench_note("ms_per_column", ms / columns);
+    bench_note("voxels", o ? (double)octree_count(o) : 0);
+    octree_destroy(o);
+}
+
 static const bench_case physics_cases[] = {
     { "physics.detach.oak", oak_setup, oak_run, oak_teardown, 50 },
     { "physics.detach.oak.body", oak_setup, oak_body_run, oak_teardown, 50 },
     { "physics.detach.cut", cut_setup, cut_run, cut_teardown, 50 },
     { "physics.step.bodies.10", step10_setup, step_run, step_teardown, 30 },
     { "physics.step.bodies.100", step100_setup, step_run, step_teardown, 20 },
+    { "physics.tree.box", tree_setup, tree_run, cut_teardown, 30 },
 };
 BENCH_REGISTER(physics_cases)

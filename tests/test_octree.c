@@ -232,6 +232,45 @@ static void test_world_tree_matches_dense(void **state)
     world_destroy(w);
 }
 
+/* A world's tree read a few columns a call (the tool's next tree, spread
+ * over frames; each column derives the levels inside it, the last call
+ * those above) is the tree built from the same voxels at once, every
+ * level byte for byte: worlds whose sides are not powers of two, uniform
+ * solid chunks beside mixed ones, and one too small for levels above a
+ * column's. */
+static void test_box_fill_levels_equal_dense(void **state)
+{
+    (void)state;
+    static const int dims[][3] = { { 5, 3, 4 }, { 1, 1, 1 }, { 3, 2, 1 } };
+    rng r = rng_make(99);
+    for (size_t t = 0; t < sizeof dims / sizeof dims[0]; t++) {
+        world *w = world_create(dims[t][0], dims[t][1], dims[t][2]);
+        assert_non_null(w);
+        uint8_t *v = calloc((size_t)w->sx * w->sy * w->sz, 1);
+        assert_non_null(v);
+        for (int y = 0; y < w->sy; y++)
+            for (int z = 0; z < w->sz; z++)
+                for (int x = 0; x < w->sx; x++) {
+                    /* ground below 20, one chunk solid whole, sparse stones above */
+                    bool solid = y < 20 || (x < 32 && y < 32 && z < 32) || rng_range(&r, 0, 99) < 3;
+                    if (!solid) continue;
+                    world_set(w, x, y, z, MAT_STONE);
+                    v[(size_t)x + w->sx * ((size_t)z + w->sz * (size_t)y)] = 1;
+                }
+        octree *whole = octree_from_dense(v, w->sx, w->sy, w->sz);
+        const int lo[3] = { 0, 0, 0 }, hi[3] = { w->sx, w->sy, w->sz };
+        octree *inc = octree_box_begin(w, lo, hi);
+        assert_non_null(inc);
+        int next = 0, calls = 0;
+        while (!octree_box_fill(inc, w, &next, 1 + calls % 3)) calls++;
+        assert_true(octree_equal(inc, whole));
+        octree_destroy(inc);
+        octree_destroy(whole);
+        free(v);
+        world_destroy(w);
+    }
+}
+
 static bool count_visit(void *user, int x, int y, int z)
 {
     long *n = user;
@@ -517,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_aligned_tool_pairs_are_its_own_voxels),
         cmocka_unit_test(test_incremental_equals_rebuilt),
         cmocka_unit_test(test_world_tree_matches_dense),
+        cmocka_unit_test(test_box_fill_levels_equal_dense),
         cmocka_unit_test(test_raycast_matches_scan),
         cmocka_unit_test(test_box_and_sphere_queries_match_scan),
         cmocka_unit_test(test_cells_occupied_matches_scan),

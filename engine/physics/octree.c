@@ -69,19 +69,97 @@ void octree_destroy(octree *o)
     free(o);
 }
 
-/* After writing level-1 bytes directly: derive every level above. */
-static void rebuild_upper(octree *o)
+/* The set bits of a byte (no popcnt instruction in the baseline x86-64 the
+ * build targets: __builtin_popcount was a library call a byte). */
+static inline int bits8(unsigned m)
 {
-    for (int k = 2; k <= o->levels; k++) {
-        size_t n = (size_t)o->dim[k][0] * o->dim[k][1] * o->dim[k][2];
-        memset(o->lev[k], 0, n);
+    m = m - ((m >> 1) & 0x55u);
+    m = (m & 0x33u) + ((m >> 2) & 0x33u);
+    return (int)((m + (m >> 4)) & 0x0fu);
+}
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "octree.c reads 8 voxels as one little-endian word (fill_chunk)"
+#endif
+
+/* The 8 voxels at p as a word with 1 in each byte that is not air (air
+ * is 0) and 0 where it is: a byte's low 7 bits plus 0x7f carry into its
+ * top bit exactly when one is set, never into the next byte. */
+static inline uint64_t solid_bytes(const uint8_t *p)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return ((((v & low7) + low7) | v) >> 7) & 0x0101010101010101ull;
+}
+
+/* Voxels x and x+1 of such a word as bits 0 and 1 of the even byte x. */
+static inline uint64_t pairs(uint64_t n) { return (n | n >> 7) & 0x0003000300030003ull; }
+
+/* Packs four rows of children into n parent bytes: bit dx | dy << 1 |
+ * dz << 2 (octant()) of out[i] says child 2i + dx of row dy | dz << 1 is
+ * not 0. rows: dy = 0, dz = 0; dy = 1; dz = 1; both; NULL past the edge
+ * (empty), as is a child at or past `len`. Voxels into leaves and level
+ * k-1 into level k are the same packing. Returns the bits set. */
+static long pack_rows(const uint8_t *const rows[4], int len, uint8_t *out, int n)
+{
+    long count = 0;
+    int i = 0;
+    for (; i + 4 <= n && 2 * i + 8 <= len; i += 4) { /* 8 children of each row, 4 parents, at once */
+        /* spelled out: gcc -O2 kept a loop over the rows, with shifts by
+         * a register, at twice the time */
+        const uint64_t n0 = rows[0] ? solid_bytes(rows[0] + 2 * i) : 0, n1 = rows[1] ? solid_bytes(rows[1] + 2 * i) : 0;
+        const uint64_t n2 = rows[2] ? solid_bytes(rows[2] + 2 * i) : 0, n3 = rows[3] ? solid_bytes(rows[3] + 2 * i) : 0;
+        uint64_t m = pairs(n0) | pairs(n1) << 2 | pairs(n2) << 4 | pairs(n3) << 6;
+        m = (m | m >> 8) & 0x0000ffff0000ffffull; /* the even bytes, packed */
+        m = (m | m >> 16) & 0xffffffffull;
+        const uint32_t m4 = (uint32_t)m;
+        memcpy(out + i, &m4, sizeof m4);
+        count += (long)(((n0 + n1 + n2 + n3) * 0x0101010101010101ull) >> 56); /* at most 4 a byte: fits the top one */
+    }
+    for (; i < n; i++) { /* the rest, a child at a time */
+        unsigned m = 0;
+        for (int r = 0; r < 4; r++)
+            for (int dx = 0; dx < 2; dx++)
+                if (rows[r] && 2 * i + dx < len && rows[r][2 * i + dx]) m |= 1u << (2 * r + dx);
+        out[i] = (uint8_t)m;
+        count += bits8(m);
+    }
+    return count;
+}
+
+/* After writing level-1 bytes directly: levels kfirst..klast over the
+ * tree-local voxel box [lo, hi), each cell from its 8 children (a child
+ * past the tree's edge is empty). */
+static void rebuild_levels(octree *o, int kfirst, int klast, const int lo[3], const int hi[3])
+{
+    for (int k = kfirst < 2 ? 2 : kfirst; k <= klast && k <= o->levels; k++) {
+        int a[3], b[3];
+        for (int i = 0; i < 3; i++) {
+            a[i] = lo[i] >> k;
+            b[i] = hi[i] > lo[i] ? ((hi[i] - 1) >> k) + 1 : a[i];
+            if (b[i] > o->dim[k][i]) b[i] = o->dim[k][i];
+        }
         const int *d = o->dim[k - 1];
         const uint8_t *src = o->lev[k - 1];
-        for (int y = 0; y < d[1]; y++)
-            for (int z = 0; z < d[2]; z++)
-                for (int x = 0; x < d[0]; x++)
-                    if (*src++) o->lev[k][cell_index(o, k, x >> 1, y >> 1, z >> 1)] |= (uint8_t)(1 << octant(x, y, z));
+        if (a[0] >= b[0]) continue;
+        for (int y = a[1]; y < b[1]; y++)
+            for (int z = a[2]; z < b[2]; z++) {
+                const uint8_t *rows[4];
+                for (int r = 0; r < 4; r++) {
+                    int cy = 2 * y + (r & 1), cz = 2 * z + (r >> 1);
+                    rows[r] = cy < d[1] && cz < d[2] ? &src[cell_index(o, k - 1, 2 * a[0], cy, cz)] : NULL;
+                }
+                pack_rows(rows, d[0] - 2 * a[0], &o->lev[k][cell_index(o, k, a[0], y, z)], b[0] - a[0]);
+            }
     }
+}
+
+/* Every level above the leaves. */
+static void rebuild_upper(octree *o)
+{
+    const int lo[3] = { 0, 0, 0 };
+    rebuild_levels(o, 2, o->levels, lo, o->size);
 }
 
 static inline void set_bit1(octree *o, int x, int y, int z)
@@ -119,18 +197,10 @@ static void fill_chunk(octree *o, const chunk *c, int cx, int cy, int cz)
     }
     for (int y = 0; y < CHUNK_SIZE; y += 2)
         for (int z = 0; z < CHUNK_SIZE; z += 2) {
-            const uint8_t *r00 = &c->vox[CHUNK_INDEX(0, y, z)], *r01 = &c->vox[CHUNK_INDEX(0, y, z + 1)];
-            const uint8_t *r10 = &c->vox[CHUNK_INDEX(0, y + 1, z)], *r11 = &c->vox[CHUNK_INDEX(0, y + 1, z + 1)];
-            uint8_t *out = &o->lev[1][cell_index(o, 1, x0 / 2, (y0 + y) / 2, (z0 + z) / 2)];
-            for (int x = 0; x < CHUNK_SIZE; x += 2) {
-                /* bit dx | dy << 1 | dz << 2, as octant() */
-                unsigned m = (unsigned)(r00[x] != MAT_AIR) | (unsigned)(r00[x + 1] != MAT_AIR) << 1 |
-                             (unsigned)(r10[x] != MAT_AIR) << 2 | (unsigned)(r10[x + 1] != MAT_AIR) << 3 |
-                             (unsigned)(r01[x] != MAT_AIR) << 4 | (unsigned)(r01[x + 1] != MAT_AIR) << 5 |
-                             (unsigned)(r11[x] != MAT_AIR) << 6 | (unsigned)(r11[x + 1] != MAT_AIR) << 7;
-                out[x / 2] = (uint8_t)m;
-                o->count += __builtin_popcount(m);
-            }
+            const uint8_t *rows[4] = { &c->vox[CHUNK_INDEX(0, y, z)], &c->vox[CHUNK_INDEX(0, y + 1, z)],
+                                       &c->vox[CHUNK_INDEX(0, y, z + 1)], &c->vox[CHUNK_INDEX(0, y + 1, z + 1)] };
+            o->count += pack_rows(rows, CHUNK_SIZE, &o->lev[1][cell_index(o, 1, x0 / 2, (y0 + y) / 2, (z0 + z) / 2)],
+                                  CHUNK_SIZE / 2);
         }
 }
 
@@ -155,10 +225,17 @@ bool octree_box_fill(octree *o, const world *w, int *next, int columns)
     for (; *next < ncx * ncz && columns > 0; ++*next, columns--) {
         int cx = cx0 + *next % ncx, cz = cz0 + *next / ncx;
         for (int cy = 0; cy < w->cy; cy++) fill_chunk(o, world_chunk(w, cx, cy, cz), cx, cy, cz);
+        /* the levels whose cells lie inside one column (a level-5 cell is
+         * a column's 32 voxels wide; the origin is chunk aligned): with
+         * the column, so the tree's last frame does not derive them all */
+        const int lo[3] = { cx * CHUNK_SIZE - o->org[0], 0, cz * CHUNK_SIZE - o->org[2] };
+        const int hi[3] = { lo[0] + CHUNK_SIZE, o->size[1], lo[2] + CHUNK_SIZE };
+        rebuild_levels(o, 2, CHUNK_BITS, lo, hi);
     }
     if (*next < ncx * ncz) return false;
-    if (*next == ncx * ncz) { /* once: the levels above the leaves */
-        rebuild_upper(o);
+    if (*next == ncx * ncz) { /* once: the levels above a column's (a 64th of the leaves' bytes at most) */
+        const int lo[3] = { 0, 0, 0 };
+        rebuild_levels(o, CHUNK_BITS + 1, o->levels, lo, o->size);
         ++*next;
     }
     return true;
