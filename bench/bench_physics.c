@@ -121,17 +121,25 @@ typedef struct cut_state {
     int lo[3], hi[3];
 } cut_state;
 
-static void *cut_setup(void)
+/* The default hills surface (512x128x512, seed 1) in a new state. */
+static cut_state *hills_state(void)
 {
     terrain_register();
     cut_state *s = calloc(1, sizeof *s);
-    s->w = world_create(16, 4, 16);
-    if (!s->w || !worldgen_generate(s->w, &terrain_hills, 1, bench_jobs())) {
+    if (s) s->w = world_create(16, 4, 16);
+    if (!s || !s->w || !worldgen_generate(s->w, &terrain_hills, 1, bench_jobs())) {
         bench_skip("no hills world");
-        world_destroy(s->w);
+        if (s) world_destroy(s->w);
         free(s);
         return NULL;
     }
+    return s;
+}
+
+static void *cut_setup(void)
+{
+    cut_state *s = hills_state();
+    if (!s) return NULL;
     int x = 256, z = 256, y = world_surface_y(s->w, x, z);
     for (int dy = -4; dy < 4; dy++)
         for (int dz = -4; dz < 4; dz++)
@@ -251,15 +259,8 @@ static void step_teardown(void *p)
 
 static void *tree_setup(void)
 {
-    cut_state *s = calloc(1, sizeof *s);
-    terrain_register();
-    s->w = world_create(16, 4, 16);
-    if (!s->w || !worldgen_generate(s->w, &terrain_hills, 1, bench_jobs())) {
-        bench_skip("no hills world");
-        world_destroy(s->w);
-        free(s);
-        return NULL;
-    }
+    cut_state *s = hills_state();
+    if (!s) return NULL;
     /* 9 x 9 columns around the centre, as tool.c's box_around (radius 128) */
     const int lo[3] = { 256 - 128, 0, 256 - 128 }, hi[3] = { 256 + 128 + 32, 0, 256 + 128 + 32 };
     memcpy(s->lo, lo, sizeof lo);
