@@ -32,6 +32,20 @@ static void camera_at(camera *c, float aspect, float x, float y, float z, float 
     camera_update(c);
 }
 
+/* The tiles of a depth image in window z, read as the game reads it (in
+ * integers, occlusion_depth_z), rounded up: a tile never nearer than a
+ * pixel of the image. */
+static bool build_from_z(occlusion_tiles *t, const float *depth, int w, int h)
+{
+    uint32_t *d = malloc(sizeof *d * (size_t)w * (size_t)h);
+    assert_non_null(d);
+    for (int i = 0; i < w * h; i++) /* a depth buffer holds [0, 1]; the random images stray past 1 */
+        d[i] = depth[i] >= 1.f ? UINT32_MAX : depth[i] <= 0.f ? 0 : (uint32_t)ceil((double)depth[i] * 4294967295.0);
+    bool ok = occlusion_tiles_build(t, d, w, h);
+    free(d);
+    return ok;
+}
+
 /* Each tile holds exactly the farthest depth of its pixels, whatever the
  * image's size: whole tiles and the narrower ones at the right and top
  * edges, against a pixel-by-pixel maximum. */
@@ -43,19 +57,20 @@ static void test_tiles_exact(void **state)
     occlusion_tiles t = { 0 };
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         const int w = sizes[s][0], h = sizes[s][1];
-        float *depth = malloc(sizeof *depth * (size_t)w * (size_t)h);
+        uint32_t *depth = malloc(sizeof *depth * (size_t)w * (size_t)h);
         assert_non_null(depth);
-        for (int i = 0; i < w * h; i++) depth[i] = rng_double(&seed) < 0.01 ? 1.f : frand(&seed, 0.f, 0.999f);
+        for (int i = 0; i < w * h; i++)
+            depth[i] = rng_double(&seed) < 0.01 ? UINT32_MAX : (uint32_t)(rng_double(&seed) * 4294967295.0);
         assert_true(occlusion_tiles_build(&t, depth, w, h));
         assert_int_equal(t.tw, (w + OCCLUSION_TILE - 1) / OCCLUSION_TILE);
         assert_int_equal(t.th, (h + OCCLUSION_TILE - 1) / OCCLUSION_TILE);
         for (int ty = 0; ty < t.th; ty++)
             for (int tx = 0; tx < t.tw; tx++) {
-                float m = 0.f;
+                uint32_t m = 0;
                 for (int y = ty * OCCLUSION_TILE; y < h && y < (ty + 1) * OCCLUSION_TILE; y++)
                     for (int x = tx * OCCLUSION_TILE; x < w && x < (tx + 1) * OCCLUSION_TILE; x++)
-                        m = fmaxf(m, depth[y * w + x]);
-                assert_true(t.far[ty * t.tw + tx] == m);
+                        m = depth[y * w + x] > m ? depth[y * w + x] : m;
+                assert_true(t.far[ty * t.tw + tx] == occlusion_depth_z(m));
             }
         free(depth);
     }
@@ -81,7 +96,7 @@ static void test_box_sound_random(void **state)
                 for (int py = by; py < by + 8; py++)
                     for (int px = bx; px < bx + 8; px++) depth[py * W + px] = d + frand(&seed, 0.f, 1e-5f);
             }
-        assert_true(occlusion_tiles_build(&t, depth, W, H));
+        assert_true(build_from_z(&t, depth, W, H));
         for (int b = 0; b < 50; b++) {
             float lo[3], hi[3];
             for (int k = 0; k < 3; k++) {
@@ -131,15 +146,15 @@ static void test_hole_keeps(void **state)
     assert_true(zwall < zbox);
     for (int i = 0; i < W * H; i++) depth[i] = zwall;
     occlusion_tiles t = { 0 };
-    assert_true(occlusion_tiles_build(&t, depth, W, H));
+    assert_true(build_from_z(&t, depth, W, H));
     assert_true(occlusion_box_hidden(&t, (const float *)cam.viewproj, lo, hi));
     /* one pixel of sky at the centre, where the box shows: kept */
     depth[(H / 2) * W + W / 2] = 1.f;
-    assert_true(occlusion_tiles_build(&t, depth, W, H));
+    assert_true(build_from_z(&t, depth, W, H));
     assert_false(occlusion_box_hidden(&t, (const float *)cam.viewproj, lo, hi));
     /* a box around the eye reaches the near plane: never hidden */
     for (int i = 0; i < W * H; i++) depth[i] = 0.f;
-    assert_true(occlusion_tiles_build(&t, depth, W, H));
+    assert_true(build_from_z(&t, depth, W, H));
     const float elo[3] = { -1, -1, -1 }, ehi[3] = { 1, 1, 1 };
     assert_false(occlusion_box_hidden(&t, (const float *)cam.viewproj, elo, ehi));
     occlusion_tiles_free(&t);

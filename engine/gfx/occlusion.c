@@ -15,7 +15,7 @@
  * between a hill and what it hides (about 1e-4 at 50 voxels). */
 #define DEPTH_EPS 1e-5f
 
-bool occlusion_tiles_build(occlusion_tiles *t, const float *depth, int w, int h)
+bool occlusion_tiles_build(occlusion_tiles *t, const uint32_t *depth, int w, int h)
 {
     t->w = w, t->h = h;
     t->tw = (w + OCCLUSION_TILE - 1) / OCCLUSION_TILE, t->th = (h + OCCLUSION_TILE - 1) / OCCLUSION_TILE;
@@ -28,32 +28,32 @@ bool occlusion_tiles_build(occlusion_tiles *t, const float *depth, int w, int h)
         }
         t->far = f, t->cap = n;
     }
-    /* A tile at a time, its rows 8 floats wide: the fixed-width max below
-     * compiles to packed max instructions (two SSE or one AVX), where a
-     * pixel at a time was a compare and a branch each (0.6 ms a read of a
-     * 1280x720 depth, up to four reads a frame, on the main thread). */
+    /* A tile at a time, its rows 8 depths wide: the fixed-width max below
+     * compiles to packed instructions, where a pixel at a time was a
+     * compare and a branch each (1.0-1.2 ms a read of a 1280x720 depth, up
+     * to four reads a frame, on the main thread). */
     const int full = w / OCCLUSION_TILE; /* tiles of a whole 8 columns */
     for (int ty = 0; ty < t->th; ty++) {
         const int y0 = ty * OCCLUSION_TILE, y1 = y0 + OCCLUSION_TILE < h ? y0 + OCCLUSION_TILE : h;
         float *tile = t->far + (size_t)ty * (size_t)t->tw;
         for (int tx = 0; tx < full; tx++) {
-            float m[OCCLUSION_TILE] = { 0 }; /* from 0, as the depth range is: a NaN never wins */
+            uint32_t m[OCCLUSION_TILE] = { 0 };
             for (int y = y0; y < y1; y++) {
-                const float *p = depth + (size_t)y * (size_t)w + (size_t)tx * OCCLUSION_TILE;
+                const uint32_t *p = depth + (size_t)y * (size_t)w + (size_t)tx * OCCLUSION_TILE;
                 for (int k = 0; k < OCCLUSION_TILE; k++) m[k] = p[k] > m[k] ? p[k] : m[k];
             }
-            float v = m[0];
+            uint32_t v = m[0];
             for (int k = 1; k < OCCLUSION_TILE; k++) v = m[k] > v ? m[k] : v;
-            tile[tx] = v;
+            tile[tx] = occlusion_depth_z(v);
         }
         if (full < t->tw) { /* the last, narrower column of tiles */
-            float v = 0.f;
+            uint32_t v = 0;
             for (int y = y0; y < y1; y++)
                 for (int x = full * OCCLUSION_TILE; x < w; x++) {
-                    float d = depth[(size_t)y * (size_t)w + (size_t)x];
+                    uint32_t d = depth[(size_t)y * (size_t)w + (size_t)x];
                     v = d > v ? d : v;
                 }
-            tile[full] = v;
+            tile[full] = occlusion_depth_z(v);
         }
     }
     return true;
@@ -123,7 +123,7 @@ struct render_occlusion {
     bool on;       /* culling at all this frame */
     bool have;     /* tiles hold this frame's depth */
     bool warned_samples; /* a multisampled framebuffer (no depth to read), said once */
-    float *depth;
+    uint32_t *depth; /* as read: occlusion_depth_z */
     size_t depth_cap;
     occlusion_tiles tiles;
     occlusion_stats stats;
@@ -156,7 +156,7 @@ static void read_depth(render_occlusion *o)
 {
     size_t n = (size_t)o->w * (size_t)o->h;
     if (n > o->depth_cap) {
-        float *d = realloc(o->depth, sizeof *d * n);
+        uint32_t *d = realloc(o->depth, sizeof *d * n);
         if (!d) {
             log_warn("occlusion culling: no memory for a %dx%d depth image; off this frame", o->w, o->h);
             o->rings_left = 0, o->have = false;
@@ -179,7 +179,7 @@ static void read_depth(render_occlusion *o)
     uint64_t t0 = timer_ns();
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    glReadPixels(0, 0, o->w, o->h, GL_DEPTH_COMPONENT, GL_FLOAT, o->depth);
+    glReadPixels(0, 0, o->w, o->h, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, o->depth);
     uint64_t t1 = timer_ns();
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) { /* stale or no depth: nothing may be culled by it */
