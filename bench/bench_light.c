@@ -8,10 +8,16 @@
  *                       what each worker does per arrival): the 9 inner
  *                       columns of a 5x5 window of the biome 10^5 voxels out,
  *                       as the stream bench places its windows; notes
- *                       bake_ms_per_column (the bakes' own timers) */
+ *                       bake_ms_per_column (the bakes' own timers)
+ *   light.read.column   a streamed column's occupancy read into the volume,
+ *                       what the main thread does on each arrival: 16 columns
+ *                       of the hills world a run, a different 16 each run
+ *                       (arrivals land where the volume was not touched
+ *                       lately); notes ms_per_column */
 #include <stdlib.h>
 
 #include "bench.h"
+#include "core/timer.h"
 #include "worldgen/biomes.h"
 #include "light/light.h"
 #include "worldgen/terrain.h"
@@ -161,10 +167,32 @@ static void column_teardown(void *p)
     free(s);
 }
 
+static void *read_setup(void)
+{
+    light_state *s = bake_setup();
+    if (s) light_read_world(s->l, s->w, NULL, NULL, bench_jobs());
+    return s;
+}
+
+static void read_run(void *p)
+{
+    light_state *s = p;
+    enum { COLUMNS = 16 };
+    const int ncx = s->w->sx / CHUNK_SIZE, ncz = s->w->sz / CHUNK_SIZE;
+    uint64_t t0 = timer_ns();
+    for (int k = 0; k < COLUMNS; k++, s->lo[0]++) { /* lo[0]: the columns read so far */
+        int cx = s->lo[0] % ncx, cz = (s->lo[0] / ncx * 7 + s->lo[0]) % ncz;
+        const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE }, hi[3] = { lo[0] + CHUNK_SIZE, s->w->sy, lo[2] + CHUNK_SIZE };
+        light_read_world(s->l, s->w, lo, hi, bench_jobs());
+    }
+    bench_note("ms_per_column", timer_ms_since(t0) / COLUMNS);
+}
+
 static const bench_case light_cases[] = {
     { "light.bake.world", bake_setup, bake_run, light_teardown, 5 },
     { "light.bake.taiga", bake_taiga_setup, bake_run, light_teardown, 5 },
     { "light.relight.cut", relight_setup, relight_run, light_teardown, 30 },
+    { "light.read.column", read_setup, read_run, light_teardown, 40 },
     { "light.column.hills", column_hills, column_run, column_teardown, 5 },
     { "light.column.desert", column_desert, column_run, column_teardown, 5 },
     { "light.column.taiga", column_taiga, column_run, column_teardown, 5 },

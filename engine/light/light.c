@@ -127,10 +127,13 @@ static bool row_uniform(const uint8_t *row)
  * chunk), a chunk row (32 voxels) at a time: the world is 32 voxels a
  * chunk wide, so each chunk row is one aligned half of a 64-bit word, and
  * planes (sx*sy bits, a multiple of 1024) never share a word, so slabs can
- * be read in parallel. Within a slab the rows are read in the chunks'
- * memory order (z, then y: CHUNK_INDEX), a chunk at a time: read plane by
- * plane, every row was a jump of a kilobyte, and the first touch of the
- * ring the main thread had just copied missed the cache each time. */
+ * be read in parallel. Within a slab the rows go z by z, each z up the
+ * column: the volume's words of one z follow one another (x, then y), so
+ * the writes are two streams the prefetcher follows, where y by y they
+ * were 64 lines far apart at once (a miss a row); a chunk's rows a
+ * kilobyte apart share their lines with the next z's and stay in the
+ * cache until it comes (light.read.column: 0.93-1.30 ms for 16 columns,
+ * 1.05-1.70 ms y by y). */
 static void read_slab(void *arg, int k)
 {
     read_ctx *c = arg;
@@ -139,10 +142,12 @@ static void read_slab(void *arg, int k)
     const int z1 = (c->lo[2] & ~CHUNK_MASK) + (k + 1) * CHUNK_SIZE < c->hi[2]
                        ? (c->lo[2] & ~CHUNK_MASK) + (k + 1) * CHUNK_SIZE
                        : c->hi[2];
-    for (int y = c->lo[1]; y < c->hi[1]; y++)
-        for (int x0 = c->lo[0]; x0 < c->hi[0]; x0 += CHUNK_SIZE) {
-            const chunk *ch = world_chunk(c->w, (x0 + l->ox) >> CHUNK_BITS, y >> CHUNK_BITS, (z0 + l->oz) >> CHUNK_BITS);
-            for (int z = z0; z < z1; z++) {
+    for (int x0 = c->lo[0]; x0 < c->hi[0]; x0 += CHUNK_SIZE)
+        for (int z = z0; z < z1; z++) {
+            const chunk *ch = NULL;
+            for (int y = c->lo[1]; y < c->hi[1]; y++) {
+                if (y == c->lo[1] || !(y & CHUNK_MASK))
+                    ch = world_chunk(c->w, (x0 + l->ox) >> CHUNK_BITS, y >> CHUNK_BITS, (z0 + l->oz) >> CHUNK_BITS);
                 uint64_t o = 0, d = 0;
                 const uint8_t *row = ch ? &ch->vox[CHUNK_INDEX(0, y & CHUNK_MASK, (z + l->oz) & CHUNK_MASK)] : NULL;
                 if (row && row_uniform(row)) {
