@@ -8,7 +8,9 @@
  *                       what each worker does per arrival): the 9 inner
  *                       columns of a 5x5 window of the biome 10^5 voxels out,
  *                       as the stream bench places its windows; notes
- *                       bake_ms_per_column (the bakes' own timers)
+ *                       bake_ms_per_column (the bakes' own timers) and
+ *                       snapshot_ms_per_column (the ring's copy, which the
+ *                       game makes on the main thread)
  *   light.read.column   a streamed column's occupancy read into the volume,
  *                       what the main thread does on each arrival: 16 columns
  *                       of the hills world a run, a different 16 each run
@@ -146,16 +148,19 @@ static void *column_deciduous(void) { return column_setup("deciduous"); }
 static void column_run(void *p)
 {
     column_state *s = p;
-    double ms = 0;
+    double ms = 0, snap_ms = 0;
     long elements = 0;
     for (int z = 1; z <= 3; z++)
         for (int x = COLUMN_OX + 1; x <= COLUMN_OX + 3; x++) {
-            light_column_snapshot(s->lc, s->w, x, z);
+            uint64_t t0 = timer_ns();
+            light_column_snapshot(s->lc, s->w, x, z, light_reach(&s->p));
+            snap_ms += timer_ms_since(t0);
             light_column_bake(s->lc, &s->p);
             light_stats st = light_column_stats(s->lc);
             ms += st.ms, elements += st.elements;
         }
     bench_note("bake_ms_per_column", ms / 9);
+    bench_note("snapshot_ms_per_column", snap_ms / 9); /* on the main thread in the game */
     bench_note("elements_per_column", (double)elements / 9);
 }
 

@@ -126,7 +126,7 @@ static void check_order(int ocx, int ocz, uint64_t order_seed, int workers, int 
                     if (!ring_ready(w, ax + dx, az + dz)) continue;
                     if (!lcs[queued]) lcs[queued] = light_column_create(cy);
                     assert_non_null(lcs[queued]);
-                    assert_true(light_column_snapshot(lcs[queued], w, ax + dx, az + dz));
+                    assert_true(light_column_snapshot(lcs[queued], w, ax + dx, az + dz, light_reach(&p)));
                     bj[queued] = (bake_job){ lcs[queued], &p, false };
                     job_submit(jobs, &g, bake_one, &bj[queued]);
                     queued++;
@@ -188,7 +188,7 @@ static void test_bake_reads_snapshot_only(void **state)
     light *ref = test_light_bake(w, &p, NULL);
     light_column *lc = light_column_create(1);
     assert_non_null(lc);
-    assert_true(light_column_snapshot(lc, w, 1, 1));
+    assert_true(light_column_snapshot(lc, w, 1, 1, light_reach(&p)));
     for (int z = 40; z < 56; z++)
         for (int x = 40; x < 56; x++) world_set(w, x, 28, z, MAT_STONE); /* a roof over the column */
     assert_true(light_column_bake(lc, &p));
@@ -202,7 +202,7 @@ static void test_bake_reads_snapshot_only(void **state)
     light_move(vol, 5 * CHUNK_SIZE, 0);
     assert_false(light_column_land(lc, vol));
     /* a ring not in the window cannot be snapshotted */
-    assert_false(light_column_snapshot(lc, w, 0, 1));
+    assert_false(light_column_snapshot(lc, w, 0, 1, light_reach(&p)));
     assert_false(light_column_bake(lc, &p));
     light_destroy(roofed);
     light_destroy(vol);

@@ -107,7 +107,7 @@ static void check_ring(const world *w, const light_params *p)
     assert_non_null(lc);
     assert_non_null(vol);
     light_move(vol, world_x0(w), world_z0(w));
-    assert_true(light_column_snapshot(lc, w, cx, cz));
+    assert_true(light_column_snapshot(lc, w, cx, cz, light_reach(p)));
     assert_true(light_column_bake(lc, p));
     assert_true(light_column_land(lc, vol));
     light *whole = test_light_bake(w, p, NULL);

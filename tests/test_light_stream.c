@@ -264,7 +264,7 @@ static void test_move_leaves_columns_to_take(void **state)
     /* one entering column lands before it is taken: (7, 5), whose ring is there */
     light_column *lc = light_column_create(cy);
     assert_non_null(lc);
-    assert_true(light_column_snapshot(lc, w, 7, 5));
+    assert_true(light_column_snapshot(lc, w, 7, 5, light_reach(&p)));
     assert_true(light_column_bake(lc, &p));
     assert_true(light_column_land(lc, l));
     light_column_destroy(lc);
@@ -342,7 +342,7 @@ static void test_move_leaves_columns_to_take(void **state)
     /* the twin's hash clears its own stale columns first: the same bytes
      * once the landed column's are the same too */
     light_column *lc2 = light_column_create(cy);
-    assert_true(light_column_snapshot(lc2, w, 7, 5));
+    assert_true(light_column_snapshot(lc2, w, 7, 5, light_reach(&p)));
     assert_true(light_column_bake(lc2, &p));
     assert_true(light_column_land(lc2, twin));
     light_column_destroy(lc2);

@@ -140,12 +140,14 @@ typedef struct light_column light_column;
  * volume); NULL when out of memory. */
 light_column *light_column_create(int cy);
 void light_column_destroy(light_column *c);
-/* Copies the voxels of (cx, cz) and its 8 neighbours from w; false (and
- * nothing to bake) when they are not all in w's window or w has another
- * height. */
-bool light_column_snapshot(light_column *c, const world *w, int cx, int cz);
+/* Copies the voxels of (cx, cz) and of its 8 neighbours within `reach`
+ * (light_reach of the params it will be baked with; at most CHUNK_SIZE)
+ * from w; false (and nothing to bake) when they are not all in w's window
+ * or w has another height. */
+bool light_column_snapshot(light_column *c, const world *w, int cx, int cz, int reach);
 /* Bakes the snapshot's column; false without a snapshot, or when the
- * params reach past the ring (light_reach > CHUNK_SIZE). Any thread. */
+ * params reach past the ring (light_reach > CHUNK_SIZE) or past what the
+ * snapshot copied. Any thread. */
 bool light_column_bake(light_column *c, const light_params *p);
 void light_column_where(const light_column *c, int *cx, int *cz);
 light_stats light_column_stats(const light_column *c);

@@ -10,6 +10,7 @@
 
 struct light_column {
     int cx, cz;      /* the column */
+    int reach;       /* the snapshot's: planes on z this far from the column were copied */
     bool ready;      /* a snapshot was taken */
     world *ring;     /* its voxels and the 8 columns' around it */
     light *vol;      /* over the ring */
@@ -44,21 +45,36 @@ void light_column_destroy(light_column *lc)
     free(lc);
 }
 
-bool light_column_snapshot(light_column *lc, const world *w, int cx, int cz)
+bool light_column_snapshot(light_column *lc, const world *w, int cx, int cz, int reach)
 {
     lc->ready = false;
     if (w->cy != lc->ring->cy) return false;
     for (int dz = -1; dz <= 1; dz++)
         for (int dx = -1; dx <= 1; dx++)
             if (!world_chunk_valid(w, cx + dx, 0, cz + dz)) return false;
-    if (world_move(lc->ring, cx - 1, cz - 1) < 0) return false;
-    /* voxels only: tints do not stop light */
-    for (int dz = -1; dz <= 1; dz++)
+    /* every byte the bake reads is copied below: no clear first */
+    if (world_move_scratch(lc->ring, cx - 1, cz - 1) < 0) return false;
+    reach = reach < 0 ? 0 : reach > CHUNK_SIZE ? CHUNK_SIZE : reach;
+    /* Voxels only (tints do not stop light), and of the columns before and
+     * after on z only the planes within reach: the bake reads the ring's
+     * z within reach of the column, in whole rows of x (light_read_box),
+     * so that is all it can see. A plane of a chunk's y-slice is one run. */
+    for (int dz = -1; dz <= 1; dz++) {
+        const int z0 = dz < 0 ? CHUNK_SIZE - reach : 0, z1 = dz > 0 ? reach : CHUNK_SIZE;
+        if (z1 <= z0) continue;
         for (int dx = -1; dx <= 1; dx++)
-            for (int y = 0; y < w->cy; y++)
-                memcpy(world_chunk(lc->ring, cx + dx, y, cz + dz)->vox, world_chunk(w, cx + dx, y, cz + dz)->vox,
-                       CHUNK_VOLUME);
-    lc->cx = cx, lc->cz = cz;
+            for (int y = 0; y < w->cy; y++) {
+                uint8_t *dst = world_chunk(lc->ring, cx + dx, y, cz + dz)->vox;
+                const uint8_t *src = world_chunk(w, cx + dx, y, cz + dz)->vox;
+                if (z0 == 0 && z1 == CHUNK_SIZE) {
+                    memcpy(dst, src, CHUNK_VOLUME);
+                    continue;
+                }
+                for (int ly = 0; ly < CHUNK_SIZE; ly++)
+                    memcpy(dst + CHUNK_INDEX(0, ly, z0), src + CHUNK_INDEX(0, ly, z0), (size_t)(z1 - z0) * CHUNK_SIZE);
+            }
+    }
+    lc->cx = cx, lc->cz = cz, lc->reach = reach;
     lc->ready = true;
     return true;
 }
@@ -113,7 +129,7 @@ static void column_cuts(light_column *lc, int r, int z0, int z1)
 bool light_column_bake(light_column *lc, const light_params *p)
 {
     const int reach = light_reach(p);
-    if (!lc->ready || reach > CHUNK_SIZE) return false;
+    if (!lc->ready || reach > CHUNK_SIZE || reach > lc->reach) return false;
     uint64_t t0 = timer_ns();
     light *l = lc->vol;
     /* The column's light reads voxels within reach of it only: those are

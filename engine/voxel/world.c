@@ -124,12 +124,12 @@ void world_set_column_state(world *w, int cx, int cz, int state)
 }
 
 /* Empties the chunks of the column in slot index `slot` (y = 0 index). */
-static void empty_column(world *w, int slot)
+static void empty_column(world *w, int slot, bool clear)
 {
     for (int y = 0; y < w->cy; y++) {
         int i = slot + y * w->cx * w->cz;
         chunk *c = &w->chunks[i];
-        memset(c->vox, MAT_AIR, CHUNK_VOLUME);
+        if (clear) memset(c->vox, MAT_AIR, CHUNK_VOLUME);
         free(c->tint);
         c->tint = NULL;
         if (w->edit[i] & WORLD_UNSAVED) w->unsaved_count--;
@@ -139,7 +139,7 @@ static void empty_column(world *w, int slot)
     w->col_state[slot] = WORLD_COL_EMPTY;
 }
 
-int world_move(world *w, int ocx, int ocz)
+static int move(world *w, int ocx, int ocz, bool clear)
 {
     if (ocx < -WORLD_COORD_LIMIT / CHUNK_SIZE || ocz < -WORLD_COORD_LIMIT / CHUNK_SIZE ||
         ocx > WORLD_COORD_LIMIT / CHUNK_SIZE - w->cx || ocz > WORLD_COORD_LIMIT / CHUNK_SIZE - w->cz)
@@ -156,7 +156,7 @@ int world_move(world *w, int ocx, int ocz)
             int x_old = w->ocx + wrap(sx - w->slot_x0, w->cx), z_old = w->ocz + wrap(sz - w->slot_z0, w->cz);
             bool stays = x_old >= ocx && x_old < ocx + w->cx && z_old >= ocz && z_old < ocz + w->cz;
             if (stays) continue;
-            empty_column(w, slot);
+            empty_column(w, slot, clear);
             entered++;
         }
     w->ocx = ocx, w->ocz = ocz;
@@ -164,6 +164,10 @@ int world_move(world *w, int ocx, int ocz)
     guard_unlock(w);
     return entered;
 }
+
+int world_move(world *w, int ocx, int ocz) { return move(w, ocx, ocz, true); }
+
+int world_move_scratch(world *w, int ocx, int ocz) { return move(w, ocx, ocz, false); }
 
 uint8_t world_get_tint(const world *w, int x, int y, int z)
 {

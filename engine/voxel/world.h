@@ -204,6 +204,10 @@ void world_clear(world *w);
  * dirty. Returns how many columns entered. Refuses (returns -1) an origin
  * beyond WORLD_COORD_LIMIT. */
 int world_move(world *w, int ocx, int ocz);
+/* world_move for a scratch window whose caller reads only what it copies
+ * in after the move: the columns that leave keep their old voxels (no
+ * clear of bytes about to be overwritten; light_column's ring). */
+int world_move_scratch(world *w, int ocx, int ocz);
 /* State of column (cx, cz), global; WORLD_COL_EMPTY outside the window. */
 int world_column_state(const world *w, int cx, int cz);
 void world_set_column_state(world *w, int cx, int cz, int state);

@@ -371,15 +371,16 @@ static void columns_start(app_light *L)
             k++;
             if (!stream_meshable(L->w, cx, cz)) continue;
             if (!j->lc) j->lc = light_column_create(L->w->cy);
-            if (!j->lc || !light_column_snapshot(j->lc, L->w, cx, cz)) { /* another height: new scratch */
+            j->params = params_from_cvars(L);
+            const int reach = light_reach(&j->params);
+            if (!j->lc || !light_column_snapshot(j->lc, L->w, cx, cz, reach)) { /* another height: new scratch */
                 light_column_destroy(j->lc);
                 j->lc = light_column_create(L->w->cy);
-                if (!j->lc || !light_column_snapshot(j->lc, L->w, cx, cz)) {
+                if (!j->lc || !light_column_snapshot(j->lc, L->w, cx, cz, reach)) {
                     log_error("light: no memory to bake column %d %d: it stays dark", cx, cz);
                     continue;
                 }
             }
-            j->params = params_from_cvars(L);
             j->busy = true, j->stale = false, j->epoch = L->col_epoch;
             j->group = (job_group){ 0 };
             job_submit(L->jobs, &j->group, column_job, j);
