@@ -78,6 +78,15 @@ static void *setup(const char *biome)
         free(b);
         return NULL;
     }
+    /* STRATA_BENCH_FLY_EXEC: console commands after the world is made, to
+     * compare settings within one sitting ("set stream.pace 0") */
+    const char *extra = getenv("STRATA_BENCH_FLY_EXEC");
+    if (extra && *extra && cmd_exec(extra) != 0) {
+        bench_skip("STRATA_BENCH_FLY_EXEC failed");
+        app_destroy(b->a);
+        free(b);
+        return NULL;
+    }
     b->biome = biome;
     return b;
 }
@@ -280,6 +289,42 @@ static void stand_still(app *a, const float pos[3], float out[STAND])
     qsort(out, STAND, sizeof *out, cmp_float);
 }
 
+/* STRATA_BENCH_FLY_TRACE=FILE: each flight frame as a CSV line (frame,
+ * ms, step_ms, worker_cpu_ms), appended, for looking at the slow ones. */
+static void trace_frames(const float *ms, const float *step_ms, const float *worker_ms, int frames)
+{
+    const char *path = getenv("STRATA_BENCH_FLY_TRACE");
+    if (!path || !*path) return;
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(stderr, "strata-bench: cannot write the trace %s\n", path);
+        return;
+    }
+    fprintf(f, "frame,ms,step_ms,worker_cpu_ms\n");
+    for (int i = 0; i < frames; i++) fprintf(f, "%d,%.3f,%.3f,%.3f\n", i, ms[i], step_ms[i], worker_ms[i]);
+    fclose(f);
+}
+
+/* The workers' mean CPU time in the frames at or over the flight's p95
+ * (slow) and in the others (rest); ms[] in frame order. */
+static void worker_share(const float *ms, const float *worker_ms, int frames, double *slow, double *rest)
+{
+    float *sorted = malloc(sizeof(float) * (size_t)frames);
+    *slow = *rest = 0;
+    if (!sorted) return;
+    memcpy(sorted, ms, sizeof(float) * (size_t)frames);
+    qsort(sorted, (size_t)frames, sizeof *sorted, cmp_float);
+    float p95 = sorted[(int)(frames * 0.95)];
+    free(sorted);
+    int ns = 0, nr = 0;
+    for (int i = 0; i < frames; i++) {
+        if (ms[i] >= p95) *slow += worker_ms[i], ns++;
+        else *rest += worker_ms[i], nr++;
+    }
+    if (ns) *slow /= ns;
+    if (nr) *rest /= nr;
+}
+
 static void fly_run(void *s)
 {
     stream_bench *b = s;
@@ -301,12 +346,13 @@ static void fly_run(void *s)
 
     long rss0 = rss_kib();
     long long gen0 = stream_get_stats(app_stream(a)).generated;
-    float *ms = malloc(sizeof(float) * (size_t)frames * 4);
+    float *ms = malloc(sizeof(float) * (size_t)frames * 5);
     if (!ms) {
         bench_skip("no memory for the frame times");
         return;
     }
     float *step_ms = ms + frames, *mesh_ms = ms + 2 * frames, *step_cpu = ms + 3 * frames;
+    float *worker_ms = ms + 4 * frames; /* the workers' CPU time during each frame (job_pool_cpu_ns) */
     /* each component's share of each step (component_table.frame_ms) */
     const component_table *ct = &a->comps;
     float *comp_ms = malloc(sizeof(float) * (size_t)frames * (size_t)ct->count);
@@ -323,7 +369,9 @@ static void fly_run(void *s)
         place(a, pos, yaw);
         memset(a->pl.vel, 0, sizeof a->pl.vel);
         frame_parts parts;
+        uint64_t w0 = job_pool_cpu_ns(a->jobs);
         ms[i] = frame_split(a, a->script_time += 1.0 / 60.0, &parts);
+        worker_ms[i] = (float)((double)(job_pool_cpu_ns(a->jobs) - w0) / 1e6);
         step_ms[i] = parts.step_ms, step_cpu[i] = parts.step_cpu_ms, mesh_ms[i] = parts.mesh_ms;
         for (int c = 0; c < ct->count; c++) comp_ms[(size_t)c * (size_t)frames + (size_t)i] = ct->frame_ms[c];
         meshed += parts.meshed;
@@ -333,16 +381,21 @@ static void fly_run(void *s)
         paced += pace(&due);
     }
     double wall_s = timer_ms_since(t0) / 1000.0;
+    trace_frames(ms, step_ms, worker_ms, frames);
+    double worker_slow, worker_rest;
+    worker_share(ms, worker_ms, frames, &worker_slow, &worker_rest);
     long long generated = stream_get_stats(app_stream(a)).generated - gen0;
     long rss1 = rss_kib();
     qsort(ms, (size_t)frames, sizeof *ms, cmp_float);
     qsort(step_ms, (size_t)frames, sizeof *ms, cmp_float);
     qsort(mesh_ms, (size_t)frames, sizeof *ms, cmp_float);
     qsort(step_cpu, (size_t)frames, sizeof *ms, cmp_float);
+    qsort(worker_ms, (size_t)frames, sizeof *ms, cmp_float);
     float p50 = ms[frames / 2], p95 = ms[(int)(frames * 0.95)], mx = ms[frames - 1];
     float step_p95 = step_ms[(int)(frames * 0.95)], mesh_p50 = mesh_ms[frames / 2];
     float step_p50 = step_ms[frames / 2], step_cpu_p95 = step_cpu[(int)(frames * 0.95)];
     float mesh_p95 = mesh_ms[(int)(frames * 0.95)];
+    float worker_p50 = worker_ms[frames / 2], worker_p95 = worker_ms[(int)(frames * 0.95)];
     free(ms);
     bench_note("frames", frames);
     bench_note("standing_ms", standing);
@@ -368,6 +421,13 @@ static void fly_run(void *s)
         if (v[(int)(frames * 0.95)] >= 0.01f) bench_note(keys[c], v[(int)(frames * 0.95)]);
     }
     free(comp_ms);
+    /* the workers' CPU time a frame, and in the frames at or over the p95
+     * against the rest: whether the slow frames are the ones the workers
+     * shared the cores with */
+    bench_note("worker_cpu_p50_ms", worker_p50);
+    bench_note("worker_cpu_p95_ms", worker_p95);
+    bench_note("worker_cpu_slow_ms", worker_slow);
+    bench_note("worker_cpu_rest_ms", worker_rest);
     bench_note("mesh_p50_ms", mesh_p50);
     bench_note("mesh_p95_ms", mesh_p95);
     bench_note("meshed_per_frame", (double)meshed / frames);

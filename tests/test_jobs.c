@@ -1,7 +1,8 @@
 /* The worker pool's urgent parallel loop (work a frame waits on): every
  * index runs once, and it finishes while every worker is held by a long
  * background job (a column's generation or light), because the caller
- * takes indices itself and withdraws the helpers no worker started. */
+ * takes indices itself and withdraws the helpers no worker started; and
+ * the pool's count of the CPU time its jobs used. */
 #include "test_support.h"
 
 #include <stdatomic.h>
@@ -93,12 +94,58 @@ static void test_wait_any(void **state)
     assert_int_equal(job_group_wait_any(NULL, groups, 2), 0);
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* Burns 20 ms of this thread's CPU. */
+static void spin(void *arg)
+{
+    (void)arg;
+    uint64_t t0 = thread_cpu_ns();
+    while (thread_cpu_ns() - t0 < 20000000ull) {
+    }
+}
+
+/* Waits 100 ms without using the CPU. */
+static void nap(void *arg)
+{
+    (void)arg;
+    struct timespec t = { 0, 100000000 };
+    nanosleep(&t, NULL);
+}
+
+/* job_pool_cpu_ns counts what the jobs took from the cores, not how long
+ * they ran: two 20 ms spins and a 100 ms nap add 40 ms and some, well
+ * under the nap's 100 (the flights' worker_cpu notes rest on it). */
+static void test_cpu_time_counts_work_not_waiting(void **state)
+{
+    (void)state;
+    job_pool *pool = job_pool_create(2);
+    assert_non_null(pool);
+    uint64_t c0 = job_pool_cpu_ns(pool);
+    job_group g = { 0 };
+    job_submit(pool, &g, spin, NULL);
+    job_submit(pool, &g, spin, NULL);
+    job_submit(pool, &g, nap, NULL);
+    job_group_wait(pool, &g);
+    uint64_t used = job_pool_cpu_ns(pool) - c0;
+    assert_true(used >= 40000000ull);
+    assert_true(used < 90000000ull);
+    job_pool_destroy(pool);
+    assert_int_equal(job_pool_cpu_ns(NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_index_once),
         cmocka_unit_test(test_finishes_while_workers_are_held),
         cmocka_unit_test(test_wait_any),
+        cmocka_unit_test(test_cpu_time_counts_work_not_waiting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,10 @@
 #include "core/jobs.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct job {
@@ -20,7 +23,17 @@ struct job_pool {
     bool stopping;
     int nthreads;
     pthread_t *threads;
+    _Atomic uint64_t cpu_ns; /* the workers' CPU time inside jobs (job_pool_cpu_ns) */
 };
+
+/* This thread's CPU time: what a job took from the cores, not how long it
+ * waited for one (a worker that shares a core runs longer, not more). */
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
 
 static void *worker_main(void *p)
 {
@@ -34,7 +47,9 @@ static void *worker_main(void *p)
         if (!pool->head) pool->tail = NULL;
         pool->queued--;
         pthread_mutex_unlock(&pool->lock);
+        uint64_t t0 = thread_cpu_ns();
         j->fn(j->arg);
+        atomic_fetch_add_explicit(&pool->cpu_ns, thread_cpu_ns() - t0, memory_order_relaxed);
         pthread_mutex_lock(&pool->lock);
         if (--j->group->pending == 0) pthread_cond_broadcast(&pool->done_cv);
         free(j);
@@ -78,6 +93,11 @@ void job_pool_destroy(job_pool *pool)
 }
 
 int job_pool_threads(const job_pool *pool) { return pool ? pool->nthreads : 0; }
+
+uint64_t job_pool_cpu_ns(job_pool *pool)
+{
+    return pool ? atomic_load_explicit(&pool->cpu_ns, memory_order_relaxed) : 0;
+}
 
 int job_pool_queued(job_pool *pool)
 {

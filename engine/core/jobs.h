@@ -5,6 +5,7 @@
 #define STRATA_JOBS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef struct job_pool job_pool;
 typedef void (*job_fn)(void *arg);
@@ -20,6 +21,10 @@ void job_pool_destroy(job_pool *pool);
 int job_pool_threads(const job_pool *pool);
 /* Jobs queued but not yet started (for the HUD). */
 int job_pool_queued(job_pool *pool);
+/* The CPU time the workers have spent inside jobs since the pool began,
+ * in nanoseconds: the difference over a frame is what the workers took
+ * from the cores the frame shared with them (strata-bench's flights). */
+uint64_t job_pool_cpu_ns(job_pool *pool);
 
 void job_submit(job_pool *pool, job_group *group, job_fn fn, void *arg);
 /* Blocks until every job of the group has finished. */
