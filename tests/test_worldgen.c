@@ -148,6 +148,27 @@ static void test_noise_exact_far_out(void **state)
     assert_true(farther <= 2);
 }
 
+/* The terrain does not come round again: the noise's permutation repeats
+ * every 256 cells of its first octave (32,768 voxels at a scale of 128),
+ * and every height there was the origin's until the plane's lattice was
+ * hashed beyond its first square (test_noise). */
+static void test_terrain_does_not_repeat(void **state)
+{
+    (void)state;
+    terrain_heightmap_params p = { .weight = 48.f, .scale = 128.f, .ground = 40.f, .octaves = 3 };
+    noise n;
+    noise_init(&n, 11);
+    const int shifts[] = { 32768, 65536, 32768 * 300 };
+    for (size_t k = 0; k < sizeof shifts / sizeof shifts[0]; k++) {
+        int same = 0;
+        for (int z = 0; z < 512; z += 16)
+            for (int x = 0; x < 512; x += 2)
+                same += terrain_value_at(&p, &n, x, z) == terrain_value_at(&p, &n, x + shifts[k], z);
+        printf("%d voxels east: %d of 8192 heights the same\n", shifts[k], same);
+        assert_true(same < 82);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -156,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_cvar_ownership),
         cmocka_unit_test(test_background_generation),
         cmocka_unit_test(test_noise_exact_far_out),
+        cmocka_unit_test(test_terrain_does_not_repeat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@ void noise_init(noise *n, int64_t seed)
         n->perm[j] = t;
     }
     for (int i = 0; i < 256; i++) n->perm[256 + i] = n->perm[i];
+    n->key = rng_next(&r);
 }
 
 static inline float fade(float t) { return t * t * t * (t * (t * 6.f - 15.f) + 10.f); }
@@ -44,11 +45,10 @@ static inline float grad3(int h, float x, float y, float z)
     return ((k & 1) ? -u : u) + ((k & 2) ? -v : v);
 }
 
-/* The lattice cell's low byte (X, Y) and the place in it (xf, yf). */
-static float perlin2_cell(const noise *n, int X, int Y, float xf, float yf)
+/* The noise in a cell from its corners' gradient hashes (aa at the low
+ * corner, ba one step in x, ab one in y) and the place in it (xf, yf). */
+static float perlin2_corners(int aa, int ab, int ba, int bb, float xf, float yf)
 {
-    const uint8_t *p = n->perm;
-    int aa = p[p[X] + Y], ab = p[p[X] + Y + 1], ba = p[p[X + 1] + Y], bb = p[p[X + 1] + Y + 1];
     float u = fade(xf), v = fade(yf);
     float x1 = lerpf(grad2(aa, xf, yf), grad2(ba, xf - 1.f, yf), u);
     float x2 = lerpf(grad2(ab, xf, yf - 1.f), grad2(bb, xf - 1.f, yf - 1.f), u);
@@ -58,14 +58,34 @@ static float perlin2_cell(const noise *n, int X, int Y, float xf, float yf)
 float noise_perlin2(const noise *n, float x, float y)
 {
     int xi = fastfloor(x), yi = fastfloor(y);
-    return perlin2_cell(n, xi & 255, yi & 255, x - (float)xi, y - (float)yi);
+    int X = xi & 255, Y = yi & 255;
+    const uint8_t *p = n->perm;
+    return perlin2_corners(p[p[X] + Y], p[p[X] + Y + 1], p[p[X + 1] + Y], p[p[X + 1] + Y + 1], x - (float)xi,
+                           y - (float)yi);
+}
+
+/* The gradient hash of lattice point (X, Y) of the unbounded plane. The
+ * permutation alone repeats every 256 points (32,768 voxels at the hills'
+ * scale): inside the square of points [-256, 256) it is still the hash, so
+ * every world near the origin is what it was, and outside it each point
+ * hashes its own coordinates with the field's key, so nothing repeats.
+ * One hash per point keeps the field continuous across the square's edge. */
+static int lattice2(const noise *n, int64_t X, int64_t Y)
+{
+    if (X >= -256 && X < 256 && Y >= -256 && Y < 256) {
+        const uint8_t *p = n->perm;
+        return p[p[X & 255] + (Y & 255)];
+    }
+    uint64_t h = rng_mix64(n->key ^ (uint64_t)X);
+    return (int)(rng_mix64(h ^ (uint64_t)Y * 0x9e3779b97f4a7c15ull) >> 56);
 }
 
 float noise_perlin2d(const noise *n, double x, double y)
 {
     double fx = floor(x), fy = floor(y);
-    int64_t xi = (int64_t)fx, yi = (int64_t)fy;
-    return perlin2_cell(n, (int)(xi & 255), (int)(yi & 255), (float)(x - fx), (float)(y - fy));
+    int64_t X = (int64_t)fx, Y = (int64_t)fy;
+    return perlin2_corners(lattice2(n, X, Y), lattice2(n, X, Y + 1), lattice2(n, X + 1, Y), lattice2(n, X + 1, Y + 1),
+                           (float)(x - fx), (float)(y - fy));
 }
 
 float noise_perlin3(const noise *n, float x, float y, float z)

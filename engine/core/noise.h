@@ -6,7 +6,10 @@
 
 #include <stdint.h>
 
-typedef struct noise { uint8_t perm[512]; } noise;
+typedef struct noise {
+    uint8_t perm[512];
+    uint64_t key; /* noise_perlin2d's lattice beyond the permutation's square */
+} noise;
 
 void noise_init(noise *n, int64_t seed);
 /* Classic improved Perlin noise, roughly in [-1, 1]; zero on integer lattice points. */
@@ -20,7 +23,9 @@ float noise_perlin2_01(const noise *n, float x, float y);
  * place inside it goes to float. In floats 10^7 voxels at a scale of 100
  * has 1/128 of a cell left (0.78 voxels), and neighbouring columns would
  * share samples. The same field as noise_perlin2 wherever that one's
- * input was exact. */
+ * input was exact and within 256 cells of 0 on both axes (x, y in
+ * [-256, 255)); beyond, the lattice is hashed per point and does not
+ * repeat, where noise_perlin2 repeats every 256 cells. */
 float noise_perlin2d(const noise *n, double x, double y);
 /* The same mapped to [0, 1] and clamped. */
 float noise_perlin2d_01(const noise *n, double x, double y);

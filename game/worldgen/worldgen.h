@@ -26,7 +26,10 @@
 /* 3: terrain and plant-site noise sampled in doubles (noise_perlin2d:
  * exact far out, the low bits change everywhere); the deciduous forest's
  * region key is the region's index on both sides of 0. */
-#define WORLDGEN_VERSION 3
+/* 4: the plane's noise hashed per lattice point beyond the permutation's
+ * square (noise_perlin2d), so terrain and plant sites no longer repeat
+ * every 256 cells; inside the square nothing changed. */
+#define WORLDGEN_VERSION 4
 
 typedef struct worldgen_kind {
     const char *name; /* "hills", "desert", ... (the `biome NAME` argument) */
