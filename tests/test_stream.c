@@ -269,6 +269,95 @@ static void test_radius_generates_a_disc(void **state)
     job_pool_destroy(jobs);
 }
 
+/* The margin's share: with everything near there or coming, at most one
+ * column generates at once; a column missing near lifts the limit; 0 is
+ * no limit; a wait never has it. Inline (no pool): the columns an update
+ * starts are done, not yet collected, so in_flight after it counts them. */
+static void test_margin_jobs_hold_the_margin_only(void **state)
+{
+    (void)state;
+    world *w = window_for(64, 1);
+    stream *s = stream_create(w, NULL, synth_column, NULL, 0, 1);
+    const int free_jobs = 4; /* 2 * 1 + 2 job slots with no pool */
+    stream_set_radius(s, 96);
+    stream_set_margin_jobs(s, 1, 40);
+    stream_wait(s, 16, 16, 40); /* no limit: four columns a poll */
+    assert_true(stream_ready_within(s, 16, 16, 40));
+    assert_false(stream_ready_within(s, 16, 16, 96));
+    int started = 0, updates = 0;
+    while (!stream_ready_within(s, 16, 16, 96) && updates < 1000) {
+        stream_update(s, 16, 16);
+        int n = stream_get_stats(s).in_flight;
+        assert_true(n <= 1); /* nothing near is missing: one at a time */
+        started += n, updates++;
+    }
+    assert_true(stream_ready_within(s, 16, 16, 96));
+    assert_true(started > free_jobs); /* so four at once was possible */
+    /* a column near the centre goes missing: the next update fills every job */
+    for (int cx = -1; cx <= 1; cx++)
+        for (int cz = -2; cz <= 2; cz++) world_set_column_state(w, cx, cz, WORLD_COL_EMPTY);
+    stream_update(s, 16, 16);
+    assert_int_equal(stream_get_stats(s).in_flight, free_jobs);
+    /* 0: no limit whatever is missing */
+    stream_wait(s, 16, 16, 96);
+    stream_set_margin_jobs(s, 0, 40);
+    for (int cz = -2; cz <= 2; cz++) world_set_column_state(w, 3, cz, WORLD_COL_EMPTY); /* 80-93 voxels off */
+    stream_update(s, 16, 16);
+    assert_int_equal(stream_get_stats(s).in_flight, free_jobs);
+    stream_wait(s, 16, 16, 96);
+    assert_ready_columns_match(w);
+    stream_destroy(s);
+    world_destroy(w);
+}
+
+/* Every column more than 40 voxels from (16, 16) waits while the margin
+ * gate is closed: the margin's jobs stay in flight as long as the test
+ * wants. */
+static atomic_int g_margin_closed;
+
+static bool margin_gated_column(void *ctx, world *col, int cx, int cz)
+{
+    while (stream_column_distance2(cx, cz, 16, 16) > 40.0 * 40.0 && atomic_load(&g_margin_closed)) {
+        struct timespec t = { 0, 200000 };
+        nanosleep(&t, NULL);
+    }
+    return synth_column(ctx, col, cx, cz);
+}
+
+/* On a pool, the limit counts what is running: with one margin column
+ * held, updates start no other, where without it every job slot fills. */
+static void test_margin_jobs_count_what_runs(void **state)
+{
+    (void)state;
+    for (int limit = 1; limit >= 0; limit--) {
+        job_pool *jobs = job_pool_create(2);
+        world *w = window_for(64, 1);
+        stream *s = stream_create(w, jobs, margin_gated_column, NULL, 0, 1);
+        stream_set_margin_jobs(s, limit, 40);
+        stream_set_radius(s, 40); /* the near disc first, and nothing running after */
+        stream_wait(s, 16, 16, 40);
+        assert_int_equal(stream_get_stats(s).in_flight, 0);
+        atomic_store(&g_margin_closed, 1);
+        stream_set_radius(s, 96);
+        int most = 0;
+        for (int i = 0; i < 20; i++) {
+            stream_update(s, 16, 16);
+            int n = stream_get_stats(s).in_flight;
+            most = n > most ? n : most;
+            struct timespec t = { 0, 1000000 };
+            nanosleep(&t, NULL);
+        }
+        assert_int_equal(most, limit ? 1 : 6); /* 2 * 2 + 2 job slots */
+        atomic_store(&g_margin_closed, 0);
+        stream_wait(s, 16, 16, 96);
+        assert_true(stream_ready_within(s, 16, 16, 96));
+        assert_ready_columns_match(w);
+        stream_destroy(s);
+        world_destroy(w);
+        job_pool_destroy(jobs);
+    }
+}
+
 static void test_order_and_workers_do_not_matter(void **state)
 {
     (void)state;
@@ -739,6 +828,8 @@ int main(void)
         cmocka_unit_test(test_column_distance),
         cmocka_unit_test(test_moving_hook_before_each_move),
         cmocka_unit_test(test_radius_generates_a_disc),
+        cmocka_unit_test(test_margin_jobs_hold_the_margin_only),
+        cmocka_unit_test(test_margin_jobs_count_what_runs),
         cmocka_unit_test(test_order_and_workers_do_not_matter),
         cmocka_unit_test(test_edits_survive_flying_away_and_back),
         cmocka_unit_test(test_stored_unsaved_taken_once),

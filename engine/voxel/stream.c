@@ -143,6 +143,7 @@ struct stream {
     void *moving_ctx;
     int max_jobs;    /* job slots */
     int active_jobs; /* of those, the ones used (stream_set_workers) */
+    int margin_jobs, margin_near; /* stream_set_margin_jobs */
     stream_job *job;
     store st;
     /* per window chunk: its fingerprint as generated, taken on the worker
@@ -576,6 +577,12 @@ bool stream_update(stream *s, double x, double z)
     for (int i = 0; i < s->active_jobs; i++) free_jobs += atomic_load(&s->job[i].state) == JOB_FREE;
     if (free_jobs > 0) {
         int n = nearest_empty(s, x, z, free_jobs);
+        /* the nearest column not started decides: when it is beyond
+         * `near`, so are all of them, and only the margin is wanted */
+        if (s->margin_jobs > 0 && n > 0 && s->dist[s->order[0]] > (float)s->margin_near * (float)s->margin_near) {
+            int room = s->margin_jobs - (s->active_jobs - free_jobs);
+            n = room < 0 ? 0 : n < room ? n : room;
+        }
         for (int i = 0, k = 0; i < n && k < s->active_jobs; k++) {
             if (atomic_load(&s->job[k].state) != JOB_FREE) continue;
             int id = s->order[i++];
@@ -625,13 +632,16 @@ void stream_wait_each(stream *s, double x, double z, int radius, void (*between)
     int most = (s->w->cx / 2 - 1 - s->hysteresis) * CHUNK_SIZE;
     if (s->radius > 0 && s->radius < most) most = s->radius;
     if (radius > most) radius = most;
+    int margin_jobs = s->margin_jobs;
+    s->margin_jobs = 0; /* a wait wants everything, and frames wait on it */
     for (;;) {
-        if (!stream_update(s, x, z)) return;
-        if (stream_ready_within(s, x, z, radius)) return;
+        if (!stream_update(s, x, z)) break;
+        if (stream_ready_within(s, x, z, radius)) break;
         if (between) between(arg);
         struct timespec t = { 0, 500000 };
         nanosleep(&t, NULL);
     }
+    s->margin_jobs = margin_jobs;
 }
 
 void stream_each_stored(const stream *s, void (*fn)(void *arg, int cx, int cy, int cz, const chunk *c), void *arg)
@@ -725,6 +735,12 @@ uint64_t stream_generated_fingerprint(const stream *s, int cx, int cy, int cz)
 }
 
 void stream_set_radius(stream *s, int voxels) { s->radius = voxels > 0 ? voxels : 0; }
+
+void stream_set_margin_jobs(stream *s, int jobs, int near)
+{
+    s->margin_jobs = jobs > 0 ? jobs : 0;
+    s->margin_near = near > 0 ? near : 0;
+}
 
 void stream_set_workers(stream *s, int workers)
 {

@@ -192,6 +192,15 @@ int stream_take_arrived(stream *s, int *cx, int *cz, int max);
  * limit finish and get nothing new. */
 void stream_set_workers(stream *s, int workers);
 
+/* The margin's share of the workers: while every column within `near`
+ * voxels of the centre is there or generating, at most `jobs` columns
+ * generate at once (0: as many as stream_set_workers allows). Columns
+ * enter the radius in rows as the player moves, and on a machine whose
+ * cores the renderer fills, every worker at once on the margin (what
+ * the player cannot see yet) takes them from the frame. Anything missing
+ * nearer than `near` lifts the limit, and stream_wait never has it. */
+void stream_set_margin_jobs(stream *s, int jobs, int near);
+
 /* Folds column (cx, cz) into h: its coordinates, then each chunk's voxels
  * and tints bottom up (world_hash_chunk). A ready column is read from the
  * window; any other is generated into `scratch` (a 1 x cy x 1 window, moved

@@ -29,7 +29,7 @@ typedef struct stream_comp {
     worldgen_stream *gen;         /* made by app_stream_begin, for the next world */
     worldgen_stream *gen_pending;
     struct {
-        cvar *enable, *margin, *hysteresis, *memory_mb, *spawn_radius, *workers;
+        cvar *enable, *margin, *hysteresis, *memory_mb, *spawn_radius, *workers, *margin_workers;
     } cv;
     int *arrived_x, *arrived_z, arrived_cap;
 } stream_comp;
@@ -146,6 +146,9 @@ static void window_moving(void *ctx, int ocx, int ocz)
 static void update(stream_comp *c, app *a)
 {
     set_radius(c, a);
+    /* only the margin's columns are held to fewer workers: what the
+     * player can see comes as fast as every worker makes it */
+    stream_set_margin_jobs(c->s, c->cv.margin_workers->i, (int)ceilf(a->cv.distance->f));
     if (!stream_update(c->s, a->pl.pos[0], a->pl.pos[2]))
         log_warn("stream: the player is at the edge of the 32-bit world; the world does not follow further");
     announce_arrivals(c, a);
@@ -427,8 +430,9 @@ static void *stream_init(app *a)
         { "stream.memory_mb", "the most memory the window's voxels may take", CVAR_FLOAT, CVAR_ARCHIVE, "1024", 16, 65536 },
         { "stream.spawn_radius", "voxels around the spawn generated before the player lands", CVAR_INT, CVAR_ARCHIVE, "96", 32, 512 },
         { "stream.workers", "columns generated at once on the worker threads (0: every worker, kept busy)", CVAR_INT, CVAR_ARCHIVE, "0", 0, 64 },
+        { "stream.margin_workers", "columns generated at once while everything within view.distance is there or coming (0: as many as stream.workers)", CVAR_INT, CVAR_ARCHIVE, "1", 0, 64 },
     };
-    cvar **slots[] = { &c->cv.enable, &c->cv.margin, &c->cv.hysteresis, &c->cv.memory_mb, &c->cv.spawn_radius, &c->cv.workers };
+    cvar **slots[] = { &c->cv.enable, &c->cv.margin, &c->cv.hysteresis, &c->cv.memory_mb, &c->cv.spawn_radius, &c->cv.workers, &c->cv.margin_workers };
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) *slots[i] = cvar_register(&vars[i]);
     c->arrived_cap = 256;
     c->arrived_x = malloc(sizeof(int) * (size_t)c->arrived_cap);
