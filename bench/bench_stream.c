@@ -290,8 +290,10 @@ static void stand_still(app *a, const float pos[3], float out[STAND])
 }
 
 /* STRATA_BENCH_FLY_TRACE=FILE: each flight frame as a CSV line (frame,
- * ms, step_ms, worker_cpu_ms), appended, for looking at the slow ones. */
-static void trace_frames(const float *ms, const float *step_ms, const float *worker_ms, int frames)
+ * ms, step_ms, worker_cpu_ms, then each component's share of the step),
+ * appended, for looking at the slow ones. */
+static void trace_frames(const float *ms, const float *step_ms, const float *worker_ms, const component_table *ct,
+                         const float *comp_ms, int frames)
 {
     const char *path = getenv("STRATA_BENCH_FLY_TRACE");
     if (!path || !*path) return;
@@ -300,8 +302,14 @@ static void trace_frames(const float *ms, const float *step_ms, const float *wor
         fprintf(stderr, "strata-bench: cannot write the trace %s\n", path);
         return;
     }
-    fprintf(f, "frame,ms,step_ms,worker_cpu_ms\n");
-    for (int i = 0; i < frames; i++) fprintf(f, "%d,%.3f,%.3f,%.3f\n", i, ms[i], step_ms[i], worker_ms[i]);
+    fprintf(f, "frame,ms,step_ms,worker_cpu_ms");
+    for (int c = 0; c < ct->count; c++) fprintf(f, ",%s_ms", ct->c[c]->name);
+    fputc('\n', f);
+    for (int i = 0; i < frames; i++) {
+        fprintf(f, "%d,%.3f,%.3f,%.3f", i, ms[i], step_ms[i], worker_ms[i]);
+        for (int c = 0; c < ct->count; c++) fprintf(f, ",%.3f", comp_ms[(size_t)c * (size_t)frames + (size_t)i]);
+        fputc('\n', f);
+    }
     fclose(f);
 }
 
@@ -381,7 +389,7 @@ static void fly_run(void *s)
         paced += pace(&due);
     }
     double wall_s = timer_ms_since(t0) / 1000.0;
-    trace_frames(ms, step_ms, worker_ms, frames);
+    trace_frames(ms, step_ms, worker_ms, ct, comp_ms, frames);
     double worker_slow, worker_rest;
     worker_share(ms, worker_ms, frames, &worker_slow, &worker_rest);
     long long generated = stream_get_stats(app_stream(a)).generated - gen0;
