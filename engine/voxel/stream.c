@@ -9,102 +9,7 @@
 #include "core/hash.h"
 #include "core/log.h"
 #include "core/timer.h"
-
-/* ---- the store: edited chunks of columns outside the window ----
- * Open addressing on (cx, cy, cz), linear probing, tombstones; it grows
- * with what the player edited, never with the distance travelled. A paged
- * entry keeps only the coordinates: its chunk is safely in the save file
- * (stream_page_out_saved) and the pager reads it back when its column
- * comes, so the voxels in memory are bounded by what is not yet written. */
-
-typedef struct stored {
-    int cx, cy, cz;
-    chunk *c;      /* NULL: empty slot, or paged */
-    bool tomb;     /* a removed entry: probing goes on past it */
-    bool paged;    /* the chunk lives only in the file (c is NULL) */
-    uint8_t flags; /* the world's edit flags (WORLD_EDITED | WORLD_UNSAVED) */
-    uint64_t gen_fp; /* chunk_fingerprint of the chunk as generated (0: unknown) */
-} stored;
-
-static bool live(const stored *e) { return e->c || e->paged; }
-
-typedef struct store {
-    stored *e;
-    int cap, used, live; /* used counts live entries and tombstones */
-} store;
-
-static unsigned store_hash(int cx, int cy, int cz)
-{
-    uint64_t h = (uint64_t)(uint32_t)cx * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)cz * 0xC2B2AE3D27D4EB4Full ^
-                 (uint64_t)(uint32_t)cy * 0x165667B19E3779F9ull;
-    return (unsigned)(h ^ (h >> 29));
-}
-
-static stored *store_find(const store *st, int cx, int cy, int cz)
-{
-    if (!st->cap) return NULL;
-    for (unsigned i = store_hash(cx, cy, cz) & (unsigned)(st->cap - 1);; i = (i + 1) & (unsigned)(st->cap - 1)) {
-        stored *e = &st->e[i];
-        if (!live(e) && !e->tomb) return NULL;
-        if (live(e) && e->cx == cx && e->cy == cy && e->cz == cz) return e;
-    }
-}
-
-static bool store_grow(store *st)
-{
-    int cap = st->cap ? st->cap * 2 : 64;
-    if (st->live * 2 < st->cap) cap = st->cap; /* only tombstones: rehash in place size */
-    stored *e = calloc((size_t)cap, sizeof *e);
-    if (!e) return false;
-    for (int i = 0; i < st->cap; i++) {
-        if (!live(&st->e[i])) continue;
-        unsigned k = store_hash(st->e[i].cx, st->e[i].cy, st->e[i].cz) & (unsigned)(cap - 1);
-        while (live(&e[k])) k = (k + 1) & (unsigned)(cap - 1);
-        e[k] = st->e[i];
-    }
-    free(st->e);
-    st->e = e, st->cap = cap, st->used = st->live;
-    return true;
-}
-
-static void free_chunk(chunk *c)
-{
-    if (c) free(c->tint);
-    free(c);
-}
-
-/* Takes ownership of c (replacing any stored chunk at the same place); c
- * NULL with `paged`: the chunk is in the file only. */
-static bool store_put(store *st, int cx, int cy, int cz, chunk *c, bool paged, uint8_t flags, uint64_t gen_fp)
-{
-    stored *old = store_find(st, cx, cy, cz);
-    if (old) {
-        free_chunk(old->c);
-        old->c = c, old->paged = paged, old->flags = flags, old->gen_fp = gen_fp;
-        return true;
-    }
-    if ((st->used + 1) * 4 > st->cap * 3 && !store_grow(st)) return false;
-    unsigned i = store_hash(cx, cy, cz) & (unsigned)(st->cap - 1);
-    while (live(&st->e[i])) i = (i + 1) & (unsigned)(st->cap - 1);
-    if (!st->e[i].tomb) st->used++;
-    st->e[i] = (stored){ cx, cy, cz, c, false, paged, flags, gen_fp };
-    st->live++;
-    return true;
-}
-
-static void store_remove(store *st, stored *e)
-{
-    e->c = NULL, e->paged = false, e->tomb = true;
-    st->live--;
-}
-
-static void store_free(store *st)
-{
-    for (int i = 0; i < st->cap; i++)
-        if (st->e[i].c) free_chunk(st->e[i].c);
-    free(st->e);
-    memset(st, 0, sizeof *st);
-}
+#include "voxel/stream_store.h"
 
 /* ---- jobs ---- */
 
@@ -511,10 +416,10 @@ void stream_adopt(stream *to, stream *from, double x, double z)
     store_leaving(from, ocx, ocz, tw->cx, tw->cz);
     for (int i = 0; i < from->st.cap; i++) {
         stored *e = &from->st.e[i];
-        if (!live(e)) continue;
+        if (!store_live(e)) continue;
         if (!store_put(&to->st, e->cx, e->cy, e->cz, e->c, e->paged, e->flags, e->gen_fp)) {
             log_error("stream: out of memory keeping the edits of chunk %d,%d,%d", e->cx, e->cy, e->cz);
-            free_chunk(e->c);
+            store_free_chunk(e->c);
         }
         store_remove(&from->st, e);
     }
@@ -689,7 +594,7 @@ bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, c
         if (!c->tint) return free(c), false;
         memcpy(c->tint, tint, CHUNK_VOLUME);
     }
-    if (!store_put(&s->st, cx, cy, cz, c, false, WORLD_EDITED, 0)) return free_chunk(c), false;
+    if (!store_put(&s->st, cx, cy, cz, c, false, WORLD_EDITED, 0)) return store_free_chunk(c), false;
     if (world_column_state(s->w, cx, cz) == WORLD_COL_READY) {
         restore_chunk(s, cx, cy, cz, 0);
         mark_column_dirty(s->w, cx, cz);
@@ -713,7 +618,7 @@ int stream_page_out_saved(stream *s)
         /* its column is generating: the job was given it from memory, so
          * the install restores it from here (the next call pages it) */
         if (in_flight(s, e->cx, e->cz)) continue;
-        free_chunk(e->c);
+        store_free_chunk(e->c);
         e->c = NULL, e->paged = true;
         n++;
     }
