@@ -2,8 +2,12 @@
  * index runs once, and it finishes while every worker is held by a long
  * background job (a column's generation or light), because the caller
  * takes indices itself and withdraws the helpers no worker started; and
- * the pool's count of the CPU time its jobs used. */
+ * the pool's count of the CPU time its jobs used; and the workers' policy. */
+#define _GNU_SOURCE /* SCHED_BATCH */
 #include "test_support.h"
+
+#include <pthread.h>
+#include <sched.h>
 
 #include <stdatomic.h>
 #include <time.h>
@@ -139,6 +143,33 @@ static void test_cpu_time_counts_work_not_waiting(void **state)
     assert_int_equal(job_pool_cpu_ns(NULL), 0);
 }
 
+/* The policy of the thread that runs the job (Linux: sched_getscheduler). */
+static void record_policy(void *arg) { *(int *)arg = sched_getscheduler(0); }
+
+/* The workers run as batch threads, so waking one never puts off the
+ * thread that queued its job (jobs.c); the caller's own policy is left
+ * alone. Where the system has no SCHED_BATCH there is nothing to test. */
+static void test_workers_are_batch_threads(void **state)
+{
+    (void)state;
+#ifdef SCHED_BATCH
+    int before = sched_getscheduler(0);
+    job_pool *pool = job_pool_create(2);
+    assert_non_null(pool);
+    int policy[2] = { -1, -1 };
+    job_group g = { 0 };
+    job_submit(pool, &g, record_policy, &policy[0]);
+    job_submit(pool, &g, record_policy, &policy[1]);
+    job_group_wait(pool, &g);
+    assert_int_equal(policy[0], SCHED_BATCH);
+    assert_int_equal(policy[1], SCHED_BATCH);
+    assert_int_equal(sched_getscheduler(0), before);
+    job_pool_destroy(pool);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -146,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_finishes_while_workers_are_held),
         cmocka_unit_test(test_wait_any),
         cmocka_unit_test(test_cpu_time_counts_work_not_waiting),
+        cmocka_unit_test(test_workers_are_batch_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
