@@ -764,8 +764,18 @@ void light_bake(light *l, const light_params *p, job_pool *jobs, const int lo[3]
 void light_relight(light *l, const world *w, const light_params *p, job_pool *jobs, const int lo[3],
                    const int hi[3], int win_lo[3], int win_hi[3], light_stats *stats)
 {
-    light_read_world(l, w, lo, hi, jobs);
     int reach = light_reach(p);
+    /* The bake lights [lo - reach, hi + reach); its walks test voxels less
+     * than reach from their elements (and row_elements their neighbours),
+     * so it reads all of [lo - 2 reach, hi + 2 reach) now: the volume's
+     * bits elsewhere may be a moved window's (light_move keeps none). */
+    int rl[3], rh[3];
+    for (int k = 0; k < 3; k++) {
+        int64_t a0 = (int64_t)lo[k] - 2 * (int64_t)reach, b0 = (int64_t)hi[k] + 2 * (int64_t)reach;
+        rl[k] = a0 < INT32_MIN ? INT32_MIN : (int)a0;
+        rh[k] = b0 > INT32_MAX ? INT32_MAX : (int)b0;
+    }
+    light_read_world(l, w, rl, rh, jobs);
     int a[3], b[3], wl[3], wh[3];
     for (int k = 0; k < 3; k++) a[k] = lo[k] - reach, b[k] = hi[k] + reach;
     clamp_box(l, a, b, wl, wh);

@@ -95,7 +95,8 @@ void light_task_cancel(light_task *t);
  * queued job first), without touching the pool. */
 void light_task_release(light_task *t);
 
-/* After voxels in [lo, hi) changed, or columns there arrived: re-reads them
+/* After voxels in [lo, hi) changed, or columns there arrived: reads them
+ * and the voxels within twice the reach around them (all its walks test),
  * and relights the window they can reach. Writes that window (global,
  * clamped to the volume's window) into win_lo/win_hi when given. */
 void light_relight(light *l, const world *w, const light_params *p, struct job_pool *jobs, const int lo[3],
@@ -105,7 +106,9 @@ void light_relight(light *l, const world *w, const light_params *p, struct job_p
  * CHUNK_SIZE, as world_x0/world_z0 give): the light of the columns that
  * leave is cleared, and the columns that enter are empty (air) and dark
  * until they are read and relit, the way the world's own columns behave.
- * Columns that stay keep their light and their slots.
+ * Columns that stay keep their light and their slots. The occupancy
+ * bits light_read_world read are not kept: a bake reads what it walks
+ * first (light_relight does; a whole bake reads the whole window).
  * When only some columns leave, their pairs are not cleared on the move:
  * light_get, bakes, relights, landings and light_hash see them dark, but
  * light_data's raw bytes keep the old light there until the column's own

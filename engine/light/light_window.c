@@ -1,6 +1,5 @@
 /* light_window: the light volume as a window that moves with the world's
- * (light.h, light_move): the columns' slots, the occupancy bits' shift,
- * the stale columns a move leaves and their handing out, and reading a
+ * (light.h, light_move): the columns' slots, the stale columns a move leaves and their handing out, and reading a
  * voxel's light. Split from light.c, which holds the trace. */
 #include <stdint.h>
 #include <string.h>
@@ -20,75 +19,6 @@ void light_slot(const light *l, int *kx, int *kz)
     *kx = l->kx, *kz = l->kz;
 }
 
-/* Window-order bits after a move by (dx, dz) voxels (multiples of 32):
- * the bit of new local (x, y, z) is the old one of (x + dx, y, z + dz), or
- * clear where that left the window. Rows are whole half words, so this
- * moves 32-voxel chunk rows, walking away from the side it reads so the
- * copy can be in place. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* On a little-endian machine half word j is the 4 bytes at byte 4 j: each
- * plane moves as one memmove by dx's half words, then the half words a row
- * took from its neighbour row are cleared (elsewhere, the loop below moves
- * a half word at a time). A
- * streamed window's move shifts two arrays of tens of MB: at memory
- * speed instead of a read-modify-write per half word, which held the
- * frame of every move for tens of ms. */
-static void shift_bits(const light *l, uint64_t *bits, int dx, int dz)
-{
-    const size_t hx = (size_t)(l->sx / CHUNK_SIZE), plane = hx * (size_t)l->sy; /* in half words */
-    const int hdx = dx / CHUNK_SIZE;
-    const size_t gone = (size_t)(hdx < 0 ? -hdx : hdx); /* half words of a row that leave */
-    unsigned char *b = (unsigned char *)bits;
-    bool fwd = dz > 0; /* planes in the order that reads each before it is written */
-    for (int i = 0; i < l->sz; i++) {
-        int z = fwd ? i : l->sz - 1 - i;
-        int64_t zs = (int64_t)z + dz;
-        unsigned char *dst = b + 4 * (size_t)z * plane;
-        if (zs < 0 || zs >= l->sz || gone >= hx) {
-            memset(dst, 0, 4 * plane);
-            continue;
-        }
-        const unsigned char *src = b + 4 * (size_t)zs * plane;
-        if (hdx >= 0) memmove(dst, src + 4 * gone, 4 * (plane - gone));
-        else memmove(dst + 4 * gone, src, 4 * (plane - gone));
-        if (gone)
-            for (int y = 0; y < l->sy; y++)
-                memset(dst + 4 * ((size_t)y * hx + (hdx > 0 ? hx - gone : 0)), 0, 4 * gone);
-    }
-}
-#else
-/* Half word j (32 bits) of a bit array: a chunk row of 32 voxels. */
-static inline uint32_t half_get(const uint64_t *bits, size_t j) { return (uint32_t)(bits[j >> 1] >> ((j & 1) * 32)); }
-static inline void half_set(uint64_t *bits, size_t j, uint32_t v)
-{
-    int shift = (int)(j & 1) * 32;
-    bits[j >> 1] = (bits[j >> 1] & ~(0xffffffffull << shift)) | ((uint64_t)v << shift);
-}
-
-static void shift_bits(const light *l, uint64_t *bits, int dx, int dz)
-{
-    const int hx = l->sx / CHUNK_SIZE; /* half words a row */
-    const int hdx = dx / CHUNK_SIZE;
-    const size_t row = (size_t)hx, plane = row * (size_t)l->sy;
-    /* reading ahead (d > 0) walks forwards, reading behind walks backwards */
-    bool fwd = dz > 0 || (dz == 0 && dx > 0);
-    for (int i = 0; i < l->sz; i++) {
-        int z = fwd ? i : l->sz - 1 - i;
-        int64_t zs = (int64_t)z + dz;
-        bool zin = zs >= 0 && zs < l->sz;
-        for (int yi = 0; yi < l->sy; yi++)
-            for (int j = 0; j < hx; j++) {
-                int y = fwd ? yi : l->sy - 1 - yi;
-                int x = fwd ? j : hx - 1 - j;
-                int64_t xs = (int64_t)x + hdx;
-                uint32_t v = 0;
-                if (zin && xs >= 0 && xs < hx) v = half_get(bits, (size_t)zs * plane + (size_t)y * row + (size_t)xs);
-                half_set(bits, (size_t)z * plane + (size_t)y * row + (size_t)x, v);
-            }
-    }
-}
-#endif
-
 void light_move(light *l, int x0, int z0)
 {
     if (x0 == l->ox && z0 == l->oz) return;
@@ -98,9 +28,6 @@ void light_move(light *l, int x0, int z0)
     if (all) { /* one clear of everything, not one per chunk row */
         memset(l->rg, 0, l->count * 2);
         memset(l->stale, LIGHT_FRESH, (size_t)ncx * (size_t)ncz);
-        size_t words = (l->count + 63) / 64;
-        memset(l->opaque, 0, words * sizeof *l->opaque);
-        memset(l->drawn, 0, words * sizeof *l->drawn);
         light_place(l, x0, z0);
         return;
     }
@@ -119,8 +46,11 @@ void light_move(light *l, int x0, int z0)
             if (gx >= x0 && gx < (int64_t)x0 + l->sx && gz >= z0 && gz < (int64_t)z0 + l->sz) continue;
             l->stale[(sz / CHUNK_SIZE) * ncx + sx / CHUNK_SIZE] = LIGHT_STALE;
         }
-    shift_bits(l, l->opaque, (int)dx, (int)dz);
-    shift_bits(l, l->drawn, (int)dx, (int)dz);
+    /* The occupancy bits stay where they are: every bake reads the voxels
+     * its walks test first (light_relight reads its box and twice the reach
+     * around it), so none reads bits of an older window. Shifting them
+     * kept them whole between reads, at a memmove of both arrays (48 MB
+     * for a 27-column window) on the frame of every move. */
     light_place(l, x0, z0);
 }
 

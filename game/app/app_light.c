@@ -493,8 +493,8 @@ static void light_column_arrived(app_light *L, const world_edit *e)
         return;
     }
     const world *w = L->w;
-    /* the volume's occupancy, for the relights of later edits */
-    light_read_world(L->vol, w, e->lo, e->hi, L->jobs);
+    /* (nothing is read into the volume's occupancy bits: a later edit's
+     * relight reads all it walks, light_relight) */
     int cx = e->lo[0] >> CHUNK_BITS, cz = e->lo[2] >> CHUNK_BITS;
     for (int dz = -1; dz <= 1; dz++)
         for (int dx = -1; dx <= 1; dx++)
