@@ -21,8 +21,9 @@ struct light {
     int kx, kz;
     /* One bit per voxel in WINDOW order (local x = x - ox fastest, then y,
      * then local z): bit set = stops light. Window order, not slots, keeps
-     * the particle walk's inner loop free of wrap-arounds; a move shifts
-     * these bits by whole chunk rows (light_move). */
+     * the particle walk's inner loop free of wrap-arounds. A scratch of
+     * what the next bake reads (light_read_box), not kept across a move:
+     * after one they hold an older window's bits (light_move). */
     uint64_t *opaque;
     /* one bit per voxel: the material's faces are drawn (an element's neighbour) */
     uint64_t *drawn;

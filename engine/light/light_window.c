@@ -1,6 +1,7 @@
 /* light_window: the light volume as a window that moves with the world's
- * (light.h, light_move): the columns' slots, the stale columns a move leaves and their handing out, and reading a
- * voxel's light. Split from light.c, which holds the trace. */
+ * (light.h, light_move): the columns' slots, the stale columns a move
+ * leaves and their handing out, and reading a voxel's light. Split from
+ * light.c, which holds the trace. */
 #include <stdint.h>
 #include <string.h>
 

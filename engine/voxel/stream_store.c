@@ -1,3 +1,4 @@
+/* stream_store: the table of edited chunks outside the window (stream_store.h). */
 #include "voxel/stream_store.h"
 
 #include <stdlib.h>
