@@ -44,7 +44,7 @@ static void *worker_main(void *p)
     /* A worker woken by a submit does not take the submitting thread's
      * core at once (the scheduler's wake-up preemption, which batch
      * threads forgo): on two cores the main thread that queued a column
-     * in the middle of its step was otherwise put off for 2-5 ms of wall
+     * in the middle of its step was otherwise put off for 1-5 ms of wall
      * time for 0.1 ms of work. Batch keeps a normal thread's share of the
      * cores (unlike SCHED_IDLE, which left urgent jobs behind the
      * rasterizer's threads) and needs no privilege; where it is refused,
