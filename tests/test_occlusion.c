@@ -3,9 +3,16 @@
  *    sampled inside the box projects onto a pixel whose depth is nearer
  *    (random depth images, random boxes, random cameras);
  *  - a hole of one pixel in an occluding wall keeps what lies behind it;
+ *  - the compute shader's tiles (gfx/occlusion_gpu) are the CPU
+ *    reference's on the same depth, the game's own frames, to one
+ *    conversion's rounding;
  *  - through the real game, every biome in every render mode gives the same
  *    picture byte for byte with render.occlusion on and off, from views
  *    around the spawn, while chunks are culled and triangles fall;
+ *  - adaptive rings: a view whose reads hide nothing stops reading (but
+ *    for a probe now and then), one whose reads hide much reads every
+ *    frame, and turning from the first to the second brings the reads
+ *    back within a probe's wait (the pictures above are drawn with it on);
  *  - the spawn views of the frame benchmarks stay within the triangle
  *    budget (issue 23: 45,000 at 1280x720). */
 #include "test_support.h"
@@ -14,12 +21,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glad/gl.h>
 #include <stb/stb_image.h>
 
 #include "app/app.h"
 #include "app/app_internal.h"
+#include "app/app_render.h"
 #include "core/rng.h"
 #include "gfx/occlusion.h"
+#include "gfx/occlusion_gpu.h"
+#include "gfx/shader.h"
 #include "ui/cmd.h"
 
 static float frand(rng *s, float lo, float hi) { return lo + (hi - lo) * (float)rng_double(s); }
@@ -174,6 +185,38 @@ static unsigned char *shot(const char *path, int *w, int *h)
     return px;
 }
 
+/* The depth of the frame just drawn, tiled both ways; returns how many
+ * tiles differ by more than a conversion's rounding (the shader reads
+ * 24-bit depth as a float, the CPU as 32-bit integers), and counts the
+ * tiles nearer than the far plane into *near. */
+static int tiles_both_ways(occlusion_gpu *g, int w, int h, int *near)
+{
+    occlusion_tiles cpu = { 0 }, gpu = { 0 };
+    uint32_t *d = malloc(sizeof *d * (size_t)w * (size_t)h);
+    assert_non_null(d);
+    GLint fb = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &fb);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glReadPixels(0, 0, w, h, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, d);
+    assert_true(occlusion_tiles_build(&cpu, d, w, h));
+    char err[256] = "";
+    if (!occlusion_gpu_tiles(g, (unsigned)fb, w, h, &gpu, err, sizeof err)) fail_msg("occlusion_gpu_tiles: %s", err);
+    assert_int_equal(gpu.tw, cpu.tw);
+    assert_int_equal(gpu.th, cpu.th);
+    int differ = 0;
+    for (int i = 0; i < cpu.tw * cpu.th; i++) {
+        if (fabsf(gpu.far[i] - cpu.far[i]) > 2.5e-7f) {
+            if (differ < 5) printf("tile %d (%d, %d): gpu %.9f, cpu %.9f\n", i, i % cpu.tw, i / cpu.tw, gpu.far[i], cpu.far[i]);
+            differ++;
+        }
+        *near += cpu.far[i] < 1.f;
+    }
+    occlusion_tiles_free(&cpu);
+    occlusion_tiles_free(&gpu);
+    free(d);
+    return differ;
+}
+
 typedef struct view_sum {
     long tri_off, tri_on;
     int occluded;
@@ -242,6 +285,90 @@ static void test_same_picture(void **state)
     app_destroy(a);
 }
 
+/* The game's frames, tiled by the shader and by the CPU: the same tiles.
+ * 317 x 181 pixels leave a narrower last column and row of tiles. */
+static void test_gpu_tiles_match(void **state)
+{
+    (void)state;
+    app *a = open_app(317, 181);
+    if (!shader_compute_supported()) {
+        app_destroy(a);
+        skip();
+    }
+    char err[256] = "";
+    occlusion_gpu *g = occlusion_gpu_create(err, sizeof err);
+    if (!g) fail_msg("occlusion_gpu_create: %s", err);
+    static const char *views[] = { "biome hills", "look 100 -8", "biome taiga", "look 280 -35", "biome deciduous",
+                                   "set render.mode smooth", "look 45 60" };
+    int near = 0, tiles = 0;
+    for (size_t v = 0; v < sizeof views / sizeof *views; v++) {
+        assert_int_equal(cmd_exec(views[v]), 0);
+        assert_int_equal(cmd_exec("frames 1"), 0);
+        int n = 0;
+        assert_int_equal(tiles_both_ways(g, 317, 181, &n), 0);
+        near += n, tiles += 40 * 23;
+    }
+    /* the views show ground and sky: the tiles hold more than one value */
+    printf("%d of %d tiles nearer than the far plane\n", near, tiles);
+    assert_true(near > tiles / 4 && near < tiles);
+    occlusion_gpu_destroy(g);
+    app_destroy(a);
+}
+
+/* reads and skipped rings over n frames of the current view */
+static void count_reads(app *a, int n, int *reads, int *skipped)
+{
+    *reads = *skipped = 0;
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(cmd_exec("frames 1"), 0);
+        occlusion_stats os = app_render_occlusion_stats(a);
+        *reads += os.reads, *skipped += os.skipped;
+    }
+}
+
+static void test_adaptive_rings(void **state)
+{
+    (void)state;
+    app *a = open_app(320, 180);
+    int reads, skipped;
+    /* the forest from the ground: its rings hide most of what they test */
+    assert_int_equal(cmd_exec("biome deciduous; look 100 -8; frames 10"), 0); /* everything meshed */
+    count_reads(a, 20, &reads, &skipped);
+    printf("forest: %d reads, %d skipped in 20 frames\n", reads, skipped);
+    assert_int_equal(skipped, 0);
+    const int rings = reads / 20; /* those the view reaches (the world's edge may stop it short of three) */
+    assert_true(rings >= 2);
+    assert_int_equal(reads, 20 * rings);
+    char back[128]; /* the same spot and view again, later */
+    snprintf(back, sizeof back, "tp %.3f %.3f %.3f; look 100 -8", a->pl.pos[0], a->pl.pos[1], a->pl.pos[2]);
+    /* from high above, looking at the horizon: the reads hide nothing */
+    assert_int_equal(cmd_exec("set player.fly 1; tp 64 180 64; look 45 -5; frames 8"), 0);
+    count_reads(a, 64, &reads, &skipped);
+    printf("above: %d reads, %d skipped in 64 frames\n", reads, skipped);
+    assert_true(skipped > 0);
+    assert_true(reads > 0 && reads <= 12); /* a few probes */
+    assert_int_equal(cmd_exec("set render.occlusion_adaptive 0"), 0);
+    count_reads(a, 4, &reads, &skipped);
+    assert_int_equal(skipped, 0);
+    assert_true(reads >= 4);
+    assert_int_equal(cmd_exec("set render.occlusion_adaptive 1"), 0);
+    count_reads(a, 64, &reads, &skipped); /* back to waiting */
+    /* down into the forest again (its new view: the rings read at once,
+     * at the latest within a probe's longest wait), then every frame */
+    assert_int_equal(cmd_exec(back), 0);
+    int frames = 0;
+    for (; frames < 135; frames++) { /* 128 frames, the longest wait, and a frame a ring */
+        count_reads(a, 1, &reads, &skipped);
+        if (reads > 0 && skipped == 0) break;
+    }
+    printf("back in the forest: all rings read after %d frames\n", frames + 1);
+    assert_true(frames < 135);
+    count_reads(a, 10, &reads, &skipped);
+    assert_int_equal(skipped, 0);
+    assert_true(reads >= 10 * rings);
+    app_destroy(a);
+}
+
 /* Issue 23's budget, on the frame benchmarks' spawn views (bench/bench_frame.c). */
 static void test_spawn_budget(void **state)
 {
@@ -269,7 +396,9 @@ int main(void)
         cmocka_unit_test(test_tiles_exact),
         cmocka_unit_test(test_box_sound_random),
         cmocka_unit_test(test_hole_keeps),
+        cmocka_unit_test(test_gpu_tiles_match),
         cmocka_unit_test(test_same_picture),
+        cmocka_unit_test(test_adaptive_rings),
         cmocka_unit_test(test_spawn_budget),
     };
     /* STRATA_TEST_FILTER=test_spawn_budget runs one test */

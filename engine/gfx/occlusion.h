@@ -69,6 +69,9 @@ typedef struct occlusion_tiles {
  * tile's maximum converts once instead of every pixel. */
 static inline float occlusion_depth_z(uint32_t d) { return (float)((double)d * (1.0 / 4294967295.0)); }
 
+/* Sizes t for a w x h image (its tiles' values left as they were); false
+ * when out of memory (the tiles are then empty: nothing is hidden). */
+bool occlusion_tiles_size(occlusion_tiles *t, int w, int h);
 /* Reduces a w x h depth image (rows from the bottom) to tiles; false when
  * out of memory (the tiles are then empty: nothing is hidden). */
 bool occlusion_tiles_build(occlusion_tiles *t, const uint32_t *depth, int w, int h);
@@ -88,8 +91,9 @@ typedef struct occlusion_stats {
     int tested; /* parts (cells, or chunks) asked about once a depth was read */
     int hidden; /* of those, hidden behind the depth */
     int reads;  /* depth read-backs this frame */
+    int skipped; /* rings whose read was not due this frame (occlusion_set_adaptive) */
     int outside; /* boxes outside the frustum (parts of chunks whose sphere is in it) */
-    double read_ms, tiles_ms; /* waiting for and copying the depth; reducing it to tiles */
+    double read_ms, tiles_ms; /* waiting for and copying the depth; reducing it to tiles (the GPU way: all in read_ms) */
 } occlusion_stats;
 
 render_occlusion *occlusion_create(void);
@@ -109,6 +113,22 @@ bool occlusion_keep(render_occlusion *o, float dist, const float lo[3], const fl
  * culled (the chunk draws nothing). */
 bool occlusion_keep_parts(render_occlusion *o, float dist, const float origin[3], const float (*lo)[3],
                           const float (*hi)[3], int n, bool *keep);
+/* How the depth becomes tiles: 0 read back whole and reduced on the CPU,
+ * 1 reduced by a compute shader (gfx/occlusion_gpu) and only the tiles
+ * read back, 2 whichever of the two its first reads measured faster here
+ * (said once). The shader's way falls back to the CPU's for good, said
+ * once, where it cannot run. 0 until set. */
+void occlusion_set_gpu(render_occlusion *o, int mode);
+/* Whether each ring reads only while its reads pay. A ring whose last
+ * read hid under one in 8 of the parts tested against it waits 2, 4, 8,
+ * 16, ... then 128 frames before it reads again (the rings a frame apart),
+ * or reads at once when its range holds half as many parts again, or
+ * half as many (a new view). Its
+ * parts are meanwhile tested against an earlier ring's tiles, which hide
+ * less but never too much. On until set. */
+void occlusion_set_adaptive(render_occlusion *o, bool on);
+/* Whether the next read will try the shader's way. */
+bool occlusion_uses_gpu(const render_occlusion *o);
 occlusion_stats occlusion_get_stats(const render_occlusion *o);
 
 #endif

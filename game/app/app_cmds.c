@@ -183,6 +183,7 @@ static int c_stats(void *u, int argc, char **argv)
         log_out("chunks_occluded=%d", a->stats.chunks_occluded);
         occlusion_stats os = app_render_occlusion_stats(a);
         log_out("occlusion_reads=%d", os.reads);
+        log_out("occlusion_reads_skipped=%d", os.skipped);
         log_out("occlusion_parts_hidden=%d", os.hidden);
         log_out("occlusion_parts_outside=%d", os.outside);
         log_out("render_mode=%s", a->render_mode ? a->render_mode : "none");

@@ -11,6 +11,7 @@
 #include "core/timer.h"
 #include "gfx/crosshair.h"
 #include "gfx/renderer.h"
+#include "gfx/shader.h"
 #include "ui/cmd.h"
 
 typedef struct render_comp {
@@ -140,6 +141,13 @@ static void *render_init(app *a)
           CVAR_FLOAT, 0, "48", 8, 1024 },
         { "render.occlusion_rings", "occlusion culling: depth read-backs per frame at most, each ring twice as far",
           CVAR_INT, 0, "3", 1, 8 },
+        { "render.occlusion_gpu", "occlusion culling: 0 = the whole depth read back and reduced to tiles on the CPU, "
+          "1 = reduced by a compute shader (GL 4.3) and only the tiles read back, 2 = whichever its first reads "
+          "measure faster here",
+          CVAR_INT, CVAR_ARCHIVE, "2", 0, 2 },
+        { "render.occlusion_adaptive", "occlusion culling: a ring whose depth read hid little reads again only now "
+          "and then (2, 4, ... then every 128 frames) until one pays; 0 = every ring reads every frame",
+          CVAR_BOOL, 0, "1" },
     };
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) cvar_register(&more[i]);
     const cvar_desc budget = { "stream.upload_budget",
@@ -328,6 +336,8 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
     const unsigned char *current = current_slots(r, a->w, app_stream(a) != NULL);
     int n = render_visible_set(cam, s->view_distance, &grid, current, r->visible);
     bool cull = cvar_int("render.occlusion", 1) && !s->wireframe; /* lines hide nothing */
+    occlusion_set_gpu(r->occ, shader_compute_supported() ? cvar_int("render.occlusion_gpu", 2) : 0);
+    occlusion_set_adaptive(r->occ, cvar_int("render.occlusion_adaptive", 1) != 0);
     occlusion_begin(r->occ, cam, s->width, s->height, cvar_float("render.occlusion_near", 48.f),
                     cull ? cvar_int("render.occlusion_rings", 3) : 0);
     render_view v = { cam, s, r->visible, n, grid, r->occ, current };
