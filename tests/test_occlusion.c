@@ -375,7 +375,7 @@ static void test_spawn_budget(void **state)
     (void)state;
     static const char *views[] = {
         "biome hills", "biome desert", "biome taiga", "biome deciduous", "biome formula",
-        "biome desert; set player.fly 1; tp 256 200 256; look 45 -45",
+        "biome desert; set player.fly 1; tp 256 200 256; look 45 -45; stream wait",
         "biome hills; set render.mode smooth", "biome desert; set render.mode smooth",
         "biome taiga; set render.mode smooth", "biome hills; set render.mode enhanced",
     };
