@@ -214,7 +214,7 @@ static int cmp_ms(const void *a, const void *b)
  * faster for good (said once, with the medians). */
 static void time_way(render_occlusion *o, int way, double ms)
 {
-    if (o->gpu_mode != 2 || o->way) return;
+    if (o->gpu_mode != 2 || o->way || o->gpu_failed || o->way_n[way] > WAY_SAMPLES) return;
     o->way_ms[way][o->way_n[way]++] = (float)ms; /* [0]: the warm-up, left out */
     if (o->way_n[WAY_CPU] <= WAY_SAMPLES || o->way_n[WAY_GPU] <= WAY_SAMPLES) return;
     float med[3];
@@ -238,13 +238,15 @@ void occlusion_destroy(render_occlusion *o)
 
 /* Whether a ring's read paid: it hid at least one in 8 of the parts
  * tested against it. On llvmpipe a read's reading and tiling take 1-2 ms
- * of the main thread, 7-10% of a 15-20 ms frame; a ring holding half the
- * view's parts pays that back at about a fifth of them hidden, and only
- * the parts' vertices are saved (their fragments fail early depth
- * anyway). From the ground the rings hide 13-99% (taiga), 95% and more
- * (deciduous), 54-77% (desert); over open hills from 110 voxels up none,
- * and over the deciduous forest 0, 2 and 9% (`stats` after `frames 20`,
- * 1280x720, view.distance 256). */
+ * of the main thread, 7-10% of a 15-20 ms frame, and only the hidden
+ * parts' vertices are saved (their fragments would fail early depth):
+ * for a ring holding half the view's parts that breaks even at about a
+ * fifth of them hidden. The measured views lie far to either side: from
+ * the ground the rings hide 13-99% (taiga), 95% and more (deciduous),
+ * 54-77% (desert); from 110 voxels up over the hills none, over the
+ * deciduous forest 0, 2 and 9% (`stats` after `frames 20`, 1280x720,
+ * view.distance 256). An eighth rather than a fifth keeps reading the
+ * rings in between (the hills from the ground: 0, 15 and 21%). */
 static bool ring_paid(int tested, int hidden) { return hidden > 0 && hidden * 8 >= tested; }
 
 void occlusion_begin(render_occlusion *o, const camera *cam, int w, int h, float near, int rings)
