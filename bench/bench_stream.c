@@ -180,9 +180,10 @@ static float frame_split(app *a, double now, frame_parts *parts)
     if (parts) *parts = (frame_parts){ (float)ts, (float)tc, a->stats.mesh_ms, a->stats.chunks_meshed };
     if (getenv("STRATA_BENCH_TRACE"))
         fprintf(stderr,
-                "frame %.1f ms: step %.1f (cpu %.1f), workers' cpu %.1f, mesh %.1f (%d chunks), %ld triangles, %d chunks drawn, %d occlusion reads, pos %.0f\n",
-                ms, ts, tc, (double)(job_pool_cpu_ns(a->jobs) - w0) / 1e6, a->stats.mesh_ms, a->stats.chunks_meshed, a->stats.triangles, a->stats.chunks_drawn,
-                app_render_occlusion_stats(a).reads, a->pl.pos[0]);
+                "frame %.1f ms: step %.1f (cpu %.1f), workers' cpu %.1f, mesh %.1f (%d chunks), %ld triangles, "
+                "%d chunks drawn, %d occlusion reads, pos %.0f\n",
+                ms, ts, tc, (double)(job_pool_cpu_ns(a->jobs) - w0) / 1e6, a->stats.mesh_ms, a->stats.chunks_meshed,
+                a->stats.triangles, a->stats.chunks_drawn, app_render_occlusion_stats(a).reads, a->pl.pos[0]);
     return ms;
 }
 

@@ -121,14 +121,12 @@ bool occlusion_keep_parts(render_occlusion *o, float dist, const float origin[3]
 void occlusion_set_gpu(render_occlusion *o, int mode);
 /* Whether each ring reads only while its reads pay. A ring whose last
  * read hid under one in 8 of the parts tested against it waits 2, 4, 8,
- * 16, ... then 128 frames before it reads again (the rings a frame apart),
- * or reads at once when its range holds half as many parts again, or
- * half as many (a new view). Its
- * parts are meanwhile tested against an earlier ring's tiles, which hide
- * less but never too much. On until set. */
+ * 16, ... then 128 frames before it reads again (the rings a frame
+ * apart), or reads at once when its range holds half as many parts
+ * again, or half as many (a new view). Its parts are meanwhile tested
+ * against an earlier ring's tiles, which hide less but never too much.
+ * On until set. */
 void occlusion_set_adaptive(render_occlusion *o, bool on);
-/* Whether the next read will try the shader's way. */
-bool occlusion_uses_gpu(const render_occlusion *o);
 occlusion_stats occlusion_get_stats(const render_occlusion *o);
 
 #endif
