@@ -8,9 +8,12 @@
  *   same biome in the same run and the ratios to it, holes (frames in which
  *   a chunk column inside 0.75 x view.distance and inside the frustum could
  *   not be drawn: not generated, or a neighbour missing), columns generated
- *   a second, and the process's RSS at the start and the end. Then the
- *   same standing frame at four views along the path (standing_path_ms,
- *   and p50 and p95 over it): what the views cost with nothing arriving.
+ *   a second, and the process's RSS at the start and the end; quiet_*: the
+ *   same ratios over the flight's frames in which the stream was at rest
+ *   (no worker CPU, step or meshing to speak of). Then the same standing
+ *   frame at four views along the path (standing_path_ms, its own p95 and
+ *   max over its median, and the flight's p50 and p95 over it): what the
+ *   views cost, and how far their frames spread, with nothing arriving.
  * stream.generate.<biome>: columns a second generated on the two workers,
  *   from an empty window to every column within 256 voxels ready, and
  *   (pipeline_*) with their light and meshes settled after that; `needed`
@@ -334,6 +337,30 @@ static void worker_share(const float *ms, const float *worker_ms, int frames, do
     if (nr) *rest /= nr;
 }
 
+/* The flight's quiet frames: the workers took under a millisecond of CPU
+ * in them, the step under one and the meshing under a tenth (no column
+ * arrived, landed or was built to speak of); their count, p95 and max. */
+typedef struct quiet {
+    int n;
+    float p95, max;
+} quiet;
+
+static quiet quiet_frames(const float *ms, const float *step_ms, const float *mesh_ms, const float *worker_ms,
+                          int frames)
+{
+    quiet q = { 0 };
+    float *v = malloc(sizeof(float) * (size_t)frames);
+    if (!v) return q;
+    for (int i = 0; i < frames; i++)
+        if (worker_ms[i] < 1.f && step_ms[i] < 1.f && mesh_ms[i] < 0.1f) v[q.n++] = ms[i];
+    if (q.n > 0) {
+        qsort(v, (size_t)q.n, sizeof *v, cmp_float);
+        q.p95 = v[(int)(q.n * 0.95)], q.max = v[q.n - 1];
+    }
+    free(v);
+    return q;
+}
+
 static void fly_run(void *s)
 {
     stream_bench *b = s;
@@ -393,6 +420,7 @@ static void fly_run(void *s)
     trace_frames(ms, step_ms, worker_ms, ct, comp_ms, frames);
     double worker_slow, worker_rest;
     worker_share(ms, worker_ms, frames, &worker_slow, &worker_rest);
+    quiet q = quiet_frames(ms, step_ms, mesh_ms, worker_ms, frames);
     long long generated = stream_get_stats(app_stream(a)).generated - gen0;
     long rss1 = rss_kib();
     qsort(ms, (size_t)frames, sizeof *ms, cmp_float);
@@ -437,6 +465,14 @@ static void fly_run(void *s)
     bench_note("worker_cpu_p95_ms", worker_p95);
     bench_note("worker_cpu_slow_ms", worker_slow);
     bench_note("worker_cpu_rest_ms", worker_rest);
+    /* the flight's frames in which nothing arrived, was built or landed
+     * (quiet_frames): their ratios are what the views and the machine give
+     * the flight with the stream at rest */
+    bench_note("quiet_frames", q.n);
+    if (q.n > 0) {
+        bench_note("quiet_p95_ratio", q.p95 / standing);
+        bench_note("quiet_max_ratio", q.max / standing);
+    }
     bench_note("mesh_p50_ms", mesh_p50);
     bench_note("mesh_p95_ms", mesh_p95);
     bench_note("meshed_per_frame", (double)meshed / frames);
@@ -465,8 +501,13 @@ static void fly_run(void *s)
     }
     qsort(path, VIEWS * STAND, sizeof *path, cmp_float);
     float along = path[VIEWS * STAND / 2];
+    /* and their own spread: what the same views' p95 and max are with
+     * nothing arriving, the floor under the flight's ratios */
+    float along_p95 = path[(int)(VIEWS * STAND * 0.95)], along_max = path[VIEWS * STAND - 1];
     free(path);
     bench_note("standing_path_ms", along);
+    bench_note("standing_path_p95_ratio", along_p95 / along);
+    bench_note("standing_path_max_ratio", along_max / along);
     bench_note("p50_path_ratio", p50 / along);
     bench_note("p95_path_ratio", p95 / along);
 }
