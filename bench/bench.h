@@ -17,6 +17,10 @@ typedef struct bench_case {
     void (*run)(void *state);
     void (*teardown)(void *state);
     int default_runs;   /* 0 = harness default */
+    /* The untimed first run (caches, lazy allocations, shader compiles);
+     * NULL: one more run of `run`. For a case whose run is long (a whole
+     * flight), a shorter one that warms the same things. */
+    void (*warmup)(void *state);
 } bench_case;
 
 void bench_register(const bench_case *cases, int count);

@@ -117,7 +117,7 @@ int main(int argc, char **argv)
         }
         int n = runs ? runs : bc->default_runs ? bc->default_runs : 20;
         double *t = malloc(sizeof *t * (size_t)n);
-        bc->run(state); /* warm-up: caches, lazy allocations, shader compiles */
+        (bc->warmup ? bc->warmup : bc->run)(state); /* warm-up: caches, lazy allocations, shader compiles */
         for (int r = 0; r < n; r++) {
             uint64_t t0 = timer_ns();
             bc->run(state);
