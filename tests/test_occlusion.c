@@ -29,6 +29,7 @@
 #include "app/app_render.h"
 #include "core/rng.h"
 #include "gfx/occlusion.h"
+#include "gfx/occlusion_judge.h"
 #include "gfx/occlusion_gpu.h"
 #include "gfx/shader.h"
 #include "ui/cmd.h"
@@ -249,6 +250,9 @@ static app *open_app(int w, int h)
     app_desc d = { .headless = true, .width = w, .height = h };
     app *a = app_create(&d);
     if (!a) fail_msg("no app: a GL context or the assets are missing");
+    /* the culling itself, not whether it pays on this machine (the judge
+     * has its own test below) */
+    assert_int_equal(cmd_exec("set render.occlusion_judge 0"), 0);
     return a;
 }
 
@@ -368,6 +372,41 @@ static void test_adaptive_rings(void **state)
     app_destroy(a);
 }
 
+/* The judge in the running game: it reads as before for its first
+ * frames, then tries blocks of frames without reads (which still cull
+ * against the frustum and read nothing), then gives a verdict; `stats`
+ * says it. Which way the verdict goes is this machine's timing, tested
+ * with made-up times in test_occlusion_judge. */
+static void test_judge_in_game(void **state)
+{
+    (void)state;
+    app *a = open_app(320, 180);
+    assert_int_equal(cmd_exec("biome deciduous; look 100 -8; frames 10"), 0); /* rings read every frame here */
+    assert_int_equal(cmd_exec("set render.occlusion_judge 1"), 0);
+    int reads, skipped, off = 0;
+    for (int i = 0; i < JUDGE_FIRST - 1; i++) {
+        count_reads(a, 1, &reads, &skipped);
+        assert_true(reads > 0);
+        assert_false(app_render_occlusion_stats(a).judged_off);
+    }
+    int verdicts = -1;
+    app_render_occlusion_judge(a, &verdicts, NULL);
+    assert_int_equal(verdicts, 0);
+    for (int i = 0; i < JUDGE_TRIAL; i++) {
+        count_reads(a, 1, &reads, &skipped);
+        bool judged_off = app_render_occlusion_stats(a).judged_off;
+        assert_int_equal(judged_off, (i / JUDGE_BLOCK) % 2 == 1);
+        assert_true(judged_off ? reads == 0 : reads > 0);
+        off += judged_off;
+    }
+    assert_int_equal(off, JUDGE_TRIAL / 2);
+    count_reads(a, 1, &reads, &skipped);
+    app_render_occlusion_judge(a, &verdicts, NULL);
+    assert_int_equal(verdicts, 1);
+    assert_int_equal(cmd_exec("stats"), 0);
+    app_destroy(a);
+}
+
 /* Issue 23's budget, on the frame benchmarks' spawn views (bench/bench_frame.c). */
 static void test_spawn_budget(void **state)
 {
@@ -398,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_gpu_tiles_match),
         cmocka_unit_test(test_same_picture),
         cmocka_unit_test(test_adaptive_rings),
+        cmocka_unit_test(test_judge_in_game),
         cmocka_unit_test(test_spawn_budget),
     };
     /* STRATA_TEST_FILTER=test_spawn_budget runs one test */

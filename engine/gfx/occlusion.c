@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "core/timer.h"
 #include "gfx/occlusion_gpu.h"
+#include "gfx/occlusion_judge.h"
 
 /* Depth values are stored with 24 bits and interpolated by the rasterizer
  * with its own rounding; a box must lie this far behind a tile to count as
@@ -174,12 +175,17 @@ struct render_occlusion {
     float way_ms[3][WAY_SAMPLES + 1];
     int way_n[3];
     occlusion_gpu *gpu;
+    /* whether culling pays at all here, by the frames' times
+     * (occlusion_set_judged); the last frame's start */
+    bool judged;
+    occlusion_judge judge;
+    uint64_t frame_start;
 };
 
 render_occlusion *occlusion_create(void)
 {
     render_occlusion *o = calloc(1, sizeof(render_occlusion));
-    if (o) o->adaptive = true;
+    if (o) o->adaptive = true, occlusion_judge_init(&o->judge);
     return o;
 }
 
@@ -193,6 +199,21 @@ void occlusion_set_gpu(render_occlusion *o, int mode)
 void occlusion_set_adaptive(render_occlusion *o, bool on)
 {
     if (o) o->adaptive = on;
+}
+
+void occlusion_set_judged(render_occlusion *o, bool on)
+{
+    if (!o || o->judged == on) return;
+    o->judged = on;
+    occlusion_judge_init(&o->judge); /* a new setting: judged afresh */
+    o->frame_start = 0;
+}
+
+bool occlusion_judge_verdict(const render_occlusion *o, int *verdicts, int *off)
+{
+    if (verdicts) *verdicts = o ? o->judge.verdicts : 0;
+    if (off) *off = o ? o->judge.verdicts_off : 0;
+    return !o || !o->judged || o->judge.verdict;
 }
 
 static int pick_way(const render_occlusion *o)
@@ -251,6 +272,25 @@ static bool ring_paid(int tested, int hidden) { return hidden > 0 && hidden * 8 
 void occlusion_begin(render_occlusion *o, const camera *cam, int w, int h, float near, int rings)
 {
     if (!o) return; /* none could be made: occlusion_keep keeps everything */
+    /* whether this frame culls at all (occlusion_judge), timed from the
+     * last frame's start; with culling off the judge starts afresh */
+    const uint64_t now = timer_ns();
+    const double last_ms = o->frame_start ? (double)(now - o->frame_start) * 1e-6 : -1.0;
+    o->frame_start = now;
+    const bool reads = rings > 0 && (!o->judged || occlusion_judge_next(&o->judge, last_ms));
+    if (rings <= 0) occlusion_judge_init(&o->judge), o->frame_start = 0;
+    if (!reads) {
+        /* no depth read this frame: parts are still tested against the
+         * frustum while culling is on (the judge's frames without reads);
+         * the rings' judgement below waits for a frame that reads */
+        o->cam = cam, o->w = w, o->h = h;
+        o->rings = o->rings_left = 0;
+        o->on = rings > 0, o->have = false;
+        o->at = -1;
+        memset(&o->stats, 0, sizeof o->stats);
+        o->stats.judged_off = rings > 0;
+        return;
+    }
     /* last frame's reads, judged: one that paid reads every frame, one
      * that did not waits twice as long as it last did */
     for (int r = 0; r < RINGS_MAX; r++) {

@@ -94,6 +94,7 @@ typedef struct occlusion_stats {
     int skipped; /* rings whose read was not due this frame (occlusion_set_adaptive) */
     int outside; /* boxes outside the frustum (parts of chunks whose sphere is in it) */
     double read_ms, tiles_ms; /* waiting for and copying the depth; reducing it to tiles (the GPU way: all in read_ms) */
+    bool judged_off; /* culling on, but the judge (occlusion_set_judged) read nothing this frame */
 } occlusion_stats;
 
 render_occlusion *occlusion_create(void);
@@ -127,6 +128,16 @@ void occlusion_set_gpu(render_occlusion *o, int mode);
  * against an earlier ring's tiles, which hide less but never too much.
  * On until set. */
 void occlusion_set_adaptive(render_occlusion *o, bool on);
+/* Whether the frames' own times decide if the depth is read at all
+ * (gfx/occlusion_judge.h): trials of frames with the reads and without,
+ * and the faster kept a while. Frames without reads still leave out the
+ * parts outside the frustum. Off until set; a change starts the judge
+ * afresh (reads, then its first trial JUDGE_FIRST frames on). */
+void occlusion_set_judged(render_occlusion *o, bool on);
+/* The judge's last verdict (true: reads pay, or no judge), and how many
+ * trials it has judged, `off` of them against the reads (either may be
+ * NULL). */
+bool occlusion_judge_verdict(const render_occlusion *o, int *verdicts, int *off);
 occlusion_stats occlusion_get_stats(const render_occlusion *o);
 
 #endif

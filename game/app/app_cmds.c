@@ -184,6 +184,11 @@ static int c_stats(void *u, int argc, char **argv)
         occlusion_stats os = app_render_occlusion_stats(a);
         log_out("occlusion_reads=%d", os.reads);
         log_out("occlusion_reads_skipped=%d", os.skipped);
+        int verdicts = 0, off = 0;
+        bool pays = app_render_occlusion_judge(a, &verdicts, &off);
+        log_out("occlusion_judge=%s", pays ? "reads" : "no_reads");
+        log_out("occlusion_judge_trials=%d", verdicts);
+        log_out("occlusion_judge_trials_without=%d", off);
         log_out("occlusion_parts_hidden=%d", os.hidden);
         log_out("occlusion_parts_outside=%d", os.outside);
         log_out("render_mode=%s", a->render_mode ? a->render_mode : "none");

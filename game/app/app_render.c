@@ -148,6 +148,10 @@ static void *render_init(app *a)
         { "render.occlusion_adaptive", "occlusion culling: a ring whose depth read hid little reads again only now "
           "and then (2, 4, ... then every 128 frames) until one pays; 0 = every ring reads every frame",
           CVAR_BOOL, 0, "1" },
+        { "render.occlusion_judge", "occlusion culling: now and then time frames with the depth reads and without, "
+          "and keep the faster for 10 s (the reads cost more than they hide in open views on some machines); "
+          "0 = always read",
+          CVAR_BOOL, 0, "1" },
     };
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) cvar_register(&more[i]);
     const cvar_desc budget = { "stream.upload_budget",
@@ -338,6 +342,7 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
     bool cull = cvar_int("render.occlusion", 1) && !s->wireframe; /* lines hide nothing */
     occlusion_set_gpu(r->occ, shader_compute_supported() ? cvar_int("render.occlusion_gpu", 2) : 0);
     occlusion_set_adaptive(r->occ, cvar_int("render.occlusion_adaptive", 1) != 0);
+    occlusion_set_judged(r->occ, cvar_int("render.occlusion_judge", 1) != 0);
     occlusion_begin(r->occ, cam, s->width, s->height, cvar_float("render.occlusion_near", 48.f),
                     cull ? cvar_int("render.occlusion_rings", 3) : 0);
     render_view v = { cam, s, r->visible, n, grid, r->occ, current };
@@ -360,6 +365,12 @@ occlusion_stats app_render_occlusion_stats(app *a)
 {
     render_comp *r = state(a);
     return occlusion_get_stats(r ? r->occ : NULL);
+}
+
+bool app_render_occlusion_judge(app *a, int *verdicts, int *off)
+{
+    render_comp *r = state(a);
+    return occlusion_judge_verdict(r ? r->occ : NULL, verdicts, off);
 }
 
 void app_render_crosshair(app *a, const render_settings *s)

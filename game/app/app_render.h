@@ -19,6 +19,8 @@ void app_render_mesh_dirty(app *a);
 void *app_render_instance(app *a, const render_mode **mode);
 /* What occlusion culling did in the last frame (zeros before GL). */
 occlusion_stats app_render_occlusion_stats(app *a);
+/* The occlusion judge's verdict (occlusion_judge_verdict). */
+bool app_render_occlusion_judge(app *a, int *verdicts, int *off);
 /* The crosshair, last of all. */
 void app_render_crosshair(app *a, const render_settings *s);
 
