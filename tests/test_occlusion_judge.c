@@ -44,17 +44,22 @@ static void test_schedule(void **state)
     (void)state;
     occlusion_judge j;
     occlusion_judge_init(&j);
-    frames f = { .on = 24, .off = 20, .spread = 2, .rng = 1 };
+    frames f = { .on = 24, .off = 20, .spread = 0, .rng = 1 };
     bool reads = occlusion_judge_next(&j, -1); /* the first frame: no time yet */
     assert_true(reads);
-    assert_int_equal(run(&j, &f, &reads, JUDGE_FIRST - 2), JUDGE_FIRST - 2);
+    assert_int_equal(run(&j, &f, &reads, JUDGE_FIRST - 1), JUDGE_FIRST - 1);
     /* the trial: JUDGE_BLOCK with reads, JUDGE_BLOCK without, ... */
     bool mode[JUDGE_TRIAL];
     for (int i = 0; i < JUDGE_TRIAL; i++) mode[i] = reads = occlusion_judge_next(&j, frame_ms(&f, reads));
     for (int i = 0; i < JUDGE_TRIAL; i++) assert_int_equal(mode[i], (i / JUDGE_BLOCK) % 2 == 0);
     assert_int_equal(j.verdicts, 0);
+    /* every time so far under the mode of the frame it timed (one frame
+     * of the trial is still running) */
+    assert_int_equal(j.n_on + j.n_off, JUDGE_TRIAL - 1);
+    for (int i = 0; i < j.n_on; i++) assert_true(j.on_ms[i] == 24.f);
+    for (int i = 0; i < j.n_off; i++) assert_true(j.off_ms[i] == 20.f);
     /* judged: without the reads is faster, and held */
-    assert_int_equal(run(&j, &f, &reads, JUDGE_HOLD - 1), 0);
+    assert_int_equal(run(&j, &f, &reads, JUDGE_HOLD), 0);
     assert_int_equal(j.verdicts, 1);
     assert_int_equal(j.verdicts_off, 1);
     /* then the next trial */
@@ -92,8 +97,8 @@ static void test_verdicts(void **state)
     assert_int_equal(verdicts_on(18.0, 20.0, 1.0, 7), 10);
 }
 
-/* Frames whose time is not known (a pause, a new setting) count for
- * neither; a trial with too few known keeps the reads. */
+/* Frames whose time is not known count for neither; a trial with too
+ * few known keeps the reads, however fast the few without them were. */
 static void test_unknown_times(void **state)
 {
     (void)state;
@@ -102,9 +107,19 @@ static void test_unknown_times(void **state)
     int reads = 0;
     for (int i = 0; i < JUDGE_FIRST + JUDGE_TRIAL; i++) reads += occlusion_judge_next(&j, -1);
     assert_int_equal(reads, JUDGE_FIRST + JUDGE_TRIAL / 2); /* the trial still tries both */
+    assert_true(occlusion_judge_next(&j, -1));             /* the verdict: the reads */
     assert_int_equal(j.verdicts, 1);
     assert_int_equal(j.verdicts_off, 0);
-    for (int i = 0; i < 10; i++) assert_true(occlusion_judge_next(&j, -1));
+    /* the next trial: every frame with reads timed at 30 ms, only a few
+     * without (10 ms), the rest unknown */
+    bool last = true;
+    int known_off = 0;
+    while (j.verdicts < 2) {
+        double ms = last ? 30.0 : known_off < JUDGE_TRIAL / 4 - 4 ? (known_off++, 10.0) : -1.0;
+        last = occlusion_judge_next(&j, ms);
+    }
+    assert_int_equal(j.verdicts_off, 0);
+    assert_true(last);
 }
 
 int main(void)

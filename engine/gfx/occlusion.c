@@ -277,18 +277,18 @@ void occlusion_begin(render_occlusion *o, const camera *cam, int w, int h, float
     const uint64_t now = timer_ns();
     const double last_ms = o->frame_start ? (double)(now - o->frame_start) * 1e-6 : -1.0;
     o->frame_start = now;
-    const bool reads = rings > 0 && (!o->judged || occlusion_judge_next(&o->judge, last_ms));
+    const bool judged_off = rings > 0 && o->judged && !occlusion_judge_next(&o->judge, last_ms);
     if (rings <= 0) occlusion_judge_init(&o->judge), o->frame_start = 0;
-    if (!reads) {
+    if (judged_off) {
         /* no depth read this frame: parts are still tested against the
          * frustum while culling is on (the judge's frames without reads);
          * the rings' judgement below waits for a frame that reads */
         o->cam = cam, o->w = w, o->h = h;
         o->rings = o->rings_left = 0;
-        o->on = rings > 0, o->have = false;
+        o->on = true, o->have = false;
         o->at = -1;
         memset(&o->stats, 0, sizeof o->stats);
-        o->stats.judged_off = rings > 0;
+        o->stats.judged_off = true;
         return;
     }
     /* last frame's reads, judged: one that paid reads every frame, one

@@ -45,7 +45,7 @@ bool occlusion_judge_next(occlusion_judge *j, double ms)
             return j->last;
         }
     }
-    if (++j->frame >= JUDGE_HOLD) { /* the next frame starts a trial */
+    if (j->frame++ >= JUDGE_HOLD) { /* held JUDGE_HOLD frames: this one starts a trial */
         j->trial = true, j->frame = 0, j->n_on = j->n_off = 0;
         j->last = trial_mode(j->frame++);
         return j->last;

@@ -28,7 +28,7 @@
 
 #define JUDGE_BLOCK 4   /* frames in a row of one mode within a trial */
 #define JUDGE_TRIAL 96  /* frames of a trial: 12 blocks of each mode */
-#define JUDGE_HOLD 600  /* frames a verdict is kept: 10 s at 60 Hz */
+#define JUDGE_HOLD 600  /* frames a verdict is kept: 10 s at 60 Hz (then a trial) */
 #define JUDGE_MARGIN 0.03f /* how much faster frames without culling must be */
 /* Frames before the first trial: a script's few frames (and the tests')
  * cull as they always did, and a new world's columns settle first. */
@@ -47,8 +47,8 @@ typedef struct occlusion_judge {
 
 /* A judge that reads until its first trial, JUDGE_FIRST frames on. */
 void occlusion_judge_init(occlusion_judge *j);
-/* The frame that ends now took ms (< 0: not known, the first frame or
- * after a pause); returns whether the next frame culls. */
+/* The frame that ends now took ms (< 0: not known, as for the first
+ * frame); returns whether the next frame reads the depth. */
 bool occlusion_judge_next(occlusion_judge *j, double ms);
 
 #endif
