@@ -438,9 +438,9 @@ static bool overlap(hud_rect a, hud_rect b)
            b.y < a.y + a.h;
 }
 
-/* Debug panel, messages, help and progress bar at every window size from
- * 640x360 up: no panel covers another, all text stays inside its panel,
- * and the help is shown. */
+/* Debug panel, messages, help, tool strip and progress bar at every window
+ * size from 640x360 up: no panel covers another, all text stays inside its
+ * panel, and the help is shown. */
 static void test_overlay_layout_never_overlaps(void **state)
 {
     console *c = *state;
@@ -462,6 +462,10 @@ static void test_overlay_layout_never_overlaps(void **state)
     float ms[HUD_FRAME_SAMPLES] = { 0 };
     hud_info info = { .fps = 60, .frame_ms = ms, .frame_count = 10, .biome = "deciduous", .seed = 4000000000u,
                       .chunks_loaded = 4096, .chunks_visible = 4096, .triangles = 12345678, .render_mode = "blocks" };
+    uint8_t tile[16 * 16 * 4];
+    memset(tile, 200, sizeof tile);
+    hud_toolbar bar = { .color = 3, .tile = tile, .tile_size = 16, .material = "fir_leaves",
+                        .shape = "a formula longer than the strip has room for, clipped", .size = 64 };
     const int sizes[][2] = { { 640, 360 }, { 640, 480 }, { 800, 450 }, { 1024, 576 }, { 1280, 720 },
                              { 1366, 768 }, { 1920, 1080 }, { 2560, 1440 }, { 700, 1000 }, { 3000, 400 } };
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
@@ -470,16 +474,18 @@ static void test_overlay_layout_never_overlaps(void **state)
             text_begin(t, w, h);
             int rows = console_view_message_rows(c);
             assert_int_equal(rows, 4);
-            hud_layout L = hud_draw_all(t, &info, fixed, 4, true, progress ? 0.5f : -1.f, "generating world", rows, 0, w, h);
+            hud_layout L = hud_draw_all(t, &info, fixed, 4, true, progress ? 0.5f : -1.f, "generating world", rows, 0, w,
+                                        h, &bar);
             console_view_draw_at(t, c, w, h, L.messages.x, L.messages.y, L.messages.w);
             if (L.help.w <= 0) fail_msg("%dx%d: no room for the help panel", w, h);
-            hud_rect p[4] = { L.debug, L.messages, L.help, L.progress };
-            for (int i = 0; i < 4; i++)
-                for (int j = i + 1; j < 4; j++)
+            assert_true(L.toolbar.w > 0);
+            hud_rect p[5] = { L.debug, L.messages, L.help, L.progress, L.toolbar };
+            for (int i = 0; i < 5; i++)
+                for (int j = i + 1; j < 5; j++)
                     if (overlap(p[i], p[j]))
                         fail_msg("%dx%d: panels %d and %d overlap: (%g,%g %gx%g) (%g,%g %gx%g)", w, h, i, j, p[i].x,
                                  p[i].y, p[i].w, p[i].h, p[j].x, p[j].y, p[j].w, p[j].h);
-            quads_inside(t, 0, p, 4, w, h);
+            quads_inside(t, 0, p, 5, w, h);
         }
     }
     /* the open console covers the top: every panel starts below it */
@@ -490,7 +496,7 @@ static void test_overlay_layout_never_overlaps(void **state)
         float top = console_view_bottom(c, h);
         assert_true(top >= (float)h * 0.45f);
         text_begin(t, w, h);
-        hud_layout L = hud_draw_all(t, &info, fixed, 4, false, 0.5f, "lighting world", 0, top, w, h);
+        hud_layout L = hud_draw_all(t, &info, fixed, 4, false, 0.5f, "lighting world", 0, top, w, h, NULL);
         hud_rect p[4] = { L.debug, L.messages, L.help, L.progress };
         for (int i = 0; i < 4; i++)
             if (p[i].w > 0 && p[i].h > 0 && p[i].y < top) fail_msg("%dx%d: panel %d under the open console", w, h, i);

@@ -243,7 +243,7 @@ static void time_way(render_occlusion *o, int way, double ms)
         med[k] = o->way_ms[k][1 + WAY_SAMPLES / 2];
     }
     o->way = med[WAY_GPU] < med[WAY_CPU] ? WAY_GPU : WAY_CPU;
-    log_info("occlusion culling reduces the depth %s (a read: compute shader %.2f ms, CPU %.2f ms)",
+    log_dev("occlusion culling reduces the depth %s (a read: compute shader %.2f ms, CPU %.2f ms)",
              o->way == WAY_GPU ? "with a compute shader" : "on the CPU", med[WAY_GPU], med[WAY_CPU]);
 }
 

@@ -142,7 +142,7 @@ static int choose_path(smooth_mode *m, const world *w, const int *idx, int n, fl
     mesh_smooth_free(&cpu);
     free(in);
     m->path = gpu_ms < cpu_ms ? 2 : 1;
-    log_info("smooth mode meshes on the %s (one chunk: GPU %.2f ms, CPU %.2f ms per worker share)",
+    log_dev("smooth mode meshes on the %s (one chunk: GPU %.2f ms, CPU %.2f ms per worker share)",
              m->path == 2 ? "GPU" : "CPU", gpu_ms, cpu_ms);
     return m->path;
 }

@@ -34,6 +34,10 @@ typedef struct smooth_chunk {
     size_t bytes; /* the GPU mesh's */
     surfnets_gpu_mesh gm; /* made by the compute passes: drawn indirectly */
     bool gpu;
+    /* the compute passes' triangle count, read once their fence has passed
+     * (never waited for): -1 until then; only the HUD and stats read it */
+    int gpu_tris;
+    GLsync done;
 } smooth_chunk;
 
 typedef struct smooth_prog {
@@ -140,7 +144,25 @@ static void clear_chunk(smooth_chunk *g)
 {
     for (int l = 0; l < SMOOTH_LODS; l++) clear_level(&g->lvl[l]);
     surfnets_gpu_mesh_free(&g->gm);
+    if (g->done) glDeleteSync(g->done);
     memset(g, 0, sizeof *g);
+}
+
+/* A GPU-meshed chunk's triangles: 0 until the passes are known to be done,
+ * then the count they wrote, read once (4 bytes, no stall). */
+static int gpu_triangles(smooth_chunk *g)
+{
+    if (g->gpu_tris < 0 && g->done) {
+        GLenum st = glClientWaitSync(g->done, 0, 0);
+        if (st == GL_ALREADY_SIGNALED || st == GL_CONDITION_SATISFIED) {
+            GLuint count = 0; /* DrawElementsIndirectCommand: the index count first */
+            glGetNamedBufferSubData(g->gm.counters, 0, sizeof count, &count);
+            g->gpu_tris = (int)(count / 3);
+            glDeleteSync(g->done);
+            g->done = NULL;
+        }
+    }
+    return g->gpu_tris > 0 ? g->gpu_tris : 0;
 }
 
 static void free_chunks(smooth_renderer *r)
@@ -260,6 +282,8 @@ void smooth_renderer_upload_gpu(smooth_renderer *r, int cx, int cy, int cz, surf
     if (!m->counters) return; /* nothing was meshed */
     g->gm = *m;
     g->gpu = true;
+    g->gpu_tris = -1;
+    g->done = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     g->bytes = (size_t)(m->vcap * 32 + m->icap * 4);
     memset(m, 0, sizeof *m);
 }
@@ -348,7 +372,7 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
     for (int i = 0; r->chunks && i < n; i++) {
         if (!has_geometry(&r->chunks[i])) continue;
         stats->chunks_loaded++;
-        if (!r->chunks[i].gpu) stats->triangles_loaded += r->chunks[i].lvl[0].indices / 3;
+        stats->triangles_loaded += r->chunks[i].gpu ? gpu_triangles(&r->chunks[i]) : r->chunks[i].lvl[0].indices / 3;
     }
     glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
     vec3 sun = { s->sun[0], s->sun[1], s->sun[2] };
@@ -402,7 +426,8 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
                 glVertexArrayVertexBuffer(r->gpu_vao, 1, g->gm.normals, 0, 16);
                 glVertexArrayElementBuffer(r->gpu_vao, g->gm.indices);
                 glBindBuffer(GL_DRAW_INDIRECT_BUFFER, g->gm.counters);
-                glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, NULL); /* the count never leaves the GPU */
+                glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, NULL); /* drawn by the count on the GPU */
+                stats->triangles += gpu_triangles(g);
             } else {
                 glVertexArrayVertexBuffer(r->vao, 0, l->vbo, 0, sizeof(smooth_vertex));
                 glVertexArrayElementBuffer(r->vao, l->ibo);

@@ -25,6 +25,7 @@ struct platform {
     double last_mx, last_my, acc_dx, acc_dy;
     bool have_last_mouse;
     bool captured;
+    int windowed[4]; /* x y w h of the window before it went fullscreen */
     unsigned char keys[GLFW_KEY_LAST + 1];
     unsigned char buttons[GLFW_MOUSE_BUTTON_LAST + 1];
     platform_event queue[EVENT_QUEUE];
@@ -359,6 +360,36 @@ bool platform_mouse_captured(const platform *p) { return p->captured; }
 void platform_set_window_size(platform *p, int width, int height)
 {
     if (p->win) glfwSetWindowSize(p->win, width, height);
+}
+
+bool platform_cursor_pos(const platform *p, double *x, double *y)
+{
+    if (!p->win) return false;
+    int ww, wh;
+    glfwGetCursorPos(p->win, x, y);
+    glfwGetWindowSize(p->win, &ww, &wh);
+    /* window coordinates to framebuffer pixels (they differ on HiDPI screens) */
+    if (ww > 0 && wh > 0) *x *= (double)p->width / ww, *y *= (double)p->height / wh;
+    return true;
+}
+
+void platform_set_fullscreen(platform *p, bool on)
+{
+    if (!p->win || on == (glfwGetWindowMonitor(p->win) != NULL)) return;
+    GLFWmonitor *mon = on ? glfwGetPrimaryMonitor() : NULL;
+    const GLFWvidmode *mode = mon ? glfwGetVideoMode(mon) : NULL;
+    if (on && !mode) {
+        log_warn("fullscreen: no monitor to fill");
+        return;
+    }
+    if (on) {
+        glfwGetWindowPos(p->win, &p->windowed[0], &p->windowed[1]);
+        glfwGetWindowSize(p->win, &p->windowed[2], &p->windowed[3]);
+        glfwSetWindowMonitor(p->win, mon, 0, 0, mode->width, mode->height, mode->refreshRate);
+    } else {
+        int w = p->windowed[2] > 0 ? p->windowed[2] : 1280, h = p->windowed[3] > 0 ? p->windowed[3] : 720;
+        glfwSetWindowMonitor(p->win, NULL, p->windowed[0], p->windowed[1], w, h, 0);
+    }
 }
 
 void platform_set_title(platform *p, const char *title)

@@ -61,6 +61,11 @@ void platform_set_title(platform *p, const char *title);
 /* Resizes the window (no-op headless); the resize arrives as PEV_RESIZE.
  * A resize never reads as mouse motion (the pointer warps with it). */
 void platform_set_window_size(platform *p, int width, int height);
+/* The pointer in framebuffer pixels (top-left origin); false headless. */
+bool platform_cursor_pos(const platform *p, double *x, double *y);
+/* Fills the primary monitor at its mode, or goes back to the window's size
+ * and place from before; the resize arrives as PEV_RESIZE. No-op headless. */
+void platform_set_fullscreen(platform *p, bool on);
 /* Clipboard text (UTF-8) or NULL. */
 const char *platform_clipboard(platform *p);
 /* Name of a GLFW key code ("W", "F1", "GRAVE", ...) and back; see bind. */

@@ -116,7 +116,8 @@ void console_scroll(console *c, int lines)
 static void log_sink(void *user, log_level level, const char *line)
 {
     console *c = user;
-    console_print(c, (console_color)level, line);
+    /* developer notices stay in the log (stderr) unless asked for on screen */
+    if (level != LOG_DEV || cvar_int("developer", 0) != 0) console_print(c, (console_color)level, line);
     if (c->d.echo_stdio) {
         FILE *f = level == LOG_OUTPUT ? stdout : stderr;
         const char *prefix = level == LOG_ERROR ? "error: " : level == LOG_WARN ? "warning: " : "";
@@ -145,6 +146,28 @@ static int c_toggleconsole(void *user, int argc, char **argv)
     return 0;
 }
 
+/* Quake's condump: the scrollback as the console holds it, oldest first,
+ * so a script can read what the player was shown. */
+static int c_condump(void *user, int argc, char **argv)
+{
+    console *c = user;
+    if (argc != 2) {
+        log_error("usage: condump PATH (writes the console's scrollback, oldest line first)");
+        return 1;
+    }
+    FILE *f = fopen(argv[1], "w");
+    if (!f) {
+        log_error("condump: cannot write %s: %s", argv[1], strerror(errno));
+        return 1;
+    }
+    pthread_mutex_lock(&c->lock);
+    for (int i = c->count - 1; i >= 0; i--) fprintf(f, "%s\n", console_line(c, i, NULL, NULL));
+    pthread_mutex_unlock(&c->lock);
+    bool ok = fclose(f) == 0;
+    if (!ok) log_error("condump: cannot write %s: %s", argv[1], strerror(errno));
+    return ok ? 0 : 1;
+}
+
 console *console_create(const console_desc *d)
 {
     console *c = calloc(1, sizeof *c);
@@ -164,8 +187,9 @@ console *console_create(const console_desc *d)
     const cmd_desc cmds[] = {
         { "clear", "", "empty the console's scrollback", c_clear, c },
         { "toggleconsole", "", "open or close the console", c_toggleconsole, c },
+        { "condump", "PATH", "write the console's scrollback to PATH, oldest line first", c_condump, c },
     };
-    cmd_register_table(cmds, 2);
+    cmd_register_table(cmds, 3);
     return c;
 }
 
@@ -177,6 +201,8 @@ void console_destroy(console *c)
     if (cl && cl->user == c) cmd_unregister("clear");
     const cmd_desc *tg = cmd_find("toggleconsole");
     if (tg && tg->user == c) cmd_unregister("toggleconsole");
+    const cmd_desc *cd = cmd_find("condump");
+    if (cd && cd->user == c) cmd_unregister("condump");
     for (int i = 0; i < c->d.max_lines; i++) free(c->lines[i].text);
     for (int i = 0; i < c->hist_count; i++) free(c->history[i]);
     free(c->lines);

@@ -18,6 +18,7 @@ typedef enum console_color {
     CONSOLE_WARN = LOG_WARN,
     CONSOLE_ERROR = LOG_ERROR,
     CONSOLE_OUTPUT = LOG_OUTPUT,
+    CONSOLE_DEV = LOG_DEV, /* a developer notice: kept only while developer is 1 */
     CONSOLE_ECHO,
 } console_color;
 

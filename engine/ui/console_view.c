@@ -17,6 +17,9 @@ void console_view_register_cvars(void)
           .flags = CVAR_ARCHIVE, .def = "0.5", .min = 0.1, .max = 1.0 },
         { .name = "console.opacity", .help = "opacity of the console background", .type = CVAR_FLOAT,
           .flags = CVAR_ARCHIVE, .def = "0.85", .min = 0.0, .max = 1.0 },
+        { .name = "developer", .help = "1: developer notices (paths chosen, their costs) show in the console too, "
+                                       "not only in the log (stderr)", .type = CVAR_BOOL, .flags = CVAR_ARCHIVE,
+          .def = "0" },
     };
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) cvar_register(&vars[i]);
 }
@@ -28,6 +31,7 @@ uint32_t console_view_color(console_color color)
     case CONSOLE_ERROR: return TEXT_RGBA(255, 105, 100, 255);
     case CONSOLE_OUTPUT: return TEXT_RGBA(235, 235, 235, 255);
     case CONSOLE_ECHO: return TEXT_RGBA(130, 200, 255, 255);
+    case CONSOLE_DEV: return TEXT_RGBA(150, 200, 170, 255);
     case CONSOLE_INFO:
     default: return TEXT_RGBA(175, 180, 190, 255);
     }

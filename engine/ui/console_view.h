@@ -8,7 +8,7 @@
 #include "gfx/text.h"
 #include "ui/console.h"
 
-/* Registers console.height and console.opacity (archived). Call once. */
+/* Registers console.height, console.opacity and developer (archived). Call once. */
 void console_view_register_cvars(void);
 /* Queues the console into t's batch (between text_begin and text_end).
  * Closed, the recent messages are drawn at the top-left. */

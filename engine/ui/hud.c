@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ui/bind.h"
@@ -18,6 +19,8 @@ void hud_register_cvars(void)
         { .name = "hud.debug", .help = "show the debug overlay", .type = CVAR_BOOL, .flags = CVAR_ARCHIVE,
           .def = "0" },
         { .name = "hud.help", .help = "show the list of key bindings", .type = CVAR_BOOL, .def = "0" },
+        { .name = "hud.toolbar", .help = "show the tool strip: colours 1-5, fill material, size and shape",
+          .type = CVAR_BOOL, .flags = CVAR_ARCHIVE, .def = "1" },
     };
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) cvar_register(&vars[i]);
 }
@@ -68,7 +71,8 @@ static hud_rect draw_debug_at(text_ctx *t, const hud_info *in, float top)
         if (w > width) width = w;
     }
     int graph_w = HUD_FRAME_SAMPLES, graph_h = 3 * lh;
-    float pw = (float)(width * cw > graph_w ? width * cw : graph_w) + 2.f * (float)cw;
+    /* the graph's labels ("16.7", "67 ms") sit to its right */
+    float pw = fmaxf((float)(width * cw), (float)(graph_w + 8 * cw)) + 2.f * (float)cw;
     float ph = (float)(n * lh + graph_h) + 1.5f * (float)lh;
     float x = (float)cw, y = top + (float)(lh / 2);
     text_rect(t, x - (float)cw / 2, y - (float)lh / 4, pw, ph, PANEL);
@@ -80,21 +84,70 @@ static hud_rect draw_debug_at(text_ctx *t, const hud_info *in, float top)
         text_draw(t, xx, y, lines[i] + k, VALUE);
         y += (float)lh;
     }
-    /* frame-time graph: one bar per frame, 33 ms full height, 16.7 ms marked */
     y += (float)lh / 4;
-    float base = y + (float)graph_h;
-    text_rect(t, x, y, (float)graph_w, (float)graph_h, TEXT_RGBA(0, 0, 0, 120));
-    for (int i = 0; i < in->frame_count && in->frame_ms; i++) {
+    hud_draw_frame_graph(t, in, (hud_rect){ x, y, (float)graph_w, (float)graph_h });
+    return (hud_rect){ (float)cw - (float)cw / 2, top + (float)(lh / 2) - (float)lh / 4, pw, ph };
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+float hud_graph_scale(const hud_info *in)
+{
+    float ms[HUD_FRAME_SAMPLES];
+    int n = 0;
+    for (int i = 0; i < in->frame_count && i < HUD_FRAME_SAMPLES && in->frame_ms; i++) {
+        float v = in->frame_ms[(in->frame_head + i) % HUD_FRAME_SAMPLES];
+        if (v > 0) ms[n++] = v; /* NaN and empty slots are no frames */
+    }
+    if (n == 0) return 33.3f;
+    /* the 95th percentile, so one stall (a world being made) clips at the
+     * top rather than flattening every other bar */
+    qsort(ms, (size_t)n, sizeof ms[0], cmp_float);
+    float most = ms[(n - 1) * 95 / 100];
+    if (most <= 33.3f) return 33.3f;
+    /* whole 60 Hz frames, with headroom: the tall bars stay under the top */
+    float frames = ceilf(most * 1.15f / 16.667f);
+    return fminf(frames * 16.667f, 2000.f);
+}
+
+float hud_draw_frame_graph(text_ctx *t, const hud_info *in, hud_rect g)
+{
+    int cw = text_char_width(t), lh = text_line_height(t);
+    float scale = hud_graph_scale(in), base = g.y + g.h;
+    text_rect(t, g.x, g.y, g.w, g.h, TEXT_RGBA(0, 0, 0, 120));
+    int shown = in->frame_count < (int)g.w ? in->frame_count : (int)g.w;
+    for (int i = in->frame_count - shown; i < in->frame_count && in->frame_ms; i++) {
         float ms = in->frame_ms[(in->frame_head + i) % HUD_FRAME_SAMPLES];
         if (!(ms > 0)) continue;
-        float hgt = fminf(ms / 33.3f, 1.f) * (float)graph_h;
+        float hgt = fminf(ms / scale, 1.f) * g.h;
         uint32_t col = ms <= 16.7f ? TEXT_RGBA(90, 220, 120, 230)
                        : ms <= 33.3f ? TEXT_RGBA(240, 200, 80, 230)
                                      : TEXT_RGBA(240, 90, 80, 230);
-        text_rect(t, x + (float)(graph_w - in->frame_count + i), base - hgt, 1, hgt, col);
+        text_rect(t, g.x + g.w - (float)(in->frame_count - i), base - hgt, 1, hgt, col);
     }
-    text_rect(t, x, base - (float)graph_h / 2, (float)graph_w, 1, TEXT_RGBA(255, 255, 255, 90));
-    return (hud_rect){ (float)cw - (float)cw / 2, top + (float)(lh / 2) - (float)lh / 4, pw, ph };
+    /* the 60 and 30 Hz budgets as lines across, labelled beside the graph
+     * (a label that would overlap the one above it is left out) */
+    static const struct { float ms; const char *label; uint32_t col; } lines[] = {
+        { 16.7f, "16.7", TEXT_RGBA(150, 255, 170, 200) },
+        { 33.3f, "33.3", TEXT_RGBA(255, 225, 120, 200) },
+    };
+    char top[32];
+    snprintf(top, sizeof top, "%.0f ms", (double)scale);
+    text_draw(t, g.x + g.w + (float)cw / 2, g.y - (float)lh / 4, top, LABEL);
+    float last = g.y + (float)lh * 0.75f;
+    for (int k = 1; k >= 0; k--) {
+        float y = base - lines[k].ms / scale * g.h;
+        text_rect(t, g.x, roundf(y), g.w, 1, lines[k].col);
+        float ty = y - (float)lh / 2;
+        if (ty < last || y < g.y + 2) continue;
+        text_draw(t, g.x + g.w + (float)cw / 2, ty, lines[k].label, lines[k].col);
+        last = ty + (float)lh;
+    }
+    return scale;
 }
 
 /* Appends at most `cols` characters of src to a line, ending in "..." when
@@ -198,6 +251,83 @@ void hud_draw_help(text_ctx *t, const hud_key_help *fixed, int nfixed, int fb_w,
     hud_draw_help_in(t, fixed, nfixed, (hud_rect){ 0, 0, (float)fb_w, (float)fb_h });
 }
 
+/* ---- the tool strip ------------------------------------------------------ */
+
+/* Cell side: two lines of text, so the strip grows with the window's font;
+ * the material's icon is a whole multiple of its tile. */
+static float toolbar_cell(const text_ctx *t) { return roundf(2.2f * (float)text_line_height(t)); }
+
+hud_rect hud_toolbar_cell(const text_ctx *t, int n, int fb_w, int fb_h)
+{
+    float s = toolbar_cell(t), gap = floorf(s / 6), lh = (float)text_line_height(t);
+    /* five swatches, a wider gap, the material */
+    float w = 6 * s + 5 * gap + 2 * gap;
+    float x0 = floorf(((float)fb_w - w) / 2), y = (float)fb_h - s - lh - 2 * gap - floorf(lh / 2);
+    if (n >= 1 && n <= HUD_TOOL_COLORS) return (hud_rect){ x0 + (float)(n - 1) * (s + gap), y, s, s };
+    return (hud_rect){ x0 + 5 * (s + gap) + 2 * gap, y, s, s };
+}
+
+static void frame(text_ctx *t, hud_rect r, float width, uint32_t col)
+{
+    text_rect(t, r.x - width, r.y - width, r.w + 2 * width, width, col);
+    text_rect(t, r.x - width, r.y + r.h, r.w + 2 * width, width, col);
+    text_rect(t, r.x - width, r.y, width, r.h, col);
+    text_rect(t, r.x + r.w, r.y, width, r.h, col);
+}
+
+hud_rect hud_draw_toolbar(text_ctx *t, const hud_toolbar *bar, int fb_w, int fb_h)
+{
+    int cw = text_char_width(t), lh = text_line_height(t);
+    hud_rect first = hud_toolbar_cell(t, 1, fb_w, fb_h), icon = hud_toolbar_cell(t, 0, fb_w, fb_h);
+    float s = first.w, gap = floorf(s / 6), mark = fmaxf(2.f, floorf(s / 12));
+    hud_rect panel = { first.x - gap, first.y - gap, icon.x + icon.w - first.x + 2 * gap,
+                       s + (float)lh + 2.5f * gap };
+    text_rect(t, panel.x, panel.y, panel.w, panel.h, PANEL);
+    for (int n = 1; n <= HUD_TOOL_COLORS; n++) {
+        hud_rect r = hud_toolbar_cell(t, n, fb_w, fb_h);
+        bool chosen = n == bar->color;
+        if (chosen) r.y -= mark; /* raised, as a hotbar's slot in hand */
+        const uint8_t *c = bar->palette[n];
+        frame(t, r, chosen ? mark : 1.f, chosen ? TEXT_RGBA(255, 255, 255, 255) : TEXT_RGBA(0, 0, 0, 200));
+        text_rect(t, r.x, r.y, r.w, r.h, TEXT_RGBA(c[0], c[1], c[2], 255));
+        char num[4];
+        snprintf(num, sizeof num, "%d", n);
+        /* the key's number, shadowed so it reads on yellow and on blue */
+        text_draw(t, r.x + 3 + 1, r.y + 2 + 1, num, TEXT_RGBA(0, 0, 0, 200));
+        text_draw(t, r.x + 3, r.y + 2, num, TEXT_RGBA(255, 255, 255, 255));
+    }
+    frame(t, icon, 1.f, TEXT_RGBA(0, 0, 0, 200));
+    if (!bar->tile || bar->tile_size <= 0) {
+        text_rect(t, icon.x, icon.y, icon.w, icon.h, TEXT_RGBA(128, 128, 128, 255));
+    } else { /* the tile's texels as rectangles: the text batch draws it, no second texture */
+        text_rect(t, icon.x, icon.y, icon.w, icon.h, TEXT_RGBA(40, 44, 52, 255));
+        int n = bar->tile_size;
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++) {
+                const uint8_t *p = bar->tile + 4 * (y * n + x);
+                if (p[3] == 0) continue; /* a cut-out's holes show the cell behind */
+                /* whole pixels edge to edge, so the texels tile the cell */
+                float x0 = floorf(icon.w * (float)x / (float)n), x1 = floorf(icon.w * (float)(x + 1) / (float)n);
+                float y0 = floorf(icon.h * (float)y / (float)n), y1 = floorf(icon.h * (float)(y + 1) / (float)n);
+                text_rect(t, icon.x + x0, icon.y + y0, x1 - x0, y1 - y0, TEXT_RGBA(p[0], p[1], p[2], 255));
+            }
+    }
+    /* under the cells: size and shape on the left, the material on the right */
+    char left[96], line[96];
+    int cols = (int)(panel.w / (float)cw) - 1;
+    snprintf(left, sizeof left, "size %d  %s", bar->size, bar->shape ? bar->shape : "");
+    const char *mat = bar->material ? bar->material : "";
+    int right_cols = (int)strlen(mat);
+    float ty = first.y + s + gap * 0.75f;
+    if (right_cols + 2 <= cols) {
+        text_draw(t, panel.x + panel.w - (float)(cw * right_cols) - gap, ty, mat, VALUE);
+        cols -= right_cols + 2;
+    }
+    put_clipped(line, sizeof line, left, cols);
+    text_draw(t, panel.x + gap, ty, line, LABEL);
+    return panel;
+}
+
 hud_rect hud_draw_progress(text_ctx *t, float fraction, const char *label, int fb_w, int fb_h)
 {
     if (!(fraction >= 0)) fraction = 0;
@@ -215,14 +345,20 @@ hud_rect hud_draw_progress(text_ctx *t, float fraction, const char *label, int f
 }
 
 hud_layout hud_draw_all(text_ctx *t, const hud_info *debug, const hud_key_help *fixed, int nfixed, bool help,
-                        float progress, const char *progress_label, int message_rows, float top, int fb_w, int fb_h)
+                        float progress, const char *progress_label, int message_rows, float top, int fb_w, int fb_h,
+                        const hud_toolbar *bar)
 {
     hud_layout L = { 0 };
     if (!(top > 0)) top = 0;
     int cw = text_char_width(t), lh = text_line_height(t);
     float gap = (float)lh / 4, bottom = (float)fb_h;
-    if (progress >= 0) {
-        L.progress = hud_draw_progress(t, progress, progress_label, fb_w, fb_h);
+    if (bar) {
+        L.toolbar = hud_draw_toolbar(t, bar, fb_w, fb_h);
+        bottom = L.toolbar.y - gap;
+    }
+    if (progress >= 0) { /* above the strip: the progress bar's own bottom margin is 3 lines */
+        int above = bar ? (int)(bottom + 2.f * (float)lh) : fb_h;
+        L.progress = hud_draw_progress(t, progress, progress_label, fb_w, above);
         bottom = L.progress.y - gap;
     }
     int before_debug = text_quad_count(t);

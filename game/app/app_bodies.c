@@ -528,4 +528,5 @@ const component app_bodies_component = {
     .shutdown = bodies_shutdown,
     .on_world_leaving = bodies_world_leaving,
     .on_window_moving = bodies_window_moving,
+    .pauses = true, /* nothing falls behind the menu */
 };

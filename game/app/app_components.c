@@ -4,9 +4,11 @@
  * file. */
 #include "app_bodies.h"
 #include "app_grammar.h"
+#include "app_hud.h"
 #include "app_internal.h"
 #include "app_enhance.h"
 #include "app_light.h"
+#include "app_menu.h"
 #include "app_plain.h"
 #include "app_render.h"
 #include "app_save.h"
@@ -29,6 +31,8 @@ void app_add_components(app *a)
         &app_smooth_component,
         &app_voxelize_component,
         &app_caves_component,
+        &app_hud_component,
+        &app_menu_component,
     };
     for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) component_add(&a->comps, list[i]);
 }

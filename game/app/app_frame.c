@@ -6,7 +6,9 @@
 
 #include "app_bodies.h"
 #include "app_enhance.h"
+#include "app_hud.h"
 #include "app_light.h"
+#include "app_menu.h"
 #include "app_render.h"
 #include "app_stream.h"
 #include "app_tool.h"
@@ -15,6 +17,13 @@
 
 void app_step(app *a, const player_input *in, float dt, double now)
 {
+    /* the menu pauses the game: the player and the simulation's components
+     * stand still, the world's upkeep (streaming, light, saves) goes on */
+    a->comps.paused = app_menu_open(a);
+    if (a->comps.paused) {
+        component_frame_all(&a->comps, a, now, dt);
+        return;
+    }
     a->pl.flying = a->cv.fly->b;
     a->pl.occupancy = app_occupancy(a);
     collide_grid ground;
@@ -66,7 +75,6 @@ static const hud_key_help k_unbound_keys[] = {
     { "SPACE", "jump; fly up" },
     { "SHIFT", "fly down" },
     { "MOUSE", "look" },
-    { "ESC", "release the mouse (click to take it back)" },
     { "GRAVE (`)", "console (TAB completes)" },
 };
 
@@ -94,11 +102,13 @@ void app_draw_overlays(app *a)
     const char *label = a->gen_task ? "generating world" : "lighting world";
     if (progress < 0) progress = app_stream_progress(a, &label); /* the ground after a spawn or tp */
     /* one layout for every overlay, so none covers another */
+    hud_toolbar bar;
+    bool menu = app_menu_open(a), with_bar = !menu && app_hud_toolbar(a, &bar);
     hud_layout L = hud_draw_all(a->text, dbg && dbg->b ? &info : NULL, k_unbound_keys,
-                                (int)(sizeof k_unbound_keys / sizeof k_unbound_keys[0]), help && help->b, progress,
-                                label,
-                                a->con ? console_view_message_rows(a->con) : 0,
-                                a->con ? console_view_bottom(a->con, h) : 0.f, w, h);
+                                (int)(sizeof k_unbound_keys / sizeof k_unbound_keys[0]), help && help->b && !menu,
+                                progress, label, a->con ? console_view_message_rows(a->con) : 0,
+                                a->con ? console_view_bottom(a->con, h) : 0.f, w, h, with_bar ? &bar : NULL);
+    if (menu) app_menu_draw(a, a->text, w, h); /* over the HUD, under the console */
     if (a->con) console_view_draw_at(a->text, a->con, w, h, L.messages.x, L.messages.y, L.messages.w);
     text_end(a->text);
 }

@@ -49,7 +49,7 @@ static bool ensure_gpu(caves_app *s)
         s->gpu = grammar_gpu_create(err, sizeof err);
         if (!s->gpu) {
             s->gpu_failed = true;
-            log_info("grammars derive on the CPU: the GPU derivation is unavailable (%s)", err);
+            log_dev("grammars derive on the CPU: the GPU derivation is unavailable (%s)", err);
         }
     }
     return s->gpu != NULL;
@@ -92,7 +92,7 @@ static int probe(caves_app *s, job_pool *jobs, const grammar_program *prog, cons
     free(init);
     free(work);
     int path = ok && ms[1] < ms[0] ? PATH_GPU : PATH_CPU;
-    log_info("grammars derive on the %s (a %d x %d x %d probe: GPU %.2f ms, CPU %.2f ms)",
+    log_dev("grammars derive on the %s (a %d x %d x %d probe: GPU %.2f ms, CPU %.2f ms)",
              path == PATH_GPU ? "GPU" : "CPU", m[0], m[1], m[2], ok ? ms[1] : -1.0, ms[0]);
     return path;
 }
@@ -105,7 +105,7 @@ static int choose_path(caves_app *s, job_pool *jobs, const grammar_program *prog
     char why[256];
     if (setting == 0) return PATH_CPU;
     if (!grammar_gpu_supports(prog, why, sizeof why)) {
-        if (!quiet || !s->said_unsupported) log_info("grammar derives on the CPU: %s", why);
+        if (!quiet || !s->said_unsupported) log_dev("grammar derives on the CPU: %s", why);
         s->said_unsupported |= quiet;
         return PATH_CPU;
     }
@@ -134,7 +134,7 @@ static bool derive_chosen(caves_app *s, job_pool *jobs, const grammar_program *p
             if (!ok) memcpy(grid->d, input, bytes);
             free(input);
             if (ok) return true;
-            log_info("grammar derives on the CPU: %s", err);
+            log_dev("grammar derives on the CPU: %s", err);
         }
         *path = PATH_CPU;
     }

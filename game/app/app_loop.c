@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app_frame.h"
+#include "app_menu.h"
 #include "app_world.h"
 #include "core/jobs.h"
 #include "core/log.h"
@@ -22,10 +23,7 @@ static void handle_event(app *a, const platform_event *ev)
     switch (ev->type) {
     case PEV_KEY:
         if (ev->action != GLFW_RELEASE && a->con && console_key(a->con, ev->key, ev->mods)) return;
-        if (ev->key == GLFW_KEY_ESCAPE && ev->action == GLFW_PRESS) {
-            platform_capture_mouse(p, false); /* ESC gives the mouse back */
-            return;
-        }
+        if (app_menu_key(a, ev->key, ev->action)) return; /* the open menu takes every key (Esc closes it) */
         /* releases always reach the bindings so held '+' actions end */
         if (!open || ev->action == GLFW_RELEASE) bind_key_event(ev->key, ev->action);
         break;
@@ -40,6 +38,7 @@ static void handle_event(app *a, const platform_event *ev)
         /* a release always reaches the bindings, so a held +cut ends even
          * if the console opened meanwhile */
         if (open && ev->action != GLFW_RELEASE) break;
+        if (ev->action == GLFW_PRESS && app_menu_click(a)) break;
         if (ev->action == GLFW_PRESS && !platform_mouse_captured(p)) {
             platform_capture_mouse(p, true); /* a click recaptures; it does not also act */
             break;
@@ -86,8 +85,8 @@ void app_loop(app *a)
         last = now;
         if (dt > 0.25f) dt = 0.25f; /* a stall is not a teleport */
 
-        bool open = a->con && console_is_open(a->con);
-        if (open != was_open) platform_capture_mouse(p, !open); /* the console needs the pointer free */
+        bool open = (a->con && console_is_open(a->con)) || app_menu_open(a);
+        if (open != was_open) platform_capture_mouse(p, !open); /* the console and the menu need the pointer free */
         was_open = open;
         if (a->con) console_update(a->con, dt);
 

@@ -211,7 +211,7 @@ void app_stream_distance_changed(cvar *cv, void *user)
     component_new_world_all(&a->comps, a, nw);
     a->world_resizing = false;
     world_destroy(ow);
-    log_info("view.distance %.0f: the window is %dx%d columns", (double)cv->f, n, n);
+    log_dev("view.distance %.0f: the window is %dx%d columns", (double)cv->f, n, n);
 }
 
 static void drop_stream(stream_comp *c)

@@ -229,4 +229,5 @@ const component app_tool_component = {
     .on_frame = tool_frame,
     .draw = tool_draw,
     .shutdown = tool_shutdown,
+    .pauses = true, /* a held cut does not eat on behind the menu */
 };

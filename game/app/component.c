@@ -70,7 +70,7 @@ void component_edit_all(component_table *t, app *a, const world_edit *e)
 void component_frame_all(component_table *t, app *a, double now, float dt)
 {
     for (int i = 0; i < t->count; i++) {
-        if (!t->c[i]->on_frame) continue;
+        if (!t->c[i]->on_frame || (t->paused && t->c[i]->pauses)) continue;
         uint64_t t0 = timer_ns();
         t->c[i]->on_frame(t->self[i], a, now, dt);
         t->frame_ms[i] = (float)timer_ms_since(t0);

@@ -49,7 +49,10 @@ typedef struct frame_draw {
  *                 holds of the world there (a falling body) goes back into
  *                 it now, while those columns are still the window's, so
  *                 it leaves (and is saved) with them
- *   on_frame      once per simulated frame, after the player moved
+ *   on_frame      once per simulated frame, after the player moved;
+ *                 while the game is paused (the menu) only components
+ *                 without `pauses` get it: the world keeps streaming,
+ *                 lighting and saving, the simulation stands still
  *   draw_first    on the cleared frame, before the world: opaque things
  *                 drawn here hide the world behind them from early depth
  *                 and from the occlusion read-back (falling bodies)
@@ -68,6 +71,7 @@ typedef struct component {
     void (*on_world_leaving)(void *self, app *a, world *old);
     void (*draw_first)(void *self, app *a, const frame_draw *f);
     void (*on_window_moving)(void *self, app *a, const int lo[2], const int hi[2]);
+    bool pauses; /* part of the simulation: no on_frame while paused */
 } component;
 
 #define COMPONENT_MAX 32
@@ -80,6 +84,7 @@ typedef struct component_table {
      * flight bench says which component a slow step was */
     float frame_ms[COMPONENT_MAX];
     int count;
+    bool paused; /* the game is paused: component_frame_all skips `pauses` */
 } component_table;
 
 /* Appends a component (refused with false when the table is full or the
