@@ -9,12 +9,14 @@
 
 /* One simulation step: the player moves (collision on the tool's octree),
  * then every component's on_frame (the tool follows the eye and applies
- * held cut/fill). */
+ * held cut/fill). While the menu is open the game is paused: only the
+ * components that do not pause (streaming, light, saves) run. */
 void app_step(app *a, const player_input *in, float dt, double now);
 /* Draws the world, then the components' draw hooks (the tool's ghost),
  * then the crosshair. */
 void app_render(app *a);
-/* HUD, help, progress bar and console over the frame (windowed runs). */
+/* The tool strip, HUD, help, progress bar, the menu (when open) and the
+ * console over the frame (windowed runs). */
 void app_draw_overlays(app *a);
 
 #endif

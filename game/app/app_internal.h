@@ -6,6 +6,7 @@
  *   component.c   the table of hooks
  *   app_world.c   world lifecycle: generate, install, announce edits
  *   app_tool.c, app_render.c   the first two components
+ *   app_hud.c, app_menu.c   the tool strip's contents, the pause menu
  *   app_frame.c   one frame: step, render, overlays
  *   app_cmds.c, app_loop.c, app.c   commands, the window loop, start-up */
 #ifndef STRATA_APP_INTERNAL_H
