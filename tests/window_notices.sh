@@ -23,6 +23,7 @@ logged=$(grep -cE "$notices" "$tmp/err")
 [ "$(wc -l <"$tmp/play.txt")" -lt 20 ] && echo "ok   the history is short ($(wc -l <"$tmp/play.txt") lines)" ||
     { echo "FAIL the console filled up:"; head -20 "$tmp/play.txt"; fail=1; }
 
+rm -rf "$tmp/config" # the window wrote the first run's settings there on exit
 check "developer 1" 0 timeout 300 "$strata" --width 320 --height 200 --exec \
     "set developer 1; frames 60; set render.mode smooth; frames 60; set view.distance 160; frames 2;
      condump $tmp/dev.txt; quit"
