@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docs_check.sh: the docs, comments and tests describe the system as it is;
 # what changed and when belongs in git history. Fails on the words of a
-# work diary (a numbered session, a sitting, an issue number or #N
+# work diary (a numbered session, the words of $diary below, an issue number or #N
 # reference), on a README longer than 300 lines and on a docs/*.md longer
 # than 400. "session" in its other meanings (a game session, an SQLite
 # session) is fine: only "session" followed by a number is a diary's.
