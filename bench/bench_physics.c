@@ -1,4 +1,4 @@
-/* bench_physics: voxel bodies (issue 21).
+/* bench_physics: voxel bodies.
  *   physics.detach.oak   cutting through an oak's trunk in the default
  *                        deciduous world (512x128x512), from the cut to the
  *                        crown found loose (the search alone: making the body
@@ -91,7 +91,7 @@ static void oak_teardown(void *p)
     free(s);
 }
 
-/* The crown cut out into a body: the issue's "from the cut to the crown
+/* The crown cut out into a body: the target's "from the cut to the crown
  * being a body". The body goes back afterwards (untimed). */
 static void oak_body_run(void *p)
 {

@@ -364,7 +364,7 @@ static void test_material_transforms(void **state)
     free(g);
 }
 
-/* ---- Tables 3 and 4 as shipped, against the decoding ----------- */
+/* ---- Tables 3 and 4 as shipped, against their decoding ----------- */
 
 /* G = GEQ 0.5, L = LT 0.5, I = IGN; N = NOP, - = ADD -0.5, + = ADD 0.5 */
 static void check_rule(const grammar_rule *r, const char *name, int n, const char *sym, const char *xf)

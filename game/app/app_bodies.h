@@ -1,4 +1,4 @@
-/* app_bodies: voxel bodies in the running game (issue 21). Hears every
+/* app_bodies: voxel bodies in the running game. Hears every
  * edit's box, cuts what it left loose out of the world into bodies (same
  * frame), steps them at a fixed rate, draws them at their pose, and merges
  * each back into the world when it comes to rest. docs/physics.md. */
