@@ -24,9 +24,10 @@
  * at 16; no quieter past 192 (the default view distance). */
 #define SOUND_REF_DISTANCE 4.f
 #define SOUND_MAX_DISTANCE 192.f
-/* The same sound starts at most this often (device clock): a held cut
- * eats every frame, a buzz of starts would be noise. */
-#define SOUND_REPEAT_MS 70.0
+/* A cut or fill sound starts at most this often (game time, seconds): a
+ * held cut eats every frame, and a buzz of starts would be noise. Landings
+ * and steps are events of their own, each heard. */
+#define SOUND_REPEAT_S 0.07
 /* Voxels the feet travel on the ground between two steps. */
 #define SOUND_STRIDE 1.6
 /* A move longer than this in one frame is not walking (tp, a respawn). */
@@ -52,7 +53,8 @@ typedef struct sound_comp {
     audio *au;
     bool failed; /* the device did not open: said once, tried again when sound.enable is set again */
     int ids[SOUND_COUNT];
-    double last_ms[SOUND_COUNT];
+    double last_at[SOUND_COUNT]; /* game time each sound last started */
+    double now;                  /* game time of the last frame */
     long frame;
     /* the feet */
     double last_pos[3];
@@ -78,7 +80,6 @@ static void load_bank(sound_comp *s)
         float *buf = malloc(n * sizeof *buf);
         s->ids[i] = buf ? audio_add(s->au, buf, synth_render(d, rate, buf, n), rate) : -1;
         free(buf);
-        s->last_ms[i] = -1e9;
     }
 }
 
@@ -109,8 +110,7 @@ static bool ready(sound_comp *s)
 static bool play(sound_comp *s, int id, const double *at, const float *rel, float gain, float pitch)
 {
     if (id < 0 || id >= SOUND_COUNT || !ready(s)) return false;
-    double now = audio_clock_ms(s->au);
-    if (now >= 0 && now - s->last_ms[id] < SOUND_REPEAT_MS) return false;
+    if (id <= SOUND_FILL && s->now - s->last_at[id] < SOUND_REPEAT_S) return false;
     audio_voice v = { .sound = s->ids[id], .relative = at == NULL, .gain = gain, .pitch = pitch };
     float dist = 0;
     if (at) {
@@ -122,10 +122,10 @@ static bool play(sound_comp *s, int id, const double *at, const float *rel, floa
         memcpy(v.pos, rel, sizeof v.pos);
     }
     if (!audio_play(s->au, &v)) return false;
-    s->last_ms[id] = now;
+    s->last_at[id] = s->now;
     if (s->cv.log->b)
-        log_out("sound.%s=clock_ms %.2f gain %.3f distance %.2f frame %ld", sound_name(id), now, (double)gain,
-                (double)dist, s->frame);
+        log_out("sound.%s=clock_ms %.2f gain %.3f distance %.2f frame %ld", sound_name(id), audio_clock_ms(s->au),
+                (double)gain, (double)dist, s->frame);
     return true;
 }
 
@@ -243,6 +243,7 @@ static void sound_frame(void *self, app *a, double now, float dt)
 {
     sound_comp *s = self;
     s->frame++;
+    s->now = now;
     player_forward(&a->pl, s->facing);
     /* a window's game opens the device on its first frame, not on its first cut */
     if (ready(s)) audio_listener(s->au, s->facing, (const float[3]){ 0, 1, 0 }, s->cv.volume->f);
@@ -319,6 +320,7 @@ static void *sound_init(app *a)
     if (!s) return NULL;
     s->a = a;
     s->facing[2] = -1; /* yaw 0 */
+    for (int i = 0; i < SOUND_COUNT; i++) s->last_at[i] = -1e9;
     cvar_desc d[] = {
         { "sound.enable", "play sounds (cuts, fills, steps, landings, the menu)", CVAR_BOOL, CVAR_ARCHIVE, "1", 0, 0,
           NULL, on_enable, s },
