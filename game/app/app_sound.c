@@ -1,8 +1,8 @@
 /* app_sound: events to sounds. A cut or a fill is an edit from the tool
  * (on_edit); steps come from the distance the feet travel on the ground and
  * landings from the bodies' fall speed (on_frame, after the player and the
- * bodies moved). The device opens on the first sound (headless: only when
- * ALSOFT_DRIVERS names a driver) and the bank is synthesised then. */
+ * bodies moved). The device opens on the first frame or sound (headless:
+ * only when ALSOFT_DRIVERS names a driver) and the bank is synthesised then. */
 #include "app_sound.h"
 
 #include <math.h>
@@ -83,7 +83,7 @@ static void load_bank(sound_comp *s)
     }
 }
 
-/* The device, opened on the first sound while sound.enable is on. */
+/* The device, opened on the first frame or sound while sound.enable is on. */
 static bool ready(sound_comp *s)
 {
     if (s->au) return s->cv.enable->b;
