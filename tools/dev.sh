@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 packages=(build-essential cmake pkg-config libglfw3-dev libcglm-dev libstb-dev python3-glad libegl-dev
-          libgl1-mesa-dri libegl-mesa0 glslang-tools libsqlite3-dev libzstd-dev libcmocka-dev fonts-dejavu-core xvfb xauth
+          libgl1-mesa-dri libegl-mesa0 glslang-tools libsqlite3-dev libzstd-dev libopenal-dev libcmocka-dev fonts-dejavu-core xvfb xauth
           clang libclang-rt-dev)
 
 install_deps() {
