@@ -131,6 +131,34 @@ static void test_falling_bench_100_sleeps(void **state)
     job_pool_destroy(jobs);
 }
 
+/* A voxel staircase (one voxel up every two along x, 27 degrees on
+ * average, flat at its foot): a lone voxel, a 2^3 block and a 3 x 2 x 4
+ * block of stone dropped on its steps, turning, each come to rest within
+ * 5 s, where a speed threshold alone never saw them still long enough. */
+static void test_rest_on_a_staircase(void **state)
+{
+    (void)state;
+    static const int sizes[3][3] = { { 1, 1, 1 }, { 2, 2, 2 }, { 3, 2, 4 } };
+    for (int k = 0; k < 3; k++) {
+        world *w = world_create(4, 2, 4);
+        for (int x = 0; x < 128; x++) fill_box(w, x, 0, 0, x + 1, 8 + (x < 32 ? 0 : (x - 32) / 2), 128, MAT_STONE);
+        bodies s;
+        bodies_init(&s);
+        const float o[3] = { 70.f, 40.f, 60.f };
+        body *b = box_body(sizes[k][0], sizes[k][1], sizes[k][2], MAT_STONE, o);
+        assert_non_null(b);
+        b->ang[0] = 1.5f, b->ang[2] = -2.f, b->vel[0] = -3.f;
+        assert_true(bodies_add(&s, b));
+        int steps = run_to_rest(&s, w, NULL, 300);
+        print_message("a %dx%dx%d block on the stairs sleeps after %d steps at %.1f %.1f %.1f\n", sizes[k][0], sizes[k][1],
+                      sizes[k][2], steps, (double)b->pos[0], (double)b->pos[1], (double)b->pos[2]);
+        assert_true(b->asleep);
+        assert_true(b->pos[1] < 35.f); /* it landed first */
+        bodies_free(&s);
+        world_destroy(w);
+    }
+}
+
 /* A 48 x 1 x 16 slab of `m` tilted `deg` degrees about z, held still
  * (asleep: static to the others), and a 3 x 3 x 3 box of `m` resting flat
  * on it near its upper end. Returns how far down the slope the box has
@@ -204,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_ball_on_hills_sleeps),
         cmocka_unit_test(test_falling_bench_10_sleeps),
         cmocka_unit_test(test_falling_bench_100_sleeps),
+        cmocka_unit_test(test_rest_on_a_staircase),
         cmocka_unit_test(test_slides_only_past_repose),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
