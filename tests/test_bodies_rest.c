@@ -1,9 +1,9 @@
 /* Voxel bodies come to rest: a stone ball dropped over the hills, and every
  * body of the falling benches (bench_physics.c's physics.step.bodies.10
  * and .100 scenes), are asleep within 10 s of simulated time (600 steps of
- * 1/60 s: one step a game frame), while a body on a slope steeper than its
- * material's angle of repose (atan of its slide coefficient) still slides
- * and one on a gentler slope stops. */
+ * 1/60 s: one step a game frame), and so are blocks dropped on a voxel
+ * staircase; a body on a slope steeper than its material's angle of repose
+ * (atan of its slide coefficient) still slides, one on a gentler slope stops. */
 #include "test_support.h"
 #include "body_grid.h"
 #include "../bench/bench_scene_bodies.h"
