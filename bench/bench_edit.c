@@ -7,7 +7,7 @@
  *   edit.cut          one 8^3 cut in the default world: pick, pair search, world
  *                     edits and tints, re-mesh of the dirty chunks (CPU side)
  *   edit.cut.upload   the same plus the upload of the re-meshed chunks into
- *                     their VBOs, waited for with glFinish: the issue's "from
+ *                     their VBOs, waited for with glFinish: the target's "from
  *                     the click to the updated VBOs" (headless GL)
  *   collide.player    10,000 player box moves (up to 3 voxels a step) in the
  *                     default world, voxel scan; .octree: with the tool's

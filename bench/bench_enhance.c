@@ -4,7 +4,7 @@
  * freshly seen chunk costs; fragments_per_s counts the fragments produced in
  * the listed surface voxels, per second of the median run. The material
  * rules are on, as in the game; enhance.subdivide.cpu.nomat is the paper's
- * rule on the same chunk (issue 22: materials may cost at most 1.5x). */
+ * rule on the same chunk (target: materials cost at most 1.5x). */
 #include "bench.h"
 
 #include <stdlib.h>

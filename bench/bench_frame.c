@@ -6,7 +6,7 @@
  * ghost's cost. Triangles and chunks drawn are noted.
  * render.frame.deciduous.bodies: the deciduous spawn view with the trunks of
  * the 50 oaks nearest in front of the player cut, their crowns caught in
- * mid-fall (voxel bodies, issue 21: target <= 1.5x render.frame.deciduous). */
+ * mid-fall (voxel bodies: target <= 1.5x render.frame.deciduous). */
 #include <glad/gl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,7 +114,7 @@ static void *s_canopy(void) { return setup_view("biome taiga", true); }
 /* the same views without the tool: the difference is the ghost's cost */
 static void *s_hills_ng(void) { return setup_view("biome hills; set tool.visible 0", false); }
 static void *s_taiga_ng(void) { return setup_view("biome taiga; set tool.visible 0", false); }
-/* smooth mode (issue 12): the same spawn views as surface nets */
+/* smooth mode: the same spawn views as surface nets */
 static void *s_smooth_hills(void) { return setup_view("biome hills; set render.mode smooth", false); }
 static void *s_smooth_desert(void) { return setup_view("biome desert; set render.mode smooth", false); }
 static void *s_smooth_taiga(void) { return setup_view("biome taiga; set render.mode smooth", false); }

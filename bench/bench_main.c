@@ -128,7 +128,7 @@ int main(int argc, char **argv)
         double median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
         if (json) {
             /* a note of the same name as the run's own field replaces it
-             * (stream.fly's max_ms is its longest frame, as the issue names
+             * (stream.fly's max_ms is its longest frame, as the targets name
              * it): one key, never two, in a JSON object */
             printf("{\"bench\": \"%s\"", bc->name);
             const char *own[] = { "median_ms", "min_ms", "max_ms" };

@@ -1,4 +1,4 @@
-/* bench_physics: voxel bodies (issue 21).
+/* bench_physics: voxel bodies.
  *   physics.detach.oak   cutting through an oak's trunk in the default
  *                        deciduous world (512x128x512), from the cut to the
  *                        crown found loose (the search alone: making the body
@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_scene_bodies.h"
 #include "core/rng.h"
 #include "core/timer.h"
 #include "physics/bodies.h"
@@ -91,7 +92,7 @@ static void oak_teardown(void *p)
     free(s);
 }
 
-/* The crown cut out into a body: the issue's "from the cut to the crown
+/* The crown cut out into a body: the target's "from the cut to the crown
  * being a body". The body goes back afterwards (untimed). */
 static void oak_body_run(void *p)
 {
@@ -189,26 +190,7 @@ static step_state *step_setup(int count)
     bodies_init(&s->set);
     s->set.p.sleep_time = 1e9f; /* they keep tumbling: every run is a step of moving bodies */
     s->set.p.max_age = 1e9f;
-    body_density dens;
-    body_density_default(&dens);
-    rng r = rng_make(42);
-    for (int i = 0; i < count; i++) {
-        int size[3];
-        long v;
-        do {
-            for (int a = 0; a < 3; a++) size[a] = rng_range(&r, 3, 8);
-            v = (long)size[0] * size[1] * size[2];
-        } while (v < 50 || v > 500);
-        uint8_t *g = malloc((size_t)v);
-        for (long k = 0; k < v; k++) g[k] = (uint8_t)(rng_double(&r) < 0.5 ? MAT_STONE : MAT_OAK_LOG);
-        float o[3] = { (float)rng_range(&r, 8, 112), 0, (float)rng_range(&r, 8, 112) };
-        o[1] = (float)world_surface_y(s->w, (int)o[0], (int)o[2]) + 4.f + (float)(i % 5) * 9.f;
-        body *b = body_from_grid(g, NULL, size, o, &dens);
-        free(g);
-        if (!b) continue;
-        for (int a = 0; a < 3; a++) b->ang[a] = (float)(rng_double(&r) * 4 - 2);
-        if (!bodies_add(&s->set, b)) body_destroy(b);
-    }
+    bench_scene_bodies(&s->set, s->w, count);
     /* three seconds of falling: they are on the terrain, and on each other */
     for (int k = 0; k < 180; k++) bodies_step(&s->set, s->w, s->terrain, bench_jobs());
     /* the contact query, octree against brute force, on up to 10 bodies as they are now */

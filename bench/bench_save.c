@@ -1,4 +1,4 @@
-/* bench_save: worlds that persist (issue 16).
+/* bench_save: worlds that persist.
  *   save.world  1000 edited chunks of the default 16x4x16 hills world to a
  *               world file, end to end (copies, compression, SQLite commit
  *               with fsync in WAL mode). Notes the main thread's share,

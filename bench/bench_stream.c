@@ -1,4 +1,4 @@
-/* stream.*: the unbounded world (issue 20), through the real app headless
+/* stream.*: the unbounded world, through the real app headless
  * at 1280x720 with view.distance 256.
  * stream.fly.<biome>: a scripted flight at 100 voxels a second (a straight
  *   line, then a wide circle), 60 simulated frames a second for
@@ -84,7 +84,7 @@ static void *setup(const char *biome)
         return NULL;
     }
     /* STRATA_BENCH_FLY_EXEC: console commands after the world is made, to
-     * compare settings within one sitting ("set stream.pace 0") */
+     * compare settings within one run ("set stream.pace 0") */
     const char *extra = getenv("STRATA_BENCH_FLY_EXEC");
     if (extra && *extra && cmd_exec(extra) != 0) {
         bench_skip("STRATA_BENCH_FLY_EXEC failed");
@@ -370,7 +370,7 @@ static quiet quiet_frames(const float *ms, const float *step_ms, const float *me
  * stand, which generates, lights and meshes every column around it and
  * compiles the shaders, then the first FLY_WARMUP_S seconds of the
  * flight, which start the workers, the light's column jobs, the landings
- * and the uploads. The whole flight as the warm-up doubled a sitting (16
+ * and the uploads. The whole flight as the warm-up doubled a run of the benches (16
  * minutes for the four biomes on the 2-core machine, more than a GPU
  * machine's lease) and warmed nothing more: the window, and with it the
  * memory the flight uses, is the same size wherever the flight is. It
@@ -545,7 +545,7 @@ static void fly_run(void *s)
      * at all. So the same standing frames at four views along the path (a
      * quarter, half, three quarters and the end of it), their median: how
      * much of the ratios is what the views show rather than what arrives.
-     * A note beside the ratios, which stay the issue's (to the start). */
+     * A note beside the ratios, which stay the targets' (to the start). */
     enum { VIEWS = 4 };
     float *path = malloc(sizeof(float) * VIEWS * STAND);
     if (!path) return;

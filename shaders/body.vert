@@ -1,5 +1,5 @@
 #version 450 core
-// Voxel bodies (issue 21): a body's block mesh, the same packed vertices as
+// Voxel bodies: a body's block mesh, the same packed vertices as
 // chunk.vert, placed by the body's model matrix. Texture coordinates come
 // from the body's own grid, so its tiles stay on it as it turns.
 layout(location = 0) in uint a_pos;  // x | y<<6 | z<<12 | face<<18

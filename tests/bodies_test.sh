@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Voxel bodies through the real executable (issue 21): a fill in mid-air
+# Voxel bodies through the real executable: a fill in mid-air
 # falls and merges back with every voxel kept; a body cut in two in flight
 # conserves its stone less the cut; a cut that disconnects
 # nothing makes no body; physics.max_bodies leaves the rest as terrain;

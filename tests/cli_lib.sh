@@ -38,3 +38,7 @@ kill9_after() {
     for _ in $(seq 1 600); do grep -q "^$mark\$" "$out" 2>/dev/null && break; sleep 0.1; done
     kill -9 $pid; wait $pid 2>/dev/null
 }
+# part N: true when this run covers part N of its script. ctest runs a slow
+# script as several entries, each with STRATA_TEST_PART=N, so every entry
+# fits the default suite's minute; with the variable unset every part runs.
+part() { [ -z "${STRATA_TEST_PART:-}" ] || [ "$STRATA_TEST_PART" = "$1" ]; }

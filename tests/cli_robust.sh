@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What fuzzing and scripted sessions found (issue 9): settings that cannot
+# What fuzzing and scripted runs found: settings that cannot
 # break the game, config files read and written where --config says,
 # commands before the world exists, hostile files, exit codes that tell the
 # truth, memory that stays flat over many headless frames.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One game per world (issue 23): while one strata holds a world file, a
+# One game per world: while one strata holds a world file, a
 # second one on the same file says who holds it, loads it read-only and
 # never writes it (save, autosave, biome switches, load, exit); the holder's
 # saves go on, the file ends holding exactly the holder's world, and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Paging a streamed world's edits (issue 20, edits and saves), through the
+# Paging a streamed world's edits (edits and saves), through the
 # real executable: a cut at the origin, flown away from with a world file
 # open, is saved and dropped from memory (stream_stored_chunks 0, the rows
 # in the file) and comes back when the player does (the `hash` of the

@@ -1,5 +1,5 @@
 /* The three biomes of seed 001: per-biome invariants over whole generated
- * worlds (default size 16x4x16 where the issue asks for it), determinism
+ * worlds (default size 16x4x16 where the targets ask for it), determinism
  * across seeds and worker counts, and refusal of bad parameters. */
 #include "test_support.h"
 

@@ -1,5 +1,5 @@
 /* Voxel bodies where the world is not all there, and far from the origin
- * (issue 20, docs/physics.md): a body the terrain octree's box does not
+ * (docs/physics.md): a body the terrain octree's box does not
  * cover, or over a column not generated, is held where it is (it would
  * find no terrain and fall through the ground) and lands once covered; a
  * structure cut loose 10^7 voxels out falls, is cut in flight, is picked

@@ -1,4 +1,4 @@
-/* Falling voxel bodies drawn through the real game, headless (issue 21):
+/* Falling voxel bodies drawn through the real game, headless:
  * a ball of leaves filled in the air in front of the eye is cut loose and
  * falls; in the smooth mode it shows as its own nets, leaf-coloured, where
  * the same view without it shows sky, covering about what its blocks cover

@@ -184,7 +184,7 @@ static void test_touching_crowns(void **state)
     world_destroy(w);
 }
 
-/* The issue's case: a trunk cut through in each forest biome (oaks in the
+/* The target case: a trunk cut through in each forest biome (oaks in the
  * deciduous forest, firs in the taiga) lets its crown loose, leaves and
  * all, and the crown falls as a body (tests/test_bodies.c makes it fall). */
 static void crown_case(const char *biome, uint8_t log, uint8_t leaf)

@@ -1,4 +1,4 @@
-/* Enhancement that knows materials (issue 22 part 1; seed 000 sections 2
+/* Enhancement that knows materials (seed 000 sections 2
  * and 5): with materials off the fragments are the paper's, bit for bit
  * (hashes recorded before the material rules existed); with them on a
  * dirt/stone boundary stays where the voxels put it, one material's

@@ -1,4 +1,4 @@
-/* Walking on enhanced fragments (seed 000 sections 4.3 and 6; issue 22):
+/* Walking on enhanced fragments (seed 000 sections 4.3 and 6):
  * a staircase of one-voxel sand steps, enhanced 4x with the material rules
  * (sand slumps into a 45-degree ramp of one-fragment stairs), is a slope
  * the player walks up and down without jumping, its feet within one
@@ -149,8 +149,8 @@ static void test_walks_up_and_down_a_fragment_ramp(void **state)
 
 /* The ramp of sand walked at x = 10^7 at 16 fragments a voxel goes as it
  * goes at the origin: the grid's cells count from the window's first
- * voxel (before session 34 they counted from the world's origin, and at
- * 1.6 * 10^8 cells the collision clamped them: the walker fell through). */
+ * voxel (counted from the world's origin, at 1.6 * 10^8 cells the
+ * collision would clamp them and the walker would fall through). */
 static void test_far_ramp_walks_as_at_the_origin(void **state)
 {
     (void)state;

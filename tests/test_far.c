@@ -1,4 +1,4 @@
-/* Far from the origin (issue 20): at x = z = 10^7 a float steps a whole
+/* Far from the origin: at x = z = 10^7 a float steps a whole
  * voxel, so positions are doubles and drawing is camera-relative
  * (gfx/camera.h, core/origin.h). The same scripted edits, the same picture
  * (a falling voxel body in it too) and the same walk there as at the
@@ -25,7 +25,7 @@
 
 #define W 256
 #define H 144
-#define FAR 10000000 /* a multiple of ORIGIN_STEP, as the issue's target is */
+#define FAR 10000000 /* a multiple of ORIGIN_STEP, as the far target is */
 
 /* The scene, relative to the anchor (A, 0, A): the eye and everything built
  * lie in [A, A + 128) on x and z, high above the hills' ground (which is

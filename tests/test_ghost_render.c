@@ -455,7 +455,7 @@ static void test_in_world(void **state)
     atlas_texture_destroy(atlas);
 }
 
-/* The wire style (what the game draws every frame; issue 9: the solid
+/* The wire style (what the game draws every frame; the solid
  * ghost cost ~10 ms on llvmpipe): the outline inside the silhouette only,
  * a small fraction of the solid's pixels, the faces' insides untouched, no
  * edges of the far side; edges behind the terrain fainter than edges in

@@ -364,7 +364,7 @@ static void test_material_transforms(void **state)
     free(g);
 }
 
-/* ---- Tables 3 and 4 as shipped, against the decoding ----------- */
+/* ---- Tables 3 and 4 as shipped, against their decoding ----------- */
 
 /* G = GEQ 0.5, L = LT 0.5, I = IGN; N = NOP, - = ADD -0.5, + = ADD 0.5 */
 static void check_rule(const grammar_rule *r, const char *name, int n, const char *sym, const char *xf)
@@ -597,6 +597,73 @@ static void test_determinism_and_bounds(void **state)
     free(g);
 }
 
+/* ---- rule selection (section 3.1.3) --------------------------------------
+ * Where several rules of one size match a window, the highest weight wins
+ * whatever its place in the grammar; equal weights are drawn at random, so
+ * a NOP rule beside a rule of the same weight skips about half the matches
+ * (the paper's way to break up repeating patterns). Every voxel of a solid
+ * grid matches both 1x1x1 rules below at every window. */
+static double share_of(const grammar *g, float value, uint64_t seed)
+{
+    grammar_program *prog = malloc(sizeof *prog);
+    char err[256];
+    assert_true(grammar_compile(g, GRAMMAR_ORIENT_X, prog, err, sizeof err));
+    assert_int_equal(prog->groups, 1);
+    enum { N = 16 };
+    grammar_grid a = { N, N, N, malloc(N * N * N * sizeof(float)), NULL };
+    for (int i = 0; i < N * N * N; i++) a.d[i] = 1.f;
+    grammar_params p = { { 0, 0, 0 }, { N, N, N }, { 1, 1, 1 }, 1, seed };
+    grammar_stats st;
+    assert_true(grammar_derive(prog, &a, &p, NULL, &st, err, sizeof err));
+    int hits = 0;
+    for (int i = 0; i < N * N * N; i++) hits += a.d[i] == value;
+    free(a.d);
+    free(prog);
+    return (double)hits / (N * N * N);
+}
+
+static void one_cell_rule(grammar_rule *r, const char *name, float weight, grammar_cell xf)
+{
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->size[0] = r->size[1] = r->size[2] = 1;
+    r->weight = weight;
+    r->sym[0] = (grammar_cell){ GSYM_PRES, 0.f, 0.f, 0 };
+    r->xf[0] = xf;
+}
+
+static void test_rule_selection_by_weight(void **state)
+{
+    (void)state;
+    grammar *g = calloc(1, sizeof *g);
+    g->count = 2;
+    const grammar_cell low = { GXF_SET, 0.25f, 0.f, 0 }, high = { GXF_SET, 0.75f, 0.f, 0 };
+    /* the heavier rule wins every window, first or second in its group */
+    for (int order = 0; order < 2; order++) {
+        one_cell_rule(&g->rules[order], "light", 1.f, low);
+        one_cell_rule(&g->rules[1 - order], "heavy", 3.f, high);
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            assert_true(share_of(g, 0.75f, seed) == 1.0);
+            assert_true(share_of(g, 0.25f, seed) == 0.0);
+        }
+    }
+    /* equal weights: both win, each about half of 4096 windows (a binomial
+     * with a standard deviation under 1 %) */
+    one_cell_rule(&g->rules[0], "a", 2.f, low);
+    one_cell_rule(&g->rules[1], "b", 2.f, high);
+    double s = share_of(g, 0.25f, 7);
+    print_message("equal weights: the first rule wins %.3f of the windows\n", s);
+    assert_true(s > 0.45 && s < 0.55);
+    assert_true(share_of(g, 0.75f, 7) == 1.0 - s);
+    /* a NOP rule of the same weight leaves about half the matches alone */
+    one_cell_rule(&g->rules[1], "nop", 2.f, (grammar_cell){ GXF_NOP, 0.f, 0.f, 0 });
+    double kept = share_of(g, 1.f, 8);
+    assert_true(kept > 0.45 && kept < 0.55);
+    /* a heavier NOP rule leaves every window alone */
+    g->rules[1].weight = 2.5f;
+    assert_true(share_of(g, 1.f, 8) == 1.0);
+    free(g);
+}
+
 /* ---- the shipped rulesets give the same voxels as before ----------------
  * Hashes of the fast derivation's output taken on main before the abstract
  * symbols (MAT, CLASS, SLOPE, PAINT, FILL) existed: the extension must not
@@ -653,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_compile_orientation),
         cmocka_unit_test(test_fast_equals_reference),
         cmocka_unit_test(test_determinism_and_bounds),
+        cmocka_unit_test(test_rule_selection_by_weight),
         cmocka_unit_test(test_old_rulesets_unchanged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,4 @@
-/* The light component on a moving window (issue 20), through the real
+/* The light component on a moving window, through the real
  * game: the world's window moves, the entering columns arrive announced as
  * generated edits (as streaming announces them), and the light texture the
  * shaders read follows: its origin and slot are the world's, the columns

@@ -1,4 +1,4 @@
-/* A streamed column's light baked on a worker (light_column, issue 20):
+/* A streamed column's light baked on a worker (light_column):
  * snapshot the column's ring of 8 on the main thread, bake the snapshot
  * anywhere, land it in the game's volume. Whatever order the columns
  * arrive and land in, and on however many workers, every column whose ring

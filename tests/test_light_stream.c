@@ -1,4 +1,4 @@
-/* Snowflake light on a moving window (issue 20): the volume keeps the
+/* Snowflake light on a moving window: the volume keeps the
  * world's toroidal slots, so a window away from the origin, built column by
  * column in any order with a relight per arrival, holds the light a whole
  * bake gives, and a moved window relit where columns entered equals a fresh

@@ -222,9 +222,9 @@ static void test_edit_dirties_only_its_chunks(void **state)
  * the surface where it was (within half a coarse cell), and a one-voxel
  * grass layer still on top at either parity of its height. */
 /* A streamed window below 0 meshes as the same voxels at 0: a chunk owns
- * the edges on its low faces unless it is the window's first (before
- * session 34, unless it was at 0 or below: every chunk there meshed its
- * low faces again, over its neighbour's, doubled triangles). Level 0 of
+ * the edges on its low faces unless it is the window's first (were a chunk at 0
+ * or below to own them too, it would mesh its low faces again over its
+ * neighbour's: doubled triangles). Level 0 of
  * the levels' gather too. */
 static void test_window_below_zero_meshes_alike(void **state)
 {

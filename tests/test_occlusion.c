@@ -1,4 +1,4 @@
-/* Occlusion culling (gfx/occlusion, issue 23) never drops a visible chunk:
+/* Occlusion culling (gfx/occlusion) never drops a visible chunk:
  *  - the box test is sound: whenever it calls a box hidden, every point
  *    sampled inside the box projects onto a pixel whose depth is nearer
  *    (random depth images, random boxes, random cameras);
@@ -14,7 +14,7 @@
  *    frame, and turning from the first to the second brings the reads
  *    back within a probe's wait (the pictures above are drawn with it on);
  *  - the spawn views of the frame benchmarks stay within the triangle
- *    budget (issue 23: 45,000 at 1280x720). */
+ *    budget (45,000 at 1280x720). */
 #include "test_support.h"
 
 #include <math.h>
@@ -410,7 +410,7 @@ static void test_judge_in_game(void **state)
     app_destroy(a);
 }
 
-/* Issue 23's budget, on the frame benchmarks' spawn views (bench/bench_frame.c). */
+/* The triangle budget, on the frame benchmarks' spawn views (bench/bench_frame.c). */
 static void test_spawn_budget(void **state)
 {
     (void)state;

@@ -225,7 +225,7 @@ static void test_lod_hills(void **state) { check_lod(*state, &terrain_hills); }
 static void test_lod_taiga(void **state) { check_lod(*state, &biome_taiga); }
 static void test_lod_deciduous(void **state) { check_lod(*state, &biome_deciduous); }
 
-/* Issue 9: a 16^3 ball of oak leaves around a log. Through the leaves'
+/* A 16^3 ball of oak leaves around a log. Through the leaves'
  * holes one sees leaf or log, never the sky behind. */
 static void test_leaves_are_not_shells(void **state)
 {
@@ -257,7 +257,7 @@ static void test_leaves_are_not_shells(void **state)
     }
 }
 
-/* Issue 9: fog and the view distance are measured on the map, so flying
+/* Fog and the view distance are measured on the map, so flying
  * far above the ground still shows it (3D fog hid the whole world above
  * y ~ 230 with the default view distance). */
 static void test_flying_high_shows_the_world(void **state)

@@ -1,4 +1,4 @@
-/* The streamed world through the real game, headless (issue 20): a flight
+/* The streamed world through the real game, headless: a flight
  * shows ground below the horizon in every frame, never sky; a cut and a
  * fill at the spawn are still there after flying 5 km away and back; the
  * player teleported over columns not generated yet hangs there until they
@@ -439,8 +439,8 @@ static void keep_warnings(void *user, log_level level, const char *line)
 /* A body falling when the game quits is saved where it is, in the world
  * (a file never misses its voxels), and with it the box to search: after
  * the load it is cut loose again and falls on, instead of floating in
- * the air it was saved in. Before session 34 its voxels were lost: the
- * bodies shut down before the exit save, which settled nothing. */
+ * the air it was saved in. The bodies settle before the exit save, which
+ * would otherwise miss their voxels. */
 static void test_body_falling_at_quit_falls_after_load(void **state)
 {
     (void)state;
@@ -499,7 +499,7 @@ static void test_body_falling_at_quit_falls_after_load(void **state)
 /* A view.distance resize carries the world over to a new window: a body
  * falling then goes back into the world first, as a save would put it,
  * with no file open too (it was dropped, voxels and all), and falls on in
- * the new window (it floated there before session 34's review). */
+ * the new window rather than floating where it was. */
 static void test_body_kept_over_a_resize(void **state)
 {
     (void)state;

@@ -1,4 +1,4 @@
-/* The biome rules hold on the streamed world (issue 20: "the existing
+/* The biome rules hold on the streamed world ("the existing
  * tests of every biome rule keep passing against the streamed
  * generation"). test_biome_rules and test_biomes check each rule on
  * finite worlds made by worldgen_generate; here, for every biome kind and

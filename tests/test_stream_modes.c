@@ -1,5 +1,5 @@
 /* Every render mode on the streamed world, through the real game headless
- * (issue 20; test_stream_app flies the blocks mode):
+ * (test_stream_app flies the blocks mode):
  * - a flight at 100 voxels a second shows ground below the horizon in
  *   every frame in the smooth mode (its levels of detail on, so level seams
  *   move across the picture while columns arrive) and in the enhanced mode

@@ -132,44 +132,93 @@ static double min_angle(float (*d)[3], int n)
     return best;
 }
 
+/* Fejes Toth's bound: N points on a sphere cannot all be further apart
+ * than this (degrees; exact for N = 3, 4, 6 and 12, the best packings of
+ * the Tammes problem lie within a few per cent of it elsewhere). */
+static double fejes_toth(int n)
+{
+    if (n <= 2) return 180;
+    double w = n * 3.14159265358979 / (6.0 * (n - 2)), c = 1 / tan(w);
+    return acos((c * c - 1) / 2) * 57.29577951308232;
+}
+
+static double min_angle_int(int (*d)[3], int n)
+{
+    float f[VOXELIZE_MAX_DIRECTIONS][3];
+    for (int i = 0; i < n; i++) {
+        float l = sqrtf((float)(d[i][0] * d[i][0] + d[i][1] * d[i][1] + d[i][2] * d[i][2]));
+        for (int k = 0; k < 3; k++) f[i][k] = (float)d[i][k] / l;
+    }
+    return min_angle(f, n);
+}
+
+/* At every K the relaxed directions are well spread: the smallest angle
+ * between two is at least 80 % of Fejes Toth's bound (9 directions: over
+ * 58 degrees; Coulomb's optimum for 9 is about 69). */
 static void test_thomson(void **state)
 {
-    const int n = 9;
-    float d[9][3];
-    voxelize_relax none = { 0.01f, 100000.f, 1, 1e-9f };
-    voxelize_directions(d, n, &none, 7); /* one step from the random start */
-    double prev = min_angle(d, n), first = prev;
-    float last = 1;
-    for (int round = 0; round < 20; round++) {
-        for (int i = 0; i < 50; i++) last = voxelize_distribute(d, n, 0.01f, 100000.f);
-        double a = min_angle(d, n);
-        assert_true(a >= prev - 0.5); /* grows (up to the wobble of a fixed step) */
-        prev = a;
-        for (int i = 0; i < n; i++) assert_true(fabsf(d[i][0] * d[i][0] + d[i][1] * d[i][1] + d[i][2] * d[i][2] - 1) < 1e-4f);
+    double worst = 2, worst_lattice = 2;
+    for (int n = 2; n <= VOXELIZE_MAX_DIRECTIONS; n++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            float d[VOXELIZE_MAX_DIRECTIONS][3];
+            int it = voxelize_directions(d, n, NULL, seed);
+            assert_true(it >= 1 && it < 1000); /* it stops by itself */
+            assert_true(d[0][1] == 1.f);        /* the seed's fixed first direction */
+            for (int i = 0; i < n; i++)
+                assert_true(fabsf(d[i][0] * d[i][0] + d[i][1] * d[i][1] + d[i][2] * d[i][2] - 1) < 1e-4f);
+            double a = min_angle(d, n), bound = fejes_toth(n);
+            if (a / bound < worst) worst = a / bound;
+            if (a < 0.8 * bound) fail_msg("%d directions (seed %d): closest pair %.1f degrees, bound %.1f", n, (int)seed, a, bound);
+            if (n == 9 && seed == 1) print_message("9 directions: closest pair %.1f degrees\n", a);
+            /* snapped to the lattice, every ray direction is its own, and
+             * still spread (the lattice moves each up to ~10 degrees) */
+            voxelize_desc vd = { VOXELIZE_PARITY, n, { 0 }, seed, NULL };
+            int ld[VOXELIZE_MAX_DIRECTIONS][3];
+            assert_int_equal(voxelize_ray_directions(&vd, ld), n);
+            double al = min_angle_int(ld, n);
+            if (al / bound < worst_lattice) worst_lattice = al / bound;
+            if (al < 0.4 * bound) fail_msg("%d lattice directions (seed %d): closest pair %.1f degrees", n, (int)seed, al);
+            for (int i = 0; i < n; i++) {
+                double len = sqrt((double)ld[i][0] * ld[i][0] + (double)ld[i][1] * ld[i][1] + (double)ld[i][2] * ld[i][2]);
+                double c = (ld[i][0] * d[i][0] + ld[i][1] * d[i][1] + ld[i][2] * d[i][2]) / len;
+                assert_true(c > cos(12.0 / 57.3));
+            }
+        }
+    print_message("closest pair over the bound, worst K: %.2f relaxed, %.2f on the lattice\n", worst, worst_lattice);
+    /* one relaxation step moves the strongest-pushed direction exactly `step` */
+    float d[5][3];
+    voxelize_relax none = { 1e-6f, 1, 1e-3f }; /* a step under `converge`: no step taken */
+    assert_int_equal(voxelize_directions(d, 5, &none, 4), 0);
+    float moved = voxelize_distribute(d, 5, 0.01f);
+    assert_true(fabsf(moved - 0.01f) < 2e-4f);
+}
+
+/* Random directions (no relaxation) snap onto the same lattice direction
+ * often at K = 64; the ray directions never repeat, each a nearest free one. */
+static void test_lattice_directions_distinct(void **state)
+{
+    int repeats = 0;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        voxelize_desc vd = { VOXELIZE_PARITY, 64, { 1e-6f, 1, 1e-3f }, seed, NULL };
+        float d[64][3];
+        voxelize_directions(d, 64, &vd.relax, seed);
+        int plain[64][3], ld[64][3];
+        for (int i = 0; i < 64; i++) voxelize_lattice(d[i], plain[i]);
+        assert_int_equal(voxelize_ray_directions(&vd, ld), 64);
+        for (int i = 0; i < 64; i++)
+            for (int j = 0; j < i; j++) {
+                repeats += memcmp(plain[i], plain[j], sizeof plain[i]) == 0;
+                assert_false(memcmp(ld[i], ld[j], sizeof ld[i]) == 0);
+            }
+        /* a direction whose snap no earlier ray has taken keeps it */
+        for (int i = 0; i < 64; i++) {
+            bool collided = false;
+            for (int j = 0; j < i; j++) collided |= memcmp(plain[i], ld[j], sizeof plain[i]) == 0;
+            if (!collided) assert_memory_equal(plain[i], ld[i], sizeof ld[i]);
+        }
     }
-    print_message("min angle %.1f -> %.1f, last move %g\n", first, prev, last);
-    assert_true(prev > first + 10);
-    /* the seed's step clamp makes every pair push equally hard whatever its
-     * distance, so nine settle at ~49 degrees apart (Coulomb's optimum is
-     * wider); what matters for voting is that none stay close */
-    assert_true(prev > 45);
-    assert_true(last < 0.002f); /* and it converges: the moves die down */
-    /* the whole loop stops by itself once converged */
-    voxelize_relax r = { 0 };
-    int it = voxelize_directions(d, n, &r, 7);
-    print_message("converged after %d steps at %.1f degrees\n", it, min_angle(d, n));
-    assert_true(it > 1 && it < 1000);
-    assert_true(min_angle(d, n) > 35); /* the seed's 0.001 stops it early, well spread already */
-    /* the first direction is the seed's fixed one */
-    assert_true(d[0][1] == 1.f);
-    /* lattice directions stay close to the relaxed ones */
-    for (int i = 0; i < n; i++) {
-        int l[3];
-        voxelize_lattice(d[i], l);
-        double len = sqrt((double)l[0] * l[0] + (double)l[1] * l[1] + (double)l[2] * l[2]);
-        double c = (l[0] * d[i][0] + l[1] * d[i][1] + l[2] * d[i][2]) / len;
-        assert_true(c > cos(12.0 / 57.3));
-    }
+    print_message("%d repeats among plain snaps of random directions\n", repeats);
+    assert_true(repeats > 0);
 }
 
 /* ---- fast parity == the brute-force definition ---- */
@@ -180,8 +229,9 @@ static uint8_t *brute_parity(const obj_mesh *m, const voxelize_grid *g, int k, u
     int nt;
     char err[256];
     assert_true(voxelize_quantize(m, g, &t, &nt, err, sizeof err));
-    float dirs[VOXELIZE_MAX_DIRECTIONS][3];
-    voxelize_directions(dirs, k, NULL, seed);
+    voxelize_desc vd = { VOXELIZE_PARITY, k, { 0 }, seed, NULL };
+    int dirs[VOXELIZE_MAX_DIRECTIONS][3];
+    assert_int_equal(voxelize_ray_directions(&vd, dirs), k);
     uint8_t *out = calloc((size_t)g->nx * g->ny * g->nz, 1);
     for (int y = 0; y < g->ny; y++)
         for (int z = 0; z < g->nz; z++)
@@ -190,10 +240,8 @@ static uint8_t *brute_parity(const obj_mesh *m, const voxelize_grid *g, int k, u
                 voxelize_centre(x, y, z, c);
                 int votes = 0;
                 for (int di = 0; di < k; di++) {
-                    int ld[3];
-                    voxelize_lattice(dirs[di], ld);
                     int crossings = 0;
-                    for (int i = 0; i < nt; i++) crossings += voxelize_crosses(&t[i], c, ld);
+                    for (int i = 0; i < nt; i++) crossings += voxelize_crosses(&t[i], c, dirs[di]);
                     votes += crossings & 1;
                 }
                 out[(size_t)x + (size_t)g->nx * ((size_t)z + (size_t)g->nz * (size_t)y)] = 2 * votes > k;
@@ -512,6 +560,7 @@ int main(void)
         cmocka_unit_test(test_obj_errors),
         cmocka_unit_test(test_obj_roundtrip),
         cmocka_unit_test(test_thomson),
+        cmocka_unit_test(test_lattice_directions_distinct),
         cmocka_unit_test(test_fast_equals_brute),
         cmocka_unit_test(test_primitive_volumes),
         cmocka_unit_test(test_overlap_half),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The windowed game shows an unusable world file on screen, not only on
-# stderr (issue 23): started on a file of random bytes, the first frame
+# stderr: started on a file of random bytes, the first frame
 # carries an error line (the console's error colour) among the recent
 # messages at the top; started on a good world, it carries none.
 # Run under a virtual X server (tests/CMakeLists.txt).

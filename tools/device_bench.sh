@@ -8,7 +8,7 @@
 #   tools/device_bench.sh --stage DIR            # here: copy build/ into DIR
 #   tools/device_bench.sh DIR OUTDIR [SECONDS]   # there: run, JSON lines in OUTDIR
 #
-# The flights come first (issue 20's frame-time targets), then the
+# The flights come first (the streaming frame-time targets), then the
 # generation rates, then the compute-shader benches beside their CPU
 # references, then the standing frames; nothing new starts after SECONDS
 # (default 500), so a limited lease still returns what finished.

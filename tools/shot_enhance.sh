@@ -3,7 +3,7 @@
 # desert mesa as blocks, enhanced 4x by recursive subdivision with the
 # paper's rule (thresholds 1 below enhance.altitude, 3 and 4 alternating
 # above: the strata), and by direct resampling (64 probes, spread 1 voxel,
-# 25%); then the material rules (enhance.materials, issue 22) off and on:
+# 25%); then the material rules (enhance.materials) off and on:
 # terraced sand with cacti below a mesa, and a taiga wood.
 # Usage: tools/shot_enhance.sh [BUILD_DIR] [OUT_DIR]
 set -eu

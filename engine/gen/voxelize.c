@@ -15,34 +15,49 @@ __extension__ typedef __int128 i128;
  * its integer type (see the magnitudes noted at each). */
 #define FIX_LIMIT ((int64_t)1 << 22)
 
-/* ---- directions: the seed's Thomson relaxation ---- */
+/* ---- directions: Thomson relaxation (seed 002) ---- */
 
-float voxelize_distribute(float (*dirs)[3], int n, float step, float strength)
+/* The Thomson problem's energy: the sum over pairs of 1 / distance. */
+static double coulomb_energy(const float (*d)[3], int n)
+{
+    double e = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            double s = 0;
+            for (int k = 0; k < 3; k++) s += ((double)d[i][k] - d[j][k]) * ((double)d[i][k] - d[j][k]);
+            e += s > 1e-24 ? 1.0 / sqrt(s) : 1e12;
+        }
+    return e;
+}
+
+float voxelize_distribute(float (*dirs)[3], int n, float step)
 {
     if (n <= 1) return 0.f;
-    float max_delta = 0.f;
+    double f[VOXELIZE_MAX_DIRECTIONS][3], fmax = 0;
     for (int i = 1; i < n; i++) {
-        float corr[3] = { 0, 0, 0 };
+        double F[3] = { 0, 0, 0 };
         for (int j = 0; j < n; j++) {
             if (i == j) continue;
-            float diff[3] = { dirs[i][0] - dirs[j][0], dirs[i][1] - dirs[j][1], dirs[i][2] - dirs[j][2] };
-            float dist = sqrtf(diff[0] * diff[0] + diff[1] * diff[1] + diff[2] * diff[2]);
-            if (dist < 1e-12f) continue; /* coincident: no direction to push along */
-            float f = (2.f - dist) / 2.f;
-            f = f < 0.f ? 0.f : f > 1.f ? 1.f : f;
-            float mag = f * f * strength;
-            if (mag > step) mag = step;
-            for (int k = 0; k < 3; k++) corr[k] += diff[k] / dist * mag / (float)n;
+            double diff[3], s = 0;
+            for (int k = 0; k < 3; k++) diff[k] = (double)dirs[i][k] - dirs[j][k], s += diff[k] * diff[k];
+            if (s < 1e-24) continue; /* coincident: no direction to push along */
+            double inv = 1.0 / (s * sqrt(s));
+            for (int k = 0; k < 3; k++) F[k] += diff[k] * inv;
         }
+        /* only the part along the sphere moves a unit vector */
+        double radial = F[0] * dirs[i][0] + F[1] * dirs[i][1] + F[2] * dirs[i][2];
+        for (int k = 0; k < 3; k++) f[i][k] = F[k] - radial * dirs[i][k];
+        double m = sqrt(f[i][0] * f[i][0] + f[i][1] * f[i][1] + f[i][2] * f[i][2]);
+        if (m > fmax) fmax = m;
+    }
+    if (!(fmax > 0)) return 0.f;
+    float max_delta = 0.f;
+    for (int i = 1; i < n; i++) {
         float old[3] = { dirs[i][0], dirs[i][1], dirs[i][2] };
-        float len = 0.f;
-        for (int k = 0; k < 3; k++) {
-            dirs[i][k] += corr[k];
-            len += dirs[i][k] * dirs[i][k];
-        }
-        len = sqrtf(len);
-        if (len > 0.f)
-            for (int k = 0; k < 3; k++) dirs[i][k] /= len;
+        double v[3], len = 0;
+        for (int k = 0; k < 3; k++) v[k] = dirs[i][k] + f[i][k] * (double)step / fmax, len += v[k] * v[k];
+        len = sqrt(len);
+        for (int k = 0; k < 3; k++) dirs[i][k] = (float)(v[k] / len);
         float d = sqrtf((old[0] - dirs[i][0]) * (old[0] - dirs[i][0]) + (old[1] - dirs[i][1]) * (old[1] - dirs[i][1]) +
                         (old[2] - dirs[i][2]) * (old[2] - dirs[i][2]));
         if (d > max_delta) max_delta = d;
@@ -52,10 +67,9 @@ float voxelize_distribute(float (*dirs)[3], int n, float step, float strength)
 
 static voxelize_relax relax_or_default(const voxelize_relax *r)
 {
-    voxelize_relax d = { 0.01f, 100000.f, 1000, 0.001f };
+    voxelize_relax d = { 0.05f, 1000, 0.001f };
     if (!r) return d;
     if (r->step > 0) d.step = r->step;
-    if (r->strength > 0) d.strength = r->strength;
     if (r->iterations > 0) d.iterations = r->iterations;
     if (r->converge > 0) d.converge = r->converge;
     return d;
@@ -77,13 +91,27 @@ int voxelize_directions(float (*dirs)[3], int n, const voxelize_relax *relax, ui
         } while (len > 1.f || len < 1e-3f);
         for (int k = 0; k < 3; k++) dirs[i][k] /= len;
     }
-    /* the seed's loop tests maxDelta >= 0.001 before the first step, with
-     * maxDelta = 0, so it never runs: step first, then test */
+    /* Descent on the energy with a step that adapts: a step that lowers
+     * the energy is kept and the next one may be 1.2 times longer (up to 4
+     * times the first), one that raises it is undone and halved. Moves
+     * scale with the step, not with n, so every K separates; it stops when
+     * the step (the largest move) has shrunk below r.converge. */
+    float keep[VOXELIZE_MAX_DIRECTIONS][3];
+    double e = coulomb_energy((const float (*)[3])dirs, n);
+    float step = r.step;
     int it = 0;
-    while (it < r.iterations) {
-        float delta = voxelize_distribute(dirs, n, r.step, r.strength);
+    while (it < r.iterations && step >= r.converge && n > 1) {
+        memcpy(keep, dirs, sizeof(float[3]) * (size_t)n);
+        voxelize_distribute(dirs, n, step);
         it++;
-        if (delta < r.converge) break;
+        double e2 = coulomb_energy((const float (*)[3])dirs, n);
+        if (e2 < e) {
+            e = e2;
+            step = fminf(step * 1.2f, 4.f * r.step);
+        } else {
+            memcpy(dirs, keep, sizeof(float[3]) * (size_t)n);
+            step *= 0.5f;
+        }
     }
     return it;
 }
@@ -124,6 +152,38 @@ void voxelize_lattice(const float d[3], int out[3])
             for (int k = 0; k < 3; k++) out[k] = (int)(v[k] / g);
         }
     }
+}
+
+static bool lattice_taken(const int (*out)[3], int n, const int v[3])
+{
+    for (int i = 0; i < n; i++)
+        if (out[i][0] == v[0] && out[i][1] == v[1] && out[i][2] == v[2]) return true;
+    return false;
+}
+
+int voxelize_ray_directions(const voxelize_desc *d, int (*out)[3])
+{
+    float dirs[VOXELIZE_MAX_DIRECTIONS][3];
+    int n = d->directions < 1 ? 1 : d->directions > VOXELIZE_MAX_DIRECTIONS ? VOXELIZE_MAX_DIRECTIONS : d->directions;
+    voxelize_directions(dirs, n, &d->relax, d->seed);
+    for (int i = 0; i < n; i++) {
+        voxelize_lattice(dirs[i], out[i]);
+        if (!lattice_taken((const int (*)[3])out, i, out[i])) continue;
+        /* a direction already voting would count twice: take the nearest
+         * primitive lattice direction no earlier one has */
+        const int L = VOXELIZE_LATTICE;
+        double best = -2;
+        for (int x = -L; x <= L; x++)
+            for (int y = -L; y <= L; y++)
+                for (int z = -L; z <= L; z++) {
+                    int v[3] = { x, y, z };
+                    if (gcd64(gcd64(x, y), z) != 1 || lattice_taken((const int (*)[3])out, i, v)) continue;
+                    double c = (x * (double)dirs[i][0] + y * (double)dirs[i][1] + z * (double)dirs[i][2]) /
+                               sqrt((double)(x * x + y * y + z * z));
+                    if (c > best + 1e-12) best = c, out[i][0] = x, out[i][1] = y, out[i][2] = z;
+                }
+    }
+    return n;
 }
 
 /* ---- exact predicates ---- */
@@ -483,15 +543,14 @@ static long parity_voxelize(const obj_mesh *m, const voxelize_grid *g, const vox
     voxelize_tri *tris;
     int nt;
     if (!voxelize_quantize(m, g, &tris, &nt, err, errlen)) return -1;
-    float dirs[VOXELIZE_MAX_DIRECTIONS][3];
-    voxelize_directions(dirs, d->directions, &d->relax, d->seed);
+    int rays[VOXELIZE_MAX_DIRECTIONS][3];
+    int nd = voxelize_ray_directions(d, rays);
     size_t n = (size_t)g->nx * g->ny * g->nz;
     dir_tri *dt = malloc(sizeof *dt * (size_t)(nt > 0 ? nt : 1));
     bool ok = dt != NULL;
     memset(out, 0, n); /* the votes, then the verdict in place */
-    for (int k = 0; k < d->directions && ok; k++) {
-        int ld[3];
-        voxelize_lattice(dirs[k], ld);
+    for (int k = 0; k < nd && ok; k++) {
+        const int *ld = rays[k];
         voxelize_plan plan;
         ok = voxelize_plan_build(tris, nt, g, ld, &plan);
         if (!ok || plan.nlines == 0) {
@@ -510,7 +569,7 @@ static long parity_voxelize(const obj_mesh *m, const voxelize_grid *g, const vox
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    return voxelize_majority(out, n, d->directions);
+    return voxelize_majority(out, n, nd);
 }
 
 bool voxelize_check(const obj_mesh *m, const voxelize_grid *g, const voxelize_desc *d, char *err, size_t errlen)

@@ -36,32 +36,41 @@ typedef struct voxelize_grid {
     int nx, ny, nz;
 } voxelize_grid;
 
-/* The seed's Distribute parameters. */
+/* The Thomson relaxation of the directions (voxelize_directions). */
 typedef struct voxelize_relax {
-    float step;     /* largest move of a direction per iteration (seed: 0.01) */
-    float strength; /* repulsion scale before the step clamp (seed: 100000) */
-    int iterations; /* at most this many steps (seed: 1000) */
-    float converge; /* stop once no direction moved more than this (seed: 0.001) */
+    float step;     /* largest move of a direction in the first iteration (0.05) */
+    int iterations; /* at most this many steps (1000, the seed's) */
+    float converge; /* stop once the largest move has shrunk below this (0.001, the seed's) */
 } voxelize_relax;
 
 typedef struct voxelize_desc {
     voxelize_method method;
     int directions;          /* parity: K rays per voxel, 1..VOXELIZE_MAX_DIRECTIONS */
-    voxelize_relax relax;    /* zero: the seed's values */
+    voxelize_relax relax;    /* zero fields: the defaults */
     uint64_t seed;           /* the random start of the relaxation */
     job_pool *pool;          /* NULL: the calling thread only */
 } voxelize_desc;
 
-/* One step of the seed's Thomson relaxation over n unit vectors (the first
- * stays put). Returns the largest distance any vector moved. */
-float voxelize_distribute(float (*dirs)[3], int n, float step, float strength);
-/* n directions: the first +y, the rest random from `seed`, relaxed until
- * they converge or r->iterations run out. Returns the steps taken. */
+/* One step of the Thomson relaxation over n unit vectors (the first stays
+ * put): each moves along the tangential part of its Coulomb repulsion
+ * (the sum of (d_i - d_j) / |d_i - d_j|^3), the strongest pushed `step`
+ * and the others in proportion. Returns the largest distance moved. */
+float voxelize_distribute(float (*dirs)[3], int n, float step);
+/* n directions: the first +y, the rest random from `seed`, relaxed by
+ * distribute steps that lower the Coulomb energy (a step that raises it is
+ * undone and halved, one that lowers it lets the next grow 1.2 times, up
+ * to 4 times r->step) until the step falls below r->converge or
+ * r->iterations run out. Returns the steps taken. */
 int voxelize_directions(float (*dirs)[3], int n, const voxelize_relax *r, uint64_t seed);
 /* The nearest primitive integer direction with components in
  * [-VOXELIZE_LATTICE, VOXELIZE_LATTICE]: rays along it step from voxel
  * centre to voxel centre, which is what lets one ray serve a whole line. */
 void voxelize_lattice(const float d[3], int out[3]);
+/* The K lattice directions the parity vote casts rays along: d's relaxed
+ * directions, each snapped (voxelize_lattice); one that snaps onto a
+ * direction already taken gets the nearest lattice direction not taken, so
+ * no ray votes twice. Returns K (desc->directions, clamped to 1..64). */
+int voxelize_ray_directions(const voxelize_desc *d, int (*out)[3]);
 
 /* The mesh in the grid's fixed point (VOXELIZE_FIX_BITS per voxel), with
  * degenerate triangles dropped. Refused (false, message): a vertex more than

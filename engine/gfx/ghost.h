@@ -32,7 +32,7 @@ typedef struct ghost_renderer ghost_renderer;
  * screen it covers). WIRE: its outline only (shape_outline_build: the edges
  * where the surface bends, each drawn once; those on its far side, both
  * faces turned from the eye, left out), strongly where they are in front of the terrain and at GHOST_HIDDEN_ALPHA where buried —
- * what the game draws every frame (issue 9: the solid ghost cost ~10 ms). */
+ * what the game draws every frame (the solid ghost cost ~10 ms). */
 typedef enum ghost_style { GHOST_SOLID, GHOST_WIRE } ghost_style;
 
 /* Loads shaders/ghost.vert and shaders/ghost.frag. NULL with err set. */

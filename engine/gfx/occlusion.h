@@ -1,5 +1,5 @@
 /* occlusion: chunk occlusion culling against the depth the frame has
- * already drawn (a coarse depth pyramid tested per chunk, issue 23).
+ * already drawn (a coarse depth pyramid tested per chunk).
  *
  * The visible set is drawn nearest first. Once the draw reaches a chunk
  * beyond the first ring (render.occlusion_near voxels), the depth buffer

@@ -5,7 +5,7 @@
  * every pixel on the main thread, then reduces it there: on llvmpipe the
  * rasterizer's threads sit idle through both, three times a frame, and on
  * a GPU the transfer of the image is most of the frame (render.frame.hills
- * on the H200, session 32: 2.99 ms of read-back and 1.61 ms of tiles in
+ * on an NVIDIA H200: 2.99 ms of read-back and 1.61 ms of tiles in
  * 5.15). Here the depth drawn so far is copied into a texture (a blit: the
  * framebuffer may be the window's, which cannot be sampled), reduced to
  * 8x8-pixel tiles by the shader, and only the tiles come back: 1/64 of

@@ -98,12 +98,11 @@ long voxelize_gpu_parity(voxelize_gpu *v, const obj_mesh *m, const voxelize_grid
     glUseProgram(v->prog);
     glUniform3i(v->u_grid, g->nx, g->ny, g->nz);
     glUniform1i(v->u_fix, FIX);
-    float dirs[VOXELIZE_MAX_DIRECTIONS][3];
-    voxelize_directions(dirs, d->directions, &d->relax, d->seed);
+    int rays[VOXELIZE_MAX_DIRECTIONS][3];
+    int nd = voxelize_ray_directions(d, rays);
     bool ok = true;
-    for (int k = 0; k < d->directions && ok; k++) {
-        int ld[3];
-        voxelize_lattice(dirs[k], ld);
+    for (int k = 0; k < nd && ok; k++) {
+        const int *ld = rays[k];
         voxelize_plan plan;
         ok = voxelize_plan_build(tris, nt, g, ld, &plan);
         if (ok && plan.nlines > 0) {
@@ -136,5 +135,5 @@ long voxelize_gpu_parity(voxelize_gpu *v, const obj_mesh *m, const voxelize_grid
     }
     for (size_t i = 0; i < n; i++) out[i] = (uint8_t)votes[i];
     free(votes);
-    return voxelize_majority(out, n, d->directions);
+    return voxelize_majority(out, n, nd);
 }

@@ -21,7 +21,7 @@
 bodies_params bodies_params_default(void)
 {
     return (bodies_params){
-        .gravity = 20.f, .dt = 1.f / 60.f, .substeps = 4, .iterations = 8, .friction = 0.6f,
+        .gravity = 20.f, .dt = 1.f / 60.f, .substeps = 4, .iterations = 8,
         .restitution = 0.15f, .sleep_speed = 0.25f, .sleep_time = 0.4f, .max_age = 20.f, .lost_y = -64.f,
     };
 }
@@ -33,7 +33,6 @@ bool bodies_params_check(const bodies_params *p, char *err, size_t errlen)
     else if (!(p->dt > 0 && p->dt <= 0.1f)) why = "the step must be in (0, 0.1] s";
     else if (p->substeps < 1 || p->substeps > 32) why = "substeps must be 1..32";
     else if (p->iterations < 1 || p->iterations > 64) why = "iterations must be 1..64";
-    else if (!(p->friction >= 0 && p->friction <= 10)) why = "friction must be 0..10";
     else if (!(p->restitution >= 0 && p->restitution <= 1)) why = "restitution must be 0..1";
     else if (!(p->sleep_speed >= 0 && p->sleep_time >= 0 && p->max_age > 0 && isfinite(p->max_age)))
         why = "sleep speed and time must be >= 0, max age > 0";
@@ -172,6 +171,33 @@ static inline void apply_friction(solve_body *A, solve_body *B, const bodies_con
     }
 }
 
+/* An angular impulse j about axis u (unit): turns A by I_A^-1 u j and B back. */
+static inline void apply_turn(solve_body *A, solve_body *B, const float u[3], float j)
+{
+    float w[3];
+    if (A->inv_m > 0) {
+        mat_vec(A->inv_i, u, w);
+        for (int i = 0; i < 3; i++) A->w[i] += w[i] * j;
+    }
+    if (B && B->inv_m > 0) {
+        mat_vec(B->inv_i, u, w);
+        for (int i = 0; i < 3; i++) B->w[i] -= w[i] * j;
+    }
+}
+
+/* 1 / (the angular speed about u that a unit angular impulse about u makes) */
+static float turn_mass(const solve_body *A, const solve_body *B, const float u[3])
+{
+    float w[3], k;
+    mat_vec((float(*)[3])A->inv_i, u, w);
+    k = dot3(w, u);
+    if (B) {
+        mat_vec((float(*)[3])B->inv_i, u, w);
+        k += dot3(w, u);
+    }
+    return k > 1e-12f ? 1.f / k : 0.f;
+}
+
 static void tangents(const float n[3], float t0[3], float t1[3])
 {
     const float up[3] = { 0, 1, 0 }, side[3] = { 1, 0, 0 };
@@ -223,12 +249,16 @@ static void solve_island(bodies *s, solve_body *sb, float h, const int *idx, int
         else c->target = c->depth > SLOP ? BETA * (c->depth - SLOP) / h : 0.f;
         if (vn < -BOUNCE_SPEED && -s->p.restitution * vn > c->target) c->target = -s->p.restitution * vn;
         c->jn = c->jt[0] = c->jt[1] = 0;
+        c->mass_spin = turn_mass(SA, SB, c->n);
+        c->mass_roll[0] = turn_mass(SA, SB, c->t[0]);
+        c->mass_roll[1] = turn_mass(SA, SB, c->t[1]);
+        c->jspin = c->jroll[0] = c->jroll[1] = 0;
     }
     for (int it = 0; it < s->p.iterations; it++)
         for (int q = 0; q < n; q++) {
             bodies_contact *c = &C->v[idx[q]];
             solve_body *SA = &sb[c->a], *SB = c->b >= 0 ? &sb[c->b] : NULL;
-            float v[3], dj[2], lim = s->p.friction * c->jn;
+            float v[3], dj[2], lim = c->surf.slide * c->jn;
             rel_vel(SA, SB, c->ra, c->rb, v);
             /* friction first, bounded by the normal impulse so far; both
              * tangents from the same velocity, applied at once */
@@ -243,6 +273,22 @@ static void solve_island(bodies *s, solve_body *sb, float h, const int *idx, int
             float j = (c->target - vn) * c->mass_n, old = c->jn;
             c->jn = fmaxf(old + j, 0.f);
             apply(SA, SB, c->wa[0], c->wb[0], c->n, c->jn - old);
+            /* rolling and spinning friction: angular impulses against the
+             * turning across and about the normal, each bounded by its lever
+             * arm times the normal impulse (a torque of roll * N at most) */
+            float w[3];
+            for (int i = 0; i < 3; i++) w[i] = SA->w[i] - (SB ? SB->w[i] : 0.f);
+            float jo = c->jspin, js = -dot3(w, c->n) * c->mass_spin, slim = c->surf.spin * c->jn;
+            c->jspin = fminf(fmaxf(jo + js, -slim), slim);
+            apply_turn(SA, SB, c->n, c->jspin - jo);
+            float jr[2], rlim = c->surf.roll * c->jn, len = 0;
+            for (int t = 0; t < 2; t++) jr[t] = c->jroll[t] - dot3(w, c->t[t]) * c->mass_roll[t], len += jr[t] * jr[t];
+            len = sqrtf(len);
+            if (len > rlim) jr[0] *= rlim / len, jr[1] *= rlim / len;
+            for (int t = 0; t < 2; t++) {
+                apply_turn(SA, SB, c->t[t], jr[t] - c->jroll[t]);
+                c->jroll[t] = jr[t];
+            }
         }
 }
 

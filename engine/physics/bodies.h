@@ -2,8 +2,9 @@
  * Gravity, a fixed step cut into substeps, contacts found with seed 003's
  * octrees of bounding spheres (a body's octree posed in the terrain's, or
  * in another body's, octree_intersect_near), and a sequential-impulse
- * solver with friction and restitution; a body that stays still falls
- * asleep (the game then merges it back into the world, body_merge).
+ * solver with restitution and sliding, rolling and spinning friction by
+ * material (body_surface); a body that stays still falls asleep (the game
+ * then merges it back into the world, body_merge).
  * Pure CPU. Contacts of each body are found on the workers into their own
  * lists and solved in body order, so a run is the same bit for bit on
  * any number of workers. The set and the solver are in bodies.c, the
@@ -24,10 +25,9 @@ typedef struct bodies_params {
     float dt;           /* one step, seconds */
     int substeps;       /* per step: contacts are found and solved in each */
     int iterations;     /* solver passes per substep */
-    float friction;     /* Coulomb coefficient */
     float restitution;  /* bounce, for impacts faster than 2 voxels / s */
-    float sleep_speed;  /* voxels / s (surface speed for turning) below which a body is still */
-    float sleep_time;   /* seconds still before it sleeps */
+    float sleep_speed;  /* voxels / s: a body whose voxels all stay within sleep_speed * sleep_time */
+    float sleep_time;   /* of where they were for sleep_time seconds is still, and sleeps */
     float max_age;      /* seconds: a body still moving then sleeps where it is */
     float lost_y;       /* a body whose centre falls below this has left the world */
 } bodies_params;
@@ -46,11 +46,13 @@ float bodies_max_speed(const bodies_params *p);
 typedef struct bodies_contact {
     int a, b;
     float n[3], p[3], depth;
+    body_surface surf; /* the two materials' mix (body_surface_mix) */
     /* solver state */
     float ra[3], rb[3], t[2][3];
     float wa[3][3], wb[3][3]; /* angular velocity per unit impulse along n, t0, t1 */
     float kn[2];              /* normal speed per unit friction impulse along t0, t1 */
     float mass_n, mass_t[2], target, jn, jt[2];
+    float mass_spin, mass_roll[2], jspin, jroll[2]; /* angular: about n, t0, t1 */
 } bodies_contact;
 
 /* The pairs of voxels found near between two bodies, kept while the two

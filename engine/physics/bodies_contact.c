@@ -124,6 +124,7 @@ static void pairs_to_contacts(const body *b, int i, const world *w, const octree
         bodies_contact *kc = contact_push(out);
         if (!kc) return;
         kc->a = i, kc->b = -1, kc->depth = depth;
+        kc->surf = body_surface_mix(b->surface, body_surface_of(world_get(w, pr->t[0], pr->t[1], pr->t[2])));
         for (int a = 0; a < 3; a++) kc->n[a] = n[a], kc->p[a] = q[a] - n[a] * BODIES_VOXEL_R;
     }
 }
@@ -184,6 +185,7 @@ static void terrain_contacts(const bodies *s, int i, const world *w, const octre
                     bodies_contact *k = contact_push(out);
                     if (!k) return;
                     k->a = i, k->b = -1, k->depth = BODIES_VOXEL_R - (q[1] - floor_y);
+                    k->surf = body_surface_mix(b->surface, body_surface_of(MAT_BEDROCK));
                     k->n[1] = 1;
                     k->p[0] = q[0], k->p[1] = q[1] - BODIES_VOXEL_R, k->p[2] = q[2];
                 }
@@ -279,6 +281,7 @@ static void pair_contacts(const bodies *s, int i, int j, bodies_contacts *out, b
         /* the normal points from B to A in the world: A's grid normal points to the ball (B) */
         float pl[3] = { q[0] - nl[0] * BODIES_VOXEL_R, q[1] - nl[1] * BODIES_VOXEL_R, q[2] - nl[2] * BODIES_VOXEL_R };
         c->a = i, c->b = j, c->depth = depth;
+        c->surf = body_surface_mix(A->surface, B->surface);
         for (int r = 0; r < 3; r++) c->n[r] = -(ra[r][0] * nl[0] + ra[r][1] * nl[1] + ra[r][2] * nl[2]);
         body_to_world(A, ra, pl, c->p); /* in A's frame, as every contact point of A */
     }
@@ -431,21 +434,32 @@ void bodies_gather_contacts(bodies *s, const world *w, const octree *terrain, jo
 
 /* ---- rest ---- */
 
-/* After a step: a moving body still for sleep_time (or moving for
- * max_age) falls asleep where it is, its velocities zeroed. */
+/* After a step: a body whose every voxel stays within sleep_speed *
+ * sleep_time of where it was (its pose then, rest_pos/rest_rot) for
+ * sleep_time falls asleep where it is, its velocities zeroed; once it
+ * strays further, the pose it is measured against is the one it has now.
+ * Measuring the way travelled, not the speed, lets a body rocking on a
+ * stair edge or jittering between two contacts sleep, while one that
+ * slides or rolls on leaves its pose behind. A body moving for max_age
+ * sleeps where it is. */
 void bodies_settle(bodies *s)
 {
-for (int i = 0; i < s->count; i++) {
-    body *b = s->v[i];
-    if (bodies_fixed(b)) continue;
-    b->age += s->p.dt;
-    float turn = sqrtf(dot3(b->ang, b->ang)) * b->radius;
-    if (sqrtf(dot3(b->vel, b->vel)) < s->p.sleep_speed && turn < s->p.sleep_speed) b->still += s->p.dt;
-    else b->still = 0;
-    if (b->still >= s->p.sleep_time || b->age >= s->p.max_age) {
-        b->asleep = true;
-        memset(b->vel, 0, sizeof b->vel);
-        memset(b->ang, 0, sizeof b->ang);
+    const float drift = s->p.sleep_speed * s->p.sleep_time;
+    for (int i = 0; i < s->count; i++) {
+        body *b = s->v[i];
+        if (bodies_fixed(b)) continue;
+        b->age += s->p.dt;
+        if (b->still > 0 && moved_since(b, b->rest_pos, b->rest_rot) <= drift) {
+            b->still += s->p.dt;
+        } else {
+            memcpy(b->rest_pos, b->pos, sizeof b->rest_pos);
+            memcpy(b->rest_rot, b->rot, sizeof b->rest_rot);
+            b->still = s->p.dt * 0.5f; /* measured from here */
+        }
+        if (b->still >= s->p.sleep_time || b->age >= s->p.max_age) {
+            b->asleep = true;
+            memset(b->vel, 0, sizeof b->vel);
+            memset(b->ang, 0, sizeof b->ang);
+        }
     }
-}
 }

@@ -6,6 +6,25 @@
 
 #include "core/origin.h"
 
+body_surface body_surface_of(uint8_t mat)
+{
+    /* slide: tan of the angle of repose (rock 35, soil 39, sand 33, wood 27
+     * degrees); roll, spin: rougher and softer surfaces hold a turn harder */
+    static const body_surface by_class[ECLASS_COUNT] = {
+        [ECLASS_NONE] = { 0.6f, 0.3f, 0.3f },   [ECLASS_ROCK] = { 0.7f, 0.5f, 0.5f },
+        [ECLASS_SOIL] = { 0.8f, 0.45f, 0.45f }, [ECLASS_SAND] = { 0.65f, 0.6f, 0.6f },
+        [ECLASS_WOOD] = { 0.5f, 0.4f, 0.4f },   [ECLASS_LEAVES] = { 0.9f, 0.6f, 0.6f },
+        [ECLASS_BOG] = { 0.3f, 0.6f, 0.6f },
+    };
+    uint8_t c = material_get(mat)->enhance.cls;
+    return by_class[c < ECLASS_COUNT ? c : ECLASS_NONE];
+}
+
+body_surface body_surface_mix(body_surface a, body_surface b)
+{
+    return (body_surface){ sqrtf(a.slide * b.slide), 0.5f * (a.roll + b.roll), 0.5f * (a.spin + b.spin) };
+}
+
 void body_density_default(body_density *d)
 {
     for (int m = 0; m < MAT_COUNT; m++) d->of[m] = material_table[m].density;
@@ -80,7 +99,7 @@ bool body_update_mass(body *b, const body_density *dens)
 {
     /* one pass: mass, first and second moments about the grid's origin and
      * the voxels' box; the centre and the parallel-axis theorem follow */
-    double M = 0, c[3] = { 0, 0, 0 }, S[3][3] = { { 0 } };
+    double M = 0, c[3] = { 0, 0, 0 }, S[3][3] = { { 0 } }, surf[3] = { 0, 0, 0 };
     long n = 0;
     int lo[3] = { b->size[0], b->size[1], b->size[2] }, hi[3] = { 0, 0, 0 };
     for (int y = 0; y < b->size[1]; y++)
@@ -92,6 +111,8 @@ bool body_update_mass(body *b, const body_density *dens)
                 const double p[3] = { x + 0.5, y + 0.5, z + 0.5 };
                 const int v[3] = { x, y, z };
                 M += rho, n++;
+                body_surface bs = body_surface_of(m);
+                surf[0] += bs.slide, surf[1] += bs.roll, surf[2] += bs.spin;
                 for (int i = 0; i < 3; i++) {
                     c[i] += rho * p[i];
                     for (int j = 0; j < 3; j++) S[i][j] += rho * p[i] * p[j];
@@ -101,6 +122,7 @@ bool body_update_mass(body *b, const body_density *dens)
             }
     b->count = n;
     if (!(M > 0)) return false;
+    b->surface = (body_surface){ (float)(surf[0] / n), (float)(surf[1] / n), (float)(surf[2] / n) };
     for (int i = 0; i < 3; i++) c[i] /= M;
     /* I = sum m ((d.d) E - d d^T) + m/6 E (each voxel's own cube), d = p - c */
     double I[3][3], tr = 0;

@@ -17,6 +17,16 @@
  * faces look into carry their tints), at most this many cells a side. */
 #define BODY_MAX_SIDE 250
 
+/* How a material's surface resists motion where it touches (docs/physics.md):
+ * slide is the Coulomb coefficient (its angle of repose is atan(slide));
+ * roll and spin are lengths in voxels, the lever arm with which a contact's
+ * normal force resists turning across and about the normal. By the
+ * material's class: rock, soil, sand, wood, foliage. A contact uses the
+ * geometric mean of the two slides and the mean of the rolls and spins. */
+typedef struct body_surface {
+    float slide, roll, spin;
+} body_surface;
+
 typedef struct body {
     int size[3];       /* grid cells; x fastest, then z, then y (as a chunk) */
     uint8_t *mat;      /* per cell: material, air outside the body */
@@ -29,6 +39,7 @@ typedef struct body {
     float com[3];      /* centre of mass, grid coordinates */
     float inv_inertia[3][3]; /* about the centre of mass, in the grid's axes */
     float radius;      /* farthest voxel corner from the centre of mass */
+    body_surface surface; /* its voxels' mean (body_surface_of) */
     /* pose: grid point p is at org + pos + R(rot) (p - com) in the world.
      * org is an integer frame (core/origin.h, fixed for the body's life):
      * pos stays a small float 10^7 voxels out, where a float world
@@ -39,13 +50,17 @@ typedef struct body {
     float pos[3];
     float rot[4];      /* unit quaternion x, y, z, w */
     float vel[3], ang[3]; /* linear and angular velocity, world frame */
-    float still;       /* seconds it has been nearly still */
+    float still;       /* seconds it has stayed within the sleep drift of rest_pos/rest_rot */
+    float rest_pos[3], rest_rot[4]; /* the pose it is measured still against */
     float age;         /* seconds since it was cut loose */
     bool asleep;       /* at rest: bodies_step leaves it; the game merges it */
     bool held;         /* the last step held it: the terrain round it was not
                         * there to collide with (bodies_step) */
     uint32_t id;
 } body;
+
+body_surface body_surface_of(uint8_t mat);
+body_surface body_surface_mix(body_surface a, body_surface b);
 
 /* Mass per voxel for every material (material_table's density, or the
  * game's overrides). */
@@ -84,7 +99,7 @@ void body_world_pos(const body *b, double out[3]);
 /* The body's octree pose (octree.h: the tree's pivot is its grid centre). */
 void body_octree_pose(const body *b, octree_pose *out);
 /* Recomputes mass, centre of mass (keeping the world position of the
- * grid), inertia and radius from the voxels: after voxels changed. False
+ * grid), inertia, radius and surface from the voxels: after voxels changed. False
  * when no mass is left. */
 bool body_update_mass(body *b, const body_density *dens);
 

@@ -10,7 +10,7 @@
 /* Positions and moves beyond this are refused: outside any world (a
  * streamed one reaches 2^30), and it keeps every coordinate exactly
  * representable as an int and keeps "kd += 1" loops in double exact.
- * (1e8 until session 34: the player froze past it, 1e8 voxels out.) */
+ * (A lower limit of 1e8 froze the player 1e8 voxels out.) */
 #define COLLIDE_COORD_LIMIT WORLD_POS_LIMIT
 /* Longest ray we walk: picking needs a few voxels; this only stops a
  * careless caller (max_dist = INFINITY) from walking forever. */

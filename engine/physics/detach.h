@@ -1,5 +1,5 @@
 /* detach: after an edit, the groups of voxels it cut loose from the ground
- * (issue 21). Voxels hold together 6-connected through non-air voxels;
+ * Voxels hold together 6-connected through non-air voxels;
  * the ground is the world's floor (a voxel at y = 0 rests on the bedrock
  * below), and so is anything the search cannot finish within a bound, so a
  * mountain is never "loose", or (streamed) that reaches a column the window

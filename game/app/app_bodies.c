@@ -313,6 +313,12 @@ int app_bodies_awake(const app *a)
     return n;
 }
 
+const bodies *app_bodies_set(const app *a)
+{
+    const bodies_comp *b = state(a);
+    return b ? &b->set : NULL;
+}
+
 void app_bodies_counts(const app *a, int *count, int *awake, long *voxels)
 {
     const bodies_comp *b = state(a);

@@ -1,4 +1,4 @@
-/* app_bodies: voxel bodies in the running game (issue 21). Hears every
+/* app_bodies: voxel bodies in the running game. Hears every
  * edit's box, cuts what it left loose out of the world into bodies (same
  * frame), steps them at a fixed rate, draws them at their pose, and merges
  * each back into the world when it comes to rest. docs/physics.md. */
@@ -27,6 +27,9 @@ void app_bodies_search_later(struct app *a, const int lo[3], const int hi[3]);
 /* Bodies still moving, not counting those held beyond the loaded terrain
  * (autosave waits for them to settle; a held one would never). */
 int app_bodies_awake(const struct app *a);
+/* The bodies in flight, NULL without the component (the sound hears
+ * them land). Read between frames; the set changes as they step. */
+const struct bodies *app_bodies_set(const struct app *a);
 /* Bodies, those awake and their voxels (the debug HUD). */
 void app_bodies_counts(const struct app *a, int *count, int *awake, long *voxels);
 /* The stats lines: bodies=, bodies_awake=, body_voxels=. An edit made by

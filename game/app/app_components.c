@@ -13,6 +13,7 @@
 #include "app_render.h"
 #include "app_save.h"
 #include "app_smooth.h"
+#include "app_sound.h"
 #include "app_stream.h"
 #include "app_tool.h"
 #include "app_voxelize.h"
@@ -33,6 +34,7 @@ void app_add_components(app *a)
         &app_caves_component,
         &app_hud_component,
         &app_menu_component,
+        &app_sound_component, /* last: hears the frame's steps and landings once everything moved */
     };
     for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) component_add(&a->comps, list[i]);
 }

@@ -1,4 +1,5 @@
 #include "app_menu.h"
+#include "app_sound.h"
 
 #include <GLFW/glfw3.h>
 #include <stdio.h>
@@ -37,15 +38,12 @@ static const menu_item k_rows[] = {
     { "Quit", NULL, "quit", 0, NULL },
 };
 
-/* The hook for the menu's clicks: the sound subsystem's command when there
- * is one (`sound play menu_move`, menu_change, menu_select); silent without. */
+/* The menu's clicks through the sound component: a move or a change
+ * clicks, an action or closing selects. */
 static void app_menu_click_sound(void *user, const char *what)
 {
-    (void)user;
-    if (!cmd_find("sound")) return;
-    char line[96];
-    snprintf(line, sizeof line, "sound play menu_%s", what);
-    cmd_exec(line);
+    menu_comp *s = user;
+    app_sound_ui(s->a, strcmp(what, "select") == 0 ? "select" : "click");
 }
 
 static void on_fullscreen(cvar *c, void *user)

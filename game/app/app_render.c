@@ -234,7 +234,7 @@ static int cmp_key(const void *a, const void *b)
 }
 
 /* Reach of the chunks that are always meshed, whatever the budget: holes
- * are counted inside 0.75 x view.distance (issue 20); two columns more
+ * are counted inside 0.75 x view.distance (the streaming targets); two columns more
  * cover the frames the eye travels before it looks again. */
 static float must_reach(float distance) { return 0.75f * distance + 2.f * CHUNK_SIZE; }
 

@@ -120,7 +120,7 @@ void app_stream_settle(app *a, double x, double z, int radius)
 }
 
 /* What the stream generates around the player: view.distance plus the
- * margin, the issue's resident set (stream_set_radius); the window's
+ * margin, the resident set (stream_set_radius); the window's
  * corners and hysteresis hold what is left behind. */
 static int radius_for(const stream_comp *c, float distance) { return (int)ceilf(distance) + c->cv.margin->i; }
 
@@ -380,7 +380,7 @@ void app_stream_print_stats(app *a)
 {
     stream *s = app_stream(a);
     const world *w = a->w;
-    /* the names, finite worlds included: everything resident, nothing streams */
+    /* the stats' names, finite worlds included: everything resident, nothing streams */
     stream_stats st = s ? stream_get_stats(s) : (stream_stats){ 0 };
     int ready_chunks = w->chunk_count;
     if (s) ready_chunks = st.ready * w->cy;

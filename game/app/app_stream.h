@@ -1,4 +1,4 @@
-/* app_stream: the unbounded world (issue 20). With `world.stream 1` the
+/* app_stream: the unbounded world. With `world.stream 1` the
  * world is a window (voxel/world.h) of view.distance plus a margin around
  * the player, which voxel/stream.h keeps filled: columns are generated on
  * the workers as the player nears them (worldgen_stream_column, a pure

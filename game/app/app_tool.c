@@ -98,7 +98,7 @@ static void tool_frame(void *self, app *a, double now, float dt)
 }
 
 /* The ghost is drawn as its outline (GHOST_WIRE: a solid ghost cost ~10 ms a
- * frame on a software rasterizer, issue 9): clear where the view ray meets
+ * frame on a software rasterizer): clear where the view ray meets
  * terrain within reach (a cut would take something), faint when it floats
  * in the air (it would cut nothing there and should not distract). */
 #define APP_GHOST_ALPHA 0.9f

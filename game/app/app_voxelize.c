@@ -33,12 +33,10 @@ static voxelize_desc current_desc(app *a)
 {
     voxelize_desc d = { 0 };
     cvar *m = cvar_find("voxelize.method"), *k = cvar_find("voxelize.directions"),
-         *st = cvar_find("voxelize.relax_step"), *sg = cvar_find("voxelize.relax_strength"),
-         *it = cvar_find("voxelize.relax_iterations");
+         *st = cvar_find("voxelize.relax_step"), *it = cvar_find("voxelize.relax_iterations");
     d.method = m && m->i == 1 ? VOXELIZE_WINDING : VOXELIZE_PARITY;
     d.directions = k ? k->i : 9;
     d.relax.step = st ? st->f : 0.f;
-    d.relax.strength = sg ? sg->f : 0.f;
     d.relax.iterations = it ? it->i : 0;
     d.seed = 1;
     d.pool = a->jobs;
@@ -256,10 +254,8 @@ static void *voxelize_init(app *a)
           CVAR_ENUM, CVAR_ARCHIVE, "parity", 0, 0, method_names },
         { "voxelize.directions", "parity: ray directions voted per voxel (seed 002: 5 fix the teapot, 9 by default)",
           CVAR_INT, CVAR_ARCHIVE, "9", 1, VOXELIZE_MAX_DIRECTIONS },
-        { "voxelize.relax_step", "Thomson relaxation of the directions: largest move per iteration", CVAR_FLOAT,
-          CVAR_ARCHIVE, "0.01", 1e-5, 1 },
-        { "voxelize.relax_strength", "Thomson relaxation: repulsion before the step clamp", CVAR_FLOAT, CVAR_ARCHIVE,
-          "100000", 1e-6, 1e9 },
+        { "voxelize.relax_step", "Thomson relaxation of the directions: largest move of the first iteration",
+          CVAR_FLOAT, CVAR_ARCHIVE, "0.05", 1e-5, 1 },
         { "voxelize.relax_iterations", "Thomson relaxation: most iterations (it stops once moves fall below 0.001)",
           CVAR_INT, CVAR_ARCHIVE, "1000", 1, 100000 },
     };

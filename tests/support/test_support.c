@@ -133,3 +133,28 @@ bool test_game_sky(const uint8_t *p)
 {
     return abs((int)p[0] - 158) <= 3 && abs((int)p[1] - 194) <= 3 && abs((int)p[2] - 237) <= 3;
 }
+
+int test_run_group(const char *group, const struct CMUnitTest *tests, size_t count,
+                   CMFixtureFunction setup, CMFixtureFunction teardown)
+{
+    const char *shard = getenv("STRATA_TEST_SHARD");
+    unsigned i = 0, n = 1;
+    char end;
+    if (shard && *shard && (sscanf(shard, "%u/%u%c", &i, &n, &end) != 2 || n == 0 || i >= n)) {
+        fprintf(stderr, "STRATA_TEST_SHARD '%s' is not i/n with 0 <= i < n\n", shard);
+        return 1;
+    }
+    if (n == 1)
+        return _cmocka_run_group_tests(group, tests, count, setup, teardown);
+    struct CMUnitTest *part = malloc(count * sizeof *part);
+    if (!part) {
+        fprintf(stderr, "%s: out of memory for shard %u/%u\n", group, i, n);
+        return 1;
+    }
+    size_t k = 0;
+    for (size_t t = i; t < count; t += n)
+        part[k++] = tests[t];
+    int failed = k ? _cmocka_run_group_tests(group, part, k, setup, teardown) : 0;
+    free(part);
+    return failed;
+}

@@ -57,4 +57,15 @@ int test_crack_pixels(const uint8_t *px, int w, int h, bool (*sky)(const uint8_t
 /* The game's clear colour (0.62, 0.76, 0.93), with a little room for fog. */
 bool test_game_sky(const uint8_t *rgba);
 
+/* One slow test file can stand as several ctest entries: with
+ * STRATA_TEST_SHARD="i/n" in the environment a file runs only the tests
+ * whose index in its table is i modulo n, so each entry fits the default
+ * suite's per-test time. Without the variable every test runs. Every
+ * file's `cmocka_run_group_tests` comes through here. */
+int test_run_group(const char *group, const struct CMUnitTest *tests, size_t count,
+                   CMFixtureFunction setup, CMFixtureFunction teardown);
+#undef cmocka_run_group_tests
+#define cmocka_run_group_tests(group_tests, group_setup, group_teardown)                            \
+    test_run_group(#group_tests, (group_tests), sizeof(group_tests) / sizeof((group_tests)[0]),     \
+                   (group_setup), (group_teardown))
 #endif
