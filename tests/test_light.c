@@ -73,9 +73,10 @@ static void test_enclosed_voxel_is_dark(void **state)
     light_params p = light_params_default();
     p.sun_particles = p.sky_particles = 64;
     light *l = bake(w, &p, NULL);
-    assert_int_equal(sun_at(l, 16, 10, 16), 0);
-    assert_int_equal(sky_at(l, 16, 10, 16), 0);
-    /* and it is an element (beside drawn faces): the zero is traced, not skipped */
+    /* a dark element (1), not "no data" (0): the darkness is traced, not skipped */
+    assert_int_equal(sun_at(l, 16, 10, 16), 1);
+    assert_int_equal(sky_at(l, 16, 10, 16), 1);
+    assert_int_equal(sun_at(l, 16, 9, 16), LIGHT_NONE); /* the stone under it holds nothing */
     assert_int_equal(sun_at(l, 16, 20, 16) > 0, 1);
     light_destroy(l);
     world_destroy(w);

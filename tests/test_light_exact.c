@@ -90,8 +90,9 @@ static void ref_light(const world *w, const trace_ctx *c, int x, int y, int z, u
     }
     float fs = p->sun_particles ? (float)lit_sun / (float)p->sun_particles : 0.f;
     float fk = p->sky_particles ? (float)lit_sky / (float)p->sky_particles / c->sky_norm : 0.f;
-    *sun = (uint8_t)lrintf(fminf(fs, 1.f) * 255.f);
-    *sky = (uint8_t)lrintf(fminf(fk, 1.f) * 255.f);
+    /* an element's byte is 1 + 254 x its light, 0 is no data (docs/light.md) */
+    *sun = (uint8_t)(1 + lrintf(fminf(fs, 1.f) * 254.f));
+    *sky = (uint8_t)(1 + lrintf(fminf(fk, 1.f) * 254.f));
 }
 
 /* Bakes the centre column of the 3 x 3 ring w by light_column and by a
@@ -123,7 +124,7 @@ static void check_ring(const world *w, const light_params *p)
                     fail_msg("(%d, %d, %d): reference %u %u, column %u %u, whole %u %u", x, y, z, rs, rk, s, k, ws,
                              wk);
                 elements += element_at(w, x, y, z);
-                lit += (rs > 0 && rs < 255) || (rk > 0 && rk < 255);
+                lit += (rs > 1 && rs < 255) || (rk > 1 && rk < 255);
             }
     /* the comparison compares light, not darkness */
     /* the comparison compares light, not darkness: half the elements or

@@ -632,8 +632,8 @@ void light_trace_plane(void *arg, int k)
                 }
                 float fs = p->sun_particles ? (float)sun / (float)p->sun_particles : 0.f;
                 float fk = p->sky_particles ? (float)sky / (float)p->sky_particles / c->sky_norm : 0.f;
-                l->rg[2 * i] = (uint8_t)lrintf(fminf(fs, 1.f) * 255.f);
-                l->rg[2 * i + 1] = (uint8_t)lrintf(fminf(fk, 1.f) * 255.f);
+                l->rg[2 * i] = light_encode(fs);
+                l->rg[2 * i + 1] = light_encode(fk);
             }
         }
     }
