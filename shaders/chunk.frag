@@ -8,8 +8,8 @@ in float v_dist;
 flat in uint v_tint;
 
 uniform sampler2DArray u_atlas;
-uniform int u_pass;
-uniform int u_coarse;        // 1: the chunk's coarse level (engine/mesh/mesh_lod.h)          // 0 opaque, 1 cut-out, 2 translucent
+uniform int u_pass;          // 0 opaque, 1 cut-out, 2 translucent
+uniform int u_coarse;        // 1: the chunk's coarse level (engine/mesh/mesh_lod.h)
 uniform vec3 u_sun;          // normalised direction towards the sun
 uniform vec3 u_fog_color;
 uniform float u_fog_start;
@@ -25,6 +25,7 @@ uniform ivec3 u_light_slot;   // its texel (light_shading in gfx/light_tex.h)
 uniform vec3 u_sun_color;
 uniform vec3 u_sky_color;
 uniform float u_ambient;
+uniform bool u_light_smooth;  // blend the elements around each point of a face
 // Least light a face takes (0 for terrain). A falling body's faces read
 // cells of open air the particles store nothing for (only cells beside
 // surfaces hold light), which would draw it black; see gfx/body_draw.h.
@@ -38,6 +39,59 @@ ivec3 light_texel(ivec3 w)
 {
     ivec3 t = clamp(w, ivec3(0), u_light_size - 1) + u_light_slot;
     return t - u_light_size * ivec3(greaterThanEqual(t, u_light_size));
+}
+
+// Sun, sky and whether voxel c (global) holds light at all. A byte is 0
+// where nothing is stored (solid, free air, not baked), else 1 + 254 x
+// the element's light (light_encode in light/light.h). Above the world and
+// beyond its sides is open air, fully lit.
+vec3 light_cell(ivec3 c)
+{
+    ivec3 w = c - u_light_origin;
+    if (w.y >= u_light_size.y || any(lessThan(w.xz, ivec2(0))) || any(greaterThanEqual(w.xz, u_light_size.xz)))
+        return vec3(1.0);
+    vec2 b = texelFetch(u_light, light_texel(w), 0).rg * 255.0;
+    return b.x + b.y > 0.5 ? vec3((b - 1.0) / 254.0, 1.0) : vec3(0.0);
+}
+
+// The light a face takes (sun, sky), from the elements it stands for and
+// never from cells that hold none. p: the fragment on the face, pulled
+// inside its quad (chunk.vert); n: its normal.
+// - A fine face: the layer of air in front of it, filtered bilinearly over
+//   the elements around p in that layer (smooth light: corners blend, a
+//   wall's foot darkens gradually), solid cells left out.
+// - A coarse face (mesh_lod.h) stands on a 2x2x2 cell grown solid if any
+//   of its voxels is, up to a voxel off the real surface, sideways too:
+//   it takes the mean of the elements among the voxels it covers, its
+//   cell's top layer and the layer in front, 2x2 each.
+vec2 surface_light(vec3 p, vec3 n, bool coarse)
+{
+    ivec3 ni = ivec3(round(n)); // n is interpolated: 0.99999 truncates to 0
+    ivec3 ta = ivec3(1) - abs(ni); // the face's two axes
+    vec3 acc = vec3(0.0);
+    if (coarse) {
+        ivec3 base = ivec3(floor(p * 0.5)) * 2 * ta + ivec3(floor(p + n * 0.5)) * abs(ni);
+        ivec3 u = ta.x != 0 ? ivec3(1, 0, 0) : ivec3(0, 1, 0);
+        ivec3 v = ta.z != 0 ? ivec3(0, 0, 1) : ivec3(0, 1, 0);
+        for (int i = 0; i < 4; i++) {
+            ivec3 c = base + u * (i & 1) + v * (i >> 1);
+            acc += light_cell(c) + light_cell(c - ni);
+        }
+        return acc.z > 0.0 ? acc.xy / acc.z : vec2(0.0);
+    }
+    if (!u_light_smooth) return light_cell(ivec3(floor(p + n * 0.5))).xy;
+    vec3 q = p + n * 0.5 - 0.5 * vec3(ta); // cell centres at integers on the face's axes
+    ivec3 b = ivec3(floor(q));
+    vec3 f = (q - vec3(b)) * vec3(ta);
+    ivec3 u = ta.x != 0 ? ivec3(1, 0, 0) : ivec3(0, 1, 0);
+    ivec3 v = ta.z != 0 ? ivec3(0, 0, 1) : ivec3(0, 1, 0);
+    float fu = dot(f, vec3(u)), fv = dot(f, vec3(v));
+    for (int i = 0; i < 4; i++) {
+        vec3 l = light_cell(b + u * (i & 1) + v * (i >> 1));
+        float w = ((i & 1) != 0 ? fu : 1.0 - fu) * ((i >> 1) != 0 ? fv : 1.0 - fv) * l.z;
+        acc += vec3(l.xy * w, w);
+    }
+    return acc.z > 1e-4 ? acc.xy / acc.z : light_cell(ivec3(floor(p + n * 0.5))).xy;
 }
 
 void main()
@@ -54,22 +108,7 @@ void main()
     }
     vec3 lit;
     if (u_light_on) {
-        // the voxel in front of the face; a tiny pull inwards keeps merged
-        // quads' edges in the voxel they belong to
-        ivec3 cell = ivec3(floor(v_wpos + v_normal * 0.5)) - u_light_origin;
-        // above the world and beyond its sides is open air (the faces of
-        // the world's edge look out there)
-        bool open_air = cell.y >= u_light_size.y || any(lessThan(cell.xz, ivec2(0)))
-                     || any(greaterThanEqual(cell.xz, u_light_size.xz));
-        vec2 sl = open_air ? vec2(1.0) : texelFetch(u_light, light_texel(cell), 0).rg;
-        sl = max(sl, u_light_floor);
-        // A coarse chunk's face may stand a voxel above the real surface,
-        // in air the particles never reached: the voxel just behind it is
-        // then the lit one (and is dark solid when the surface is here).
-        if (u_coarse != 0) {
-            ivec3 behind = ivec3(floor(v_wpos - v_normal * 0.5)) - u_light_origin;
-            sl = max(sl, texelFetch(u_light, light_texel(behind), 0).rg);
-        }
+        vec2 sl = max(surface_light(v_wpos, v_normal, u_coarse != 0), u_light_floor);
         // the particles give shadow and openness; the normal still says
         // which way a face turns, or every lit face would look the same
         float facing = 0.35 + 0.65 * max(dot(v_normal, u_sun), 0.0);

@@ -31,6 +31,7 @@ const vec3 k_normals[6] = vec3[6](vec3(0, 0, 1), vec3(0, 0, -1), vec3(0, 1, 0),
 const ivec2 k_face_uv[6] = ivec2[6](ivec2(0, 1), ivec2(1, 0), ivec2(2, 0), ivec2(0, 2), ivec2(2, 1), ivec2(1, 2));
 const float k_seal = 1.0 / 2048.0; // voxels per voxel of distance: ~1/4 pixel at 1280x720
 uniform int u_pass;                // 2: translucent, not sealed (overlaps would blend twice)
+const float k_pull = 1.0 / 64.0;   // voxels the light's read point stays inside a quad
 
 void main()
 {
@@ -47,13 +48,27 @@ void main()
     // fog by horizontal distance: flying high still shows the ground below
     // (the view distance is a radius on the map, not a sphere round the eye)
     v_dist = distance(wp.xz, u_camera.xz);
-    v_wpos = wp;
-    vec3 seal = vec3(0.0);
-    if (u_pass != 2 && face < 6u) {
+    // Where the light is read: pulled k_pull inwards along both face axes,
+    // so the quad's edges (and a rounding past them) read its own voxels,
+    // never the neighbouring column's. Linear over the quad, so exact.
+    vec3 seal = vec3(0.0), pull = vec3(0.0);
+    if (face < 6u) {
         uint corner = uint(gl_VertexID) & 3u;
-        float eps = k_seal * distance(wp, u_camera);
-        seal[k_face_uv[face].x] = (corner == 1u || corner == 2u) ? eps : -eps;
-        seal[k_face_uv[face].y] = corner >= 2u ? eps : -eps;
+        ivec2 ax = k_face_uv[face];
+        vec2 out_sign = vec2((corner == 1u || corner == 2u) ? 1.0 : -1.0, corner >= 2u ? 1.0 : -1.0);
+        pull[ax.x] = -k_pull * out_sign.x;
+        pull[ax.y] = -k_pull * out_sign.y;
+        if (u_pass != 2) {
+            float eps = k_seal * distance(wp, u_camera);
+            seal[ax.x] = eps * out_sign.x;
+            seal[ax.y] = eps * out_sign.y;
+            // A face's upper edge is never lifted: a boundary face buried
+            // in the neighbour's coarse cells ends level with their top,
+            // and lifted it showed as a dash across it. The top face over
+            // the edge is pushed past it instead, which seals it.
+            seal.y = min(seal.y, 0.0);
+        }
     }
+    v_wpos = wp + pull;
     gl_Position = u_viewproj * vec4(wp + seal, 1.0);
 }

@@ -40,12 +40,28 @@ ivec3 light_texel(ivec3 w)
     return t - u_light_size * ivec3(greaterThanEqual(t, u_light_size));
 }
 
-vec2 light_at(vec3 p)
+// Sun, sky and whether the voxel at p holds light: a byte is 0 where
+// nothing is stored, else 1 + 254 x the element's light (light_encode in
+// light/light.h). Above the world and beyond the window's sides is open
+// air, fully lit.
+vec3 light_at(vec3 p)
 {
-    // above the world and beyond its sides (of the window) is open air
     ivec3 w = ivec3(floor(p)) - u_light_origin;
-    bool open_air = w.y >= u_light_size.y || any(lessThan(w.xz, ivec2(0))) || any(greaterThanEqual(w.xz, u_light_size.xz));
-    return open_air ? vec2(1.0) : texelFetch(u_light, light_texel(w), 0).rg;
+    if (w.y >= u_light_size.y || any(lessThan(w.xz, ivec2(0))) || any(greaterThanEqual(w.xz, u_light_size.xz)))
+        return vec3(1.0);
+    vec2 b = texelFetch(u_light, light_texel(w), 0).rg * 255.0;
+    return b.x + b.y > 0.5 ? vec3((b - 1.0) / 254.0, 1.0) : vec3(0.0);
+}
+
+// The light a fragment face takes (sun, sky). Light is per voxel,
+// fragments are finer: a face inside an eroded solid voxel reads the voxel
+// a whole step in front, or the one above it (the open side of a
+// stratum); the brightest element of the three (cells without light
+// count as none).
+vec2 surface_light(vec3 world, vec3 n)
+{
+    vec3 p = world + n * (0.5 / u_factor);
+    return max(max(light_at(p), light_at(world + n)), light_at(p + vec3(0.0, 1.0, 0.0))).xy;
 }
 
 void main()
@@ -64,11 +80,8 @@ void main()
     float jitter = 0.93 + 0.07 * float((h >> 8) & 255u) / 255.0;
     vec3 lit = albedo * k_shade[face] * jitter;
     if (u_light_on) {
-        // light is per voxel, fragments are finer: a face inside an eroded
-        // solid voxel reads the voxel a whole step in front, or the one above
-        // it (the open side of a stratum); the brightest of the three
-        vec3 n = k_normals[face], p = v_world + n * (0.5 / u_factor);
-        vec2 sl = max(max(light_at(p), light_at(v_world + n)), light_at(p + vec3(0.0, 1.0, 0.0)));
+        vec3 n = k_normals[face];
+        vec2 sl = surface_light(v_world, n);
         // the floor keeps faces the voxel-scale light cannot see into
         // (under a fragment overhang) from going black
         vec3 l = u_ambient + sl.x * u_sun_color + sl.y * (0.75 + 0.25 * n.y) * u_sky_color;

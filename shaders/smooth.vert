@@ -24,9 +24,9 @@ uniform ivec3 u_light_origin; // the window's first voxel (global)
 uniform ivec3 u_light_slot;   // its texel (light_shading in gfx/light_tex.h)
 uniform vec3 u_tints[8];
 // 0 at level of detail 0. At a coarse level, a vertex may lie inside the
-// terrain the light was computed for, or above the one-voxel shell of lit
-// elements (free air holds no light): light is then averaged over the lit
-// texels only, half a voxel out, else this far out
+// terrain the light was computed for, or above the one-voxel shell of
+// elements (free air holds no light): where no element is half a voxel
+// out, the elements this far out
 uniform float u_coarse_reach;
 
 out vec3 v_world;
@@ -44,18 +44,24 @@ ivec3 light_texel(ivec3 w)
     return t - u_light_size * ivec3(greaterThanEqual(t, u_light_size));
 }
 
-vec2 light_at(ivec3 c)
+// Sun, sky and whether voxel c (global) holds light: a byte is 0 where
+// nothing is stored (solid, free air, not baked), else 1 + 254 x the
+// element's light (light_encode in light/light.h). Above the world and
+// beyond the window's sides is open air, fully lit.
+vec3 light_at(ivec3 c)
 {
-    // above the world and beyond its sides (of the window) is open air
     ivec3 w = c - u_light_origin;
-    bool open_air = w.y >= u_light_size.y || any(lessThan(w.xz, ivec2(0))) || any(greaterThanEqual(w.xz, u_light_size.xz));
-    return open_air ? vec2(1.0) : texelFetch(u_light, light_texel(w), 0).rg;
+    if (w.y >= u_light_size.y || any(lessThan(w.xz, ivec2(0))) || any(greaterThanEqual(w.xz, u_light_size.xz)))
+        return vec3(1.0);
+    vec2 b = texelFetch(u_light, light_texel(w), 0).rg * 255.0;
+    return b.x + b.y > 0.5 ? vec3((b - 1.0) / 254.0, 1.0) : vec3(0.0);
 }
 
-// Trilinear between the voxel centres around p: the weighted sum in xy, the
-// weight in z (1 with every texel). lit_only leaves out texels without
-// light (solid voxels, and free air away from any face, hold none).
-vec3 light_trilinear(vec3 p, bool lit_only)
+// Trilinear between the voxel centres around p, over the elements only
+// (solid voxels and free air hold no light; blended in as zeros they drew
+// dark bands at every terrace foot): the weighted sum in xy, the weight
+// in z.
+vec3 light_trilinear(vec3 p)
 {
     vec3 q = p - 0.5;
     ivec3 b = ivec3(floor(q));
@@ -64,11 +70,21 @@ vec3 light_trilinear(vec3 p, bool lit_only)
     for (int i = 0; i < 8; i++) {
         ivec3 o = ivec3(i & 1, (i >> 1) & 1, i >> 2);
         vec3 w3 = mix(1.0 - f, f, vec3(o));
-        vec2 l = light_at(b + o);
-        float w = (!lit_only || l.x + l.y > 0.0) ? w3.x * w3.y * w3.z : 0.0;
-        acc += vec3(l * w, w);
+        vec3 l = light_at(b + o);
+        float w = w3.x * w3.y * w3.z * l.z;
+        acc += vec3(l.xy * w, w);
     }
     return acc;
+}
+
+// The light a vertex takes (sun, sky): the elements half a voxel out
+// along its normal; where none is near (a coarse level's vertex inside the
+// terrain, or above the shell of elements), those u_coarse_reach out.
+vec2 surface_light(vec3 wp, vec3 n)
+{
+    vec3 a = light_trilinear(wp + n * 0.5);
+    if (a.z < 1e-3 && u_coarse_reach > 0.0) a = light_trilinear(wp + n * u_coarse_reach);
+    return a.z > 1e-6 ? a.xy / a.z : vec2(0.0);
 }
 
 void main()
@@ -82,12 +98,8 @@ void main()
     vec3 n = normalize(v_normal);
     if (!u_light_on) {
         v_light = vec2(1.0);
-    } else if (u_coarse_reach <= 0.0) { // half a voxel out along the normal
-        v_light = light_trilinear(wp + n * 0.5, false).xy;
     } else {
-        vec3 a = light_trilinear(wp + n * 0.5, true);
-        if (a.z < 1e-3) a = light_trilinear(wp + n * u_coarse_reach, true);
-        v_light = a.z > 0.0 ? a.xy / a.z : vec2(0.0);
+        v_light = surface_light(wp, n);
     }
     v_light = max(v_light, u_light_floor);
     gl_Position = u_viewproj * vec4(wp, 1.0);

@@ -34,25 +34,36 @@ ivec3 light_texel(ivec3 w)
     return t - u_light_size * ivec3(greaterThanEqual(t, u_light_size));
 }
 
-vec2 light_at(ivec3 c)
+// Sun, sky and whether voxel c (global) holds light: a byte is 0 where
+// nothing is stored, else 1 + 254 x the element's light (light_encode in
+// light/light.h). Above the world and beyond the window's sides is open
+// air, fully lit.
+vec3 light_at(ivec3 c)
 {
-    // above the world and beyond its sides (of the window) is open air
     ivec3 w = c - u_light_origin;
-    bool open_air = w.y >= u_light_size.y || any(lessThan(w.xz, ivec2(0))) || any(greaterThanEqual(w.xz, u_light_size.xz));
-    return open_air ? vec2(1.0) : texelFetch(u_light, light_texel(w), 0).rg;
+    if (w.y >= u_light_size.y || any(lessThan(w.xz, ivec2(0))) || any(greaterThanEqual(w.xz, u_light_size.xz)))
+        return vec3(1.0);
+    vec2 b = texelFetch(u_light, light_texel(w), 0).rg * 255.0;
+    return b.x + b.y > 0.5 ? vec3((b - 1.0) / 254.0, 1.0) : vec3(0.0);
 }
 
-// trilinear between voxel centres, half a voxel out along the normal
-vec2 light_smooth(vec3 p)
+// The light a vertex takes (sun, sky), as smooth.vert's: trilinear
+// between the voxel centres half a voxel out along the normal, over the
+// elements only (cells without light are left out, not blended as dark).
+vec2 surface_light(vec3 wp, vec3 n)
 {
-    vec3 q = p - 0.5;
+    vec3 q = wp + n * 0.5 - 0.5;
     ivec3 b = ivec3(floor(q));
     vec3 f = q - vec3(b);
-    vec2 x00 = mix(light_at(b), light_at(b + ivec3(1, 0, 0)), f.x);
-    vec2 x10 = mix(light_at(b + ivec3(0, 1, 0)), light_at(b + ivec3(1, 1, 0)), f.x);
-    vec2 x01 = mix(light_at(b + ivec3(0, 0, 1)), light_at(b + ivec3(1, 0, 1)), f.x);
-    vec2 x11 = mix(light_at(b + ivec3(0, 1, 1)), light_at(b + ivec3(1, 1, 1)), f.x);
-    return mix(mix(x00, x10, f.y), mix(x01, x11, f.y), f.z);
+    vec3 acc = vec3(0.0);
+    for (int i = 0; i < 8; i++) {
+        ivec3 o = ivec3(i & 1, (i >> 1) & 1, i >> 2);
+        vec3 w3 = mix(1.0 - f, f, vec3(o));
+        vec3 l = light_at(b + o);
+        float w = w3.x * w3.y * w3.z * l.z;
+        acc += vec3(l.xy * w, w);
+    }
+    return acc.z > 1e-6 ? acc.xy / acc.z : vec2(0.0);
 }
 
 void main()
@@ -65,6 +76,6 @@ void main()
     v_mat = mt & 255u;
     v_tint = tint > 0u ? vec4(u_tints[min(tint, 7u)], 1.0) : vec4(0.0);
     v_dist = distance(wp, u_camera);
-    v_light = u_light_on ? light_smooth(wp + normalize(v_normal) * 0.5) : vec2(1.0);
+    v_light = u_light_on ? surface_light(wp, normalize(v_normal)) : vec2(1.0);
     gl_Position = u_viewproj * vec4(wp, 1.0);
 }

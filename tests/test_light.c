@@ -73,9 +73,10 @@ static void test_enclosed_voxel_is_dark(void **state)
     light_params p = light_params_default();
     p.sun_particles = p.sky_particles = 64;
     light *l = bake(w, &p, NULL);
-    assert_int_equal(sun_at(l, 16, 10, 16), 0);
-    assert_int_equal(sky_at(l, 16, 10, 16), 0);
-    /* and it is an element (beside drawn faces): the zero is traced, not skipped */
+    /* a dark element (1), not "no data" (0): the darkness is traced, not skipped */
+    assert_int_equal(sun_at(l, 16, 10, 16), 1);
+    assert_int_equal(sky_at(l, 16, 10, 16), 1);
+    assert_int_equal(sun_at(l, 16, 9, 16), LIGHT_NONE); /* the stone under it holds nothing */
     assert_int_equal(sun_at(l, 16, 20, 16) > 0, 1);
     light_destroy(l);
     world_destroy(w);
@@ -141,6 +142,33 @@ static void test_continuous_across_chunks(void **state)
     assert_true(a > 200 && b > 200);
     assert_true(a - b < 6 && b - a < 6);
     assert_true(a - c < 6 && c - a < 6);
+    light_destroy(l);
+    world_destroy(w);
+}
+
+/* Every element releases the same particles: the same surroundings give
+ * the same light, wherever they are. An open plain with the default 16 + 16
+ * particles is one value (full sky) away from the world's sides, and two
+ * identical pillars at different places cast identical shade. */
+static void test_same_surroundings_same_light(void **state)
+{
+    (void)state;
+    world *w = world_create(4, 1, 4); /* 128 x 32 x 128 */
+    fill_box(w, 0, 0, 0, 128, 8, 128, MAT_STONE);
+    fill_box(w, 30, 8, 30, 33, 20, 33, MAT_STONE);
+    fill_box(w, 90, 8, 70, 93, 20, 73, MAT_STONE);
+    light_params p = light_params_default();
+    light *l = bake(w, &p, NULL);
+    int first = sky_at(l, 60, 8, 100), differ = 0;
+    for (int z = 40; z < 60; z++)
+        for (int x = 40; x < 80; x++) differ += sky_at(l, x, 8, z) != first || sun_at(l, x, 8, z) != sun_at(l, 60, 8, 100);
+    assert_int_equal(first, 255); /* the open plain is full sky: the norm is these particles' */
+    assert_int_equal(differ, 0);
+    for (int dz = -12; dz < 12; dz++)
+        for (int dx = -12; dx < 12; dx++) {
+            assert_int_equal(sun_at(l, 31 + dx, 8, 31 + dz), sun_at(l, 91 + dx, 8, 71 + dz));
+            assert_int_equal(sky_at(l, 31 + dx, 8, 31 + dz), sky_at(l, 91 + dx, 8, 71 + dz));
+        }
     light_destroy(l);
     world_destroy(w);
 }
@@ -267,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_tower_shadow_follows_the_sun),
         cmocka_unit_test(test_creases_darker),
         cmocka_unit_test(test_continuous_across_chunks),
+        cmocka_unit_test(test_same_surroundings_same_light),
         cmocka_unit_test(test_relight_equals_full_bake),
         cmocka_unit_test(test_workers_and_seeds),
         cmocka_unit_test(test_background_bake),

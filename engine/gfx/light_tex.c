@@ -126,4 +126,5 @@ void light_shading_apply(unsigned program, const light_shading *ls, int unit)
     glUniform3fv(glGetUniformLocation(p, "u_sun_color"), 1, ls->sun_color);
     glUniform3fv(glGetUniformLocation(p, "u_sky_color"), 1, ls->sky_color);
     glUniform1f(glGetUniformLocation(p, "u_ambient"), ls->ambient);
+    glUniform1i(glGetUniformLocation(p, "u_light_smooth"), ls->smooth);
 }

@@ -30,6 +30,9 @@ typedef struct light_shading {
      * origin window, whose texel is the voxel. */
     int origin[3], slot[3];
     float sun_color[3], sky_color[3], ambient;
+    /* Smooth light: each point of a face blends the elements around it
+     * (u_light_smooth); false: each face voxel reads its own element. */
+    bool smooth;
 } light_shading;
 
 /* Sized for a world of sx*sy*sz voxels; false (and the reason in err) when
@@ -46,7 +49,7 @@ void light_tex_upload(light_tex *t, const light *l, const int lo[3], const int h
 void light_tex_dark_column(light_tex *t, const light *l, int cx, int cz);
 /* Sets the light uniforms every terrain shader declares (u_light_on,
  * u_light, u_light_size, u_light_origin, u_light_slot, u_sun_color,
- * u_sky_color, u_ambient; see
+ * u_sky_color, u_ambient, u_light_smooth; see
  * shaders/chunk.frag) on the program in use, binding the volume to texture
  * `unit`. Every render mode calls this, so they light alike. */
 void light_shading_apply(unsigned program, const light_shading *ls, int unit);

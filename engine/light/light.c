@@ -284,31 +284,6 @@ static void fill_dirs(trace_ctx *c)
     }
 }
 
-/* The sky walk over an infinite open plain, from an element resting on it:
- * dividing by this makes an open field full sky, whatever the walk. */
-static float plain_survival(const trace_ctx *c)
-{
-    const int n = 8192;
-    rng r = rng_make(c->p->seed ^ 0x5ca1ab1eull);
-    int alive = 0;
-    for (int i = 0; i < n; i++) {
-        float x = 0, y = 0.5f, z = 0;
-        bool ok = true;
-        uint64_t bits = rng_next(&r);
-        const float (*dirs)[3] = (const float (*)[3])c->sky_d[bits & 255];
-        bits >>= 8;
-        for (int s = 0; s < c->p->steps; s++) {
-            if (s % 14 == 13) bits = rng_next(&r);
-            const float *d = dirs[bits & 15];
-            bits >>= 4;
-            x += d[0], y += d[1], z += d[2];
-            if (c->r2 >= 0 && x * x + (y - 0.5f) * (y - 0.5f) + z * z >= c->r2) break;
-            if (y < 0) { ok = false; break; }
-        }
-        alive += ok;
-    }
-    return alive > 0 ? (float)alive / (float)n : 1.f;
-}
 
 /* An element's generator with its next number already made: the same
  * numbers in the same order as rng_next. Most particles end where the
@@ -514,9 +489,8 @@ static void clear_row(light *l, int x0, int x1, int y, int z)
 }
 
 /* The particles of the element at global (x, y, z) from frame (frx, frz),
- * drawing from seed = rng_hash3(p->seed, x, y, z) (light_trace_plane makes
- * a row's together): global, so the light of a place, not of a slot or a
- * window. */
+ * drawing from seed (light_particle_seed: the same set for every
+ * element). */
 static inline __attribute__((always_inline)) void trace_element(const trace_ctx *c, int x, int y, int z, int frx,
                                                                  int frz, float hcut, uint64_t seed, uint32_t nbr,
                                                                  int *sun, int *sky, const walk_kind kind,
@@ -532,9 +506,9 @@ static inline __attribute__((always_inline)) void trace_element(const trace_ctx 
                      frx, frz, c->sun_fall, c->sun_rise, hcut, kind, inside);
     for (int n = 0; n < p->sky_particles; n++) {
         uint64_t bits = ahead_next(&r); /* the heading, then the first 14 steps */
-        *sky += walk(c, (const float (*)[3])c->sky_d[bits & 255], c->sky_first[bits & 255], nbr, fast,
-                     LIGHT_SKY_JITTERS - 1, 4, bits >> 8, 56, &r, x, y, z, frx, frz, c->sky_fall[bits & 255],
-                     c->sky_rise[bits & 255], hcut, kind, inside);
+        const unsigned h = light_sky_heading(n, p->sky_particles, bits);
+        *sky += walk(c, (const float (*)[3])c->sky_d[h], c->sky_first[h], nbr, fast, LIGHT_SKY_JITTERS - 1, 4,
+                     bits >> 8, 56, &r, x, y, z, frx, frz, c->sky_fall[h], c->sky_rise[h], hcut, kind, inside);
     }
 }
 
@@ -581,22 +555,17 @@ void light_trace_plane(void *arg, int k)
         }
         /* the row's start in rg; x's slot wraps once (slot_of) */
         const size_t row = vidx(l, 0, y, slot_of(z, l->kz, l->sz));
-        /* A batch of the row at a time: first which voxels are elements
-         * and their generators' seeds, then their walks. A seed
-         * (rng_hash3: four mixes, each waiting on the last) waits on no
-         * walk, so made together they overlap; made at each element, one
-         * sat on the restart after the last particle's mispredicted end. */
+        /* A batch of the row at a time: first which voxels are elements,
+         * then their walks, every one from the same seed. */
         for (int b0 = c->lo[0]; b0 < c->hi[0]; b0 += ROW_BATCH) {
             const int b1 = b0 + ROW_BATCH < c->hi[0] ? b0 + ROW_BATCH : c->hi[0];
             int xs[ROW_BATCH], n = 0;
-            uint64_t seeds[ROW_BATCH];
             for (uint64_t m = row_elements(l, b0, y, z, b1 - b0), x = 0; x < (uint64_t)(b1 - b0); x++) {
                 /* dark unless an element; an element's light is written below */
                 size_t i = row + (size_t)slot_of(b0 + (int)x, l->kx, l->sx);
                 l->rg[2 * i] = l->rg[2 * i + 1] = 0;
                 xs[n] = b0 + (int)x, n += (int)(m >> x & 1); /* no branch to guess */
             }
-            for (int j = 0; j < n; j++) seeds[j] = rng_hash3(p->seed, xs[j] + l->ox, y, z + l->oz);
             elements += n;
             for (int j = 0; j < n; j++) {
                 const int x = xs[j];
@@ -613,7 +582,7 @@ void light_trace_plane(void *arg, int k)
                 const int rc = c->reach_cells;
                 const bool inside = x >= rc && x + rc < l->sx && z >= rc && z + rc < l->sz && y >= rc && y + rc < l->sy;
                 const walk_kind kind = walk_kind_of(c, gx, gz, frx, frz);
-                const uint64_t seed = seeds[j];
+                const uint64_t seed = c->particle_seed;
                 const uint32_t nbr = inside ? first_voxels(l, x, y, z) : 0;
                 if (inside) { /* one compiled walk each */
                     if (kind == WALK_HOME)
@@ -632,8 +601,8 @@ void light_trace_plane(void *arg, int k)
                 }
                 float fs = p->sun_particles ? (float)sun / (float)p->sun_particles : 0.f;
                 float fk = p->sky_particles ? (float)sky / (float)p->sky_particles / c->sky_norm : 0.f;
-                l->rg[2 * i] = (uint8_t)lrintf(fminf(fs, 1.f) * 255.f);
-                l->rg[2 * i + 1] = (uint8_t)lrintf(fminf(fk, 1.f) * 255.f);
+                l->rg[2 * i] = light_encode(fs);
+                l->rg[2 * i + 1] = light_encode(fk);
             }
         }
     }
@@ -642,11 +611,36 @@ void light_trace_plane(void *arg, int k)
     atomic_fetch_add_explicit(&c->planes_done, 1, memory_order_release);
 }
 
+/* The sky set's survival over an endless open plain: the real walk of an
+ * element resting on the bedrock of an empty window (beyond its sides is
+ * open air, above it open sky), so dividing by it makes an open field's
+ * elements exactly full sky: they release these very particles. */
+static float plain_survival(trace_ctx *c)
+{
+    light *l = light_create(CHUNK_SIZE, CHUNK_SIZE, CHUNK_SIZE);
+    trace_ctx *t = l ? malloc(sizeof *t) : NULL;
+    if (!t) {
+        light_destroy(l);
+        return 1.f;
+    }
+    *t = *c;
+    t->p = &t->params;
+    t->hcut = NULL;
+    light_trace_window(t, l, NULL, NULL);
+    int sun = 0, sky = 0;
+    const int m = CHUNK_SIZE / 2;
+    trace_element(t, m, 0, m, 0, 0, INFINITY, t->particle_seed, 0, &sun, &sky, WALK_HOME, false);
+    free(t);
+    light_destroy(l);
+    return sky > 0 ? (float)sky / (float)c->p->sky_particles : 1.f;
+}
+
 /* The tables a bake with params p walks by (what depends on p alone). */
 void light_trace_tables(trace_ctx *c, const light_params *p)
 {
     c->params = *p, c->p = &c->params;
     fill_dirs(c);
+    c->particle_seed = light_particle_seed(p->seed);
     c->sky_norm = plain_survival(c);
 }
 

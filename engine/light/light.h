@@ -22,6 +22,7 @@
 #ifndef STRATA_LIGHT_H
 #define STRATA_LIGHT_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,6 +38,16 @@ struct job_pool;
 /* (sun + sky particles) x steps per element; past this a bake of the default
  * world takes tens of seconds, so such settings are refused. */
 #define LIGHT_MAX_WORK 16384
+
+/* What a voxel's byte stores, sun and sky alike: LIGHT_NONE where no light
+ * is kept (not an element: solid, free air away from faces, or not baked
+ * yet), else 1 + 254 x the element's light, so that a dark element (1) and
+ * no data (0) differ and no reader has to guess which a zero is. */
+#define LIGHT_NONE 0
+#define LIGHT_SCALE 254.f
+static inline uint8_t light_encode(float f) { return (uint8_t)(1 + lrintf(fminf(fmaxf(f, 0.f), 1.f) * LIGHT_SCALE)); }
+/* An element's light in [0, 1] from its byte; 0 for LIGHT_NONE. */
+static inline float light_decode(uint8_t b) { return b > LIGHT_NONE ? (float)(b - 1) / LIGHT_SCALE : 0.f; }
 
 typedef struct light_params {
     int sun_particles, sky_particles; /* per element */
@@ -162,9 +173,9 @@ bool light_column_land(const light_column *c, light *dst);
  * placeholder and the translucent bog do not. */
 bool light_blocks(uint8_t material);
 
-/* Sun and sky light at a voxel (global), 0..255 (0 for voxels that are not
- * elements, and beside the window). Above the world is open sky: full sky,
- * full sun. */
+/* Sun and sky bytes at a voxel (global), as stored (light_encode:
+ * LIGHT_NONE for voxels that are not elements, and beside the window).
+ * Above the world is open sky: full sky, full sun (255). */
 void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky);
 /* The raw volume: (sun, sky) byte pairs, x fastest, then y, then z (an RG8
  * 3D texture's order), in slots: global (x, z) is at (x mod sx, z mod sz),

@@ -120,6 +120,7 @@ typedef struct trace_ctx {
     unsigned off;
     bool nonneg;
     float sky_norm;             /* survival of a sky particle over an open plain */
+    uint64_t particle_seed;     /* light_particle_seed: every element's */
     float reach_max;            /* walks test voxels less than this from home on every axis */
     int reach_cells;            /* ... so voxels at most this many from the element's */
     /* The most a step of the sun table, or of sky heading k's, goes down
@@ -143,6 +144,21 @@ typedef struct trace_ctx {
     atomic_bool cancel;
     uint64_t t0;
 } trace_ctx;
+
+/* Every element releases the same particles: one generator seed for all
+ * (from the world seed alone), so identical surroundings give identical
+ * light and an open plane is even (docs/light.md, "One set of particles"). */
+static inline uint64_t light_particle_seed(uint64_t world_seed) { return world_seed * 0x9e3779b97f4a7c15ull ^ 0x5eed11647ull; }
+
+/* The heading (index into sky_d) of sky particle n of count, from 8 random
+ * bits: stratified, particle n in the n-th of count equal bands of the
+ * heading spiral (sky_d[k] lies at spiral place 97 k mod 256, and 161 is
+ * 97's inverse mod 256), so a small set still covers the whole sky. */
+static inline unsigned light_sky_heading(int n, int count, uint64_t bits)
+{
+    unsigned band = (unsigned)(((unsigned)n << 8) + (unsigned)(bits & 255)) / (unsigned)count;
+    return (band * 161u) & 255u;
+}
 
 /* The tables a bake with params p walks by (what depends on p alone). */
 void light_trace_tables(trace_ctx *c, const light_params *p);

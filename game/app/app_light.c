@@ -51,7 +51,7 @@ typedef struct app_light {
     long columns_redone;
     struct {
         cvar *enable, *sun_particles, *sky_particles, *steps, *step, *radius, *sun_yaw, *sun_pitch, *jitter,
-            *sun_color, *sky_color, *ambient;
+            *sun_color, *sky_color, *ambient, *smooth;
     } cv;
 } app_light;
 
@@ -177,10 +177,11 @@ static void *light_init(app *a)
         { "light.sun_color", "colour the sun set brings home (r g b)", CVAR_VEC3, CVAR_ARCHIVE, "0.78 0.72 0.6", 0, 4 },
         { "light.sky_color", "colour the sky set brings home (r g b)", CVAR_VEC3, CVAR_ARCHIVE, "0.36 0.42 0.52", 0, 4 },
         { "light.ambient", "light floor where no particle comes home (caves)", CVAR_FLOAT, CVAR_ARCHIVE, "0.05", 0, 1 },
+        { "light.smooth", "smooth light: a face blends the elements around each point of it; 0 = each voxel's own", CVAR_BOOL, CVAR_ARCHIVE, "1" },
     };
     cvar **slots[] = { &L->cv.enable, &L->cv.sun_particles, &L->cv.sky_particles, &L->cv.steps, &L->cv.step,
                        &L->cv.radius, &L->cv.sun_yaw, &L->cv.sun_pitch, &L->cv.jitter, &L->cv.sun_color,
-                       &L->cv.sky_color, &L->cv.ambient };
+                       &L->cv.sky_color, &L->cv.ambient, &L->cv.smooth };
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *slots[i] = cvar_register(&d[i]);
     cmd_register(&(cmd_desc){ "light", "bake|stats", "bake the snowflake light of the whole world now, or report on it",
                               c_light, L });
@@ -576,6 +577,7 @@ static void shading(const app_light *L, light_shading *out)
     memcpy(out->sun_color, L->cv.sun_color->v, sizeof out->sun_color);
     memcpy(out->sky_color, L->cv.sky_color->v, sizeof out->sky_color);
     out->ambient = L->cv.ambient->f;
+    out->smooth = L->cv.smooth->b;
 }
 
 void app_light_settings(const app *a, render_settings *s)
