@@ -153,11 +153,39 @@ static void player_surface(player *p, const world *w, const collide_grid *g)
  * further; a move that walks off a stair is put back down onto the ground
  * below it when that is within a stair, instead of falling (and hopping)
  * down a ramp. */
+/* Autostep on voxels: a walking move stopped across is tried again a
+ * voxel higher (up, across, down onto the rise) and kept when the rise
+ * was reached: the box rose the whole voxel (no ceiling), got further
+ * across and stands on something after coming down. */
+static void player_autostep(player *p, const world *w, const double start[3], const float delta[3],
+                            collide_result *r)
+{
+    const collide_box_desc box = player_box();
+    const float rise = PLAYER_AUTOSTEP + 2.0f * COLLIDE_SKIN;
+    double q[3] = { start[0], start[1], start[2] };
+    collide_result up, across, down;
+    collide_move_octree(w, p->occupancy, q, &box, (const float[3]){ 0, rise, 0 }, &up);
+    if (up.moved[1] < rise - 1e-4f) return; /* a ceiling: no room to step up */
+    collide_move_octree(w, p->occupancy, q, &box, (const float[3]){ delta[0], 0, delta[2] }, &across);
+    collide_move_octree(w, p->occupancy, q, &box, (const float[3]){ 0, -rise, 0 }, &down);
+    const float dx0 = (float)(p->pos[0] - start[0]), dz0 = (float)(p->pos[2] - start[2]);
+    const float dx1 = (float)(q[0] - start[0]), dz1 = (float)(q[2] - start[2]);
+    if (!down.on_ground || q[1] < start[1] + 0.5 || dx1 * dx1 + dz1 * dz1 <= dx0 * dx0 + dz0 * dz0 + 1e-8f) return;
+    for (int a = 0; a < 3; a++) p->pos[a] = q[a], r->moved[a] = (float)(q[a] - start[a]);
+    r->blocked[0] = across.blocked[0];
+    r->blocked[2] = across.blocked[2];
+    r->blocked[1] = true;
+    r->on_ground = true;
+}
+
 static void player_move(player *p, const world *w, const float delta[3], collide_result *r)
 {
     const collide_box_desc box = player_box();
     if (!p->ground) {
+        const double start[3] = { p->pos[0], p->pos[1], p->pos[2] };
         collide_move_octree(w, p->occupancy, p->pos, &box, delta, r);
+        if (p->autostep && p->on_ground && !p->flying && (r->blocked[0] || r->blocked[2]))
+            player_autostep(p, w, start, delta, r);
         return;
     }
     const collide_grid *g = p->ground;

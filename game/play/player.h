@@ -31,6 +31,7 @@
 #define PLAYER_MAX_SUBSTEP (1.0f / 120.0f)
 #define PLAYER_MAX_DT 0.25f       /* longer frames are hitches: simulate only this much */
 #define PLAYER_STEP_MAX 0.5f      /* voxels: the highest stair climbed on a fine ground */
+#define PLAYER_AUTOSTEP 1.0f      /* voxels: the rise autostep climbs */
 
 typedef struct player {
     /* Feet: centre of the bottom face of the box. Double, so that 10^7
@@ -58,6 +59,9 @@ typedef struct player {
      * teleport) hangs there until it comes, rather than falling into
      * terrain that is not there yet. A finite world's edge is its own wall. */
     bool hold_unready;
+    /* Walking into a rise of one voxel steps up onto it (room for the box
+     * above it, so never into a ceiling); two voxels stay a wall. */
+    bool autostep;
 } player;
 
 typedef struct player_input {
