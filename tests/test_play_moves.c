@@ -36,18 +36,6 @@ static void build(app *a, int rise, bool ceiling)
     app_world_edited(a, (const int[3]){ X0, 0, Z0 }, (const int[3]){ X1, TOP, Z1 }, NULL);
 }
 
-static app *open_app(void)
-{
-    app_desc d = { .headless = true, .width = 96, .height = 64 };
-    app *a = app_create(&d);
-    if (!a) fail_msg("no app: a GL context or the assets are missing");
-    assert_int_equal(cmd_exec("set world.stream 0; set world.size_x 3; set world.size_y 2; set world.size_z 3; "
-                              "set view.distance 32; set render.crosshair 0; regen; frames 1"),
-                     0);
-    assert_non_null(a->w);
-    return a;
-}
-
 /* Stands on the floor four voxels before the rise, facing it (+x), and
  * holds +forward for `frames` frames; returns the feet. */
 static void walk(app *a, int frames, double out[3])
@@ -96,14 +84,9 @@ static void test_no_step_into_a_ceiling(void **state) { assert_walk_stops(*state
 
 static int setup(void **state)
 {
-    *state = open_app();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    app_destroy(*state);
-    return 0;
+    return test_app_setup(state, 96, 64,
+                          "set world.stream 0; set world.size_x 3; set world.size_y 2; set world.size_z 3; "
+                          "set view.distance 32; set render.crosshair 0; regen; frames 1");
 }
 
 int main(void)
@@ -113,5 +96,5 @@ int main(void)
         cmocka_unit_test(test_two_voxel_rise_is_a_wall),
         cmocka_unit_test(test_no_step_into_a_ceiling),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, test_app_teardown);
 }
