@@ -362,13 +362,13 @@ static int player_column_floor(const world *w, int x, int z)
 
 /* Visits columns in rings of growing Chebyshev radius around (cx, cz), in a
  * fixed order, until `ok` accepts one. */
-static bool player_search(const world *w, int cx, int cz, int radius, bool (*ok)(const world *, int, int), int *ox,
-                          int *oz)
+static bool player_search(const world *w, const player *p, int cx, int cz, int radius,
+                          bool (*ok)(const world *, const player *, int, int), int *ox, int *oz)
 {
     for (int r = 0; r <= radius; r++)
         for (int dz = -r; dz <= r; dz++)
             for (int dx = -r; dx <= r; dx += (dz == -r || dz == r) ? 1 : 2 * r) {
-                if (ok(w, cx + dx, cz + dz)) {
+                if (ok(w, p, cx + dx, cz + dz)) {
                     *ox = cx + dx, *oz = cz + dz;
                     return true;
                 }
@@ -377,22 +377,50 @@ static bool player_search(const world *w, int cx, int cz, int radius, bool (*ok)
     return false;
 }
 
-static bool player_clearing(const world *w, int x, int z)
+static bool player_clearing(const world *w, const player *p, int x, int z)
 {
+    (void)p;
     for (int dz = -1; dz <= 1; dz++)
         for (int dx = -1; dx <= 1; dx++)
             if (!player_column_open(w, x + dx, z + dz)) return false;
     return player_column_floor(w, x, z) >= 0;
 }
 
-static bool player_has_floor(const world *w, int x, int z) { return player_column_floor(w, x, z) >= 0; }
+/* A clearing whose view is open: from the eye of a player standing there,
+ * of a fan of rays about the player's yaw (PLAYER_SPAWN_FAN_YAW either
+ * side, from a little below the horizon to a little above), at least
+ * three in four run PLAYER_SPAWN_VIEW voxels before meeting anything
+ * solid: ground ahead to walk onto, not a wall of leaves at arm's length. */
+#define PLAYER_SPAWN_VIEW 16.0f
+#define PLAYER_SPAWN_FAN_YAW 30.0f
+static bool player_open_view(const world *w, const player *p, int x, int z)
+{
+    if (!player_clearing(w, p, x, z)) return false;
+    const double eye[3] = { x + 0.5, player_column_floor(w, x, z) + 1.0 + PLAYER_EYE_HEIGHT, z + 0.5 };
+    int open = 0, rays = 0;
+    for (int i = -2; i <= 2; i++)
+        for (int j = 0; j < 3; j++, rays++) {
+            const float yaw = (p->yaw + (float)i * 0.5f * PLAYER_SPAWN_FAN_YAW) * PLAYER_DEG2RAD;
+            const float pitch = (-5.0f + 10.0f * (float)j) * PLAYER_DEG2RAD;
+            const float d[3] = { sinf(yaw) * cosf(pitch), sinf(pitch), -cosf(yaw) * cosf(pitch) };
+            open += !collide_raycast(w, eye, d, PLAYER_SPAWN_VIEW, NULL, NULL, NULL);
+        }
+    return 4 * open >= 3 * rays;
+}
+
+static bool player_has_floor(const world *w, const player *p, int x, int z)
+{
+    (void)p;
+    return player_column_floor(w, x, z) >= 0;
+}
 
 bool player_spawn_ground(player *p, const world *w, double x, double z)
 {
     if (!(fabs(x) < WORLD_POS_LIMIT) || !(fabs(z) < WORLD_POS_LIMIT)) return false;
     int cx = (int)floor(x), cz = (int)floor(z), gx, gz;
-    if (!player_search(w, cx, cz, PLAYER_CLEARING_SEARCH, player_clearing, &gx, &gz) &&
-        !player_search(w, cx, cz, w->sx > w->sz ? w->sx : w->sz, player_has_floor, &gx, &gz))
+    if (!player_search(w, p, cx, cz, PLAYER_CLEARING_SEARCH, player_open_view, &gx, &gz) &&
+        !player_search(w, p, cx, cz, PLAYER_CLEARING_SEARCH, player_clearing, &gx, &gz) &&
+        !player_search(w, p, cx, cz, w->sx > w->sz ? w->sx : w->sz, player_has_floor, &gx, &gz))
         return false;
     /* the box (0.6 wide) at the column's centre stays inside the column */
     p->pos[0] = gx + 0.5;

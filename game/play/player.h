@@ -93,11 +93,13 @@ void player_forward(const player *p, float out[3]);
 void player_spawn(player *p, const world *w, double x, double z);
 
 /* Where a new world puts the player: standing on the ground (never on a
- * plant: leaves, logs, cacti), in the clearing nearest (x, z) if there is
- * one within PLAYER_CLEARING_SEARCH columns (a 3 x 3 patch of columns open
- * to the sky), else on the ground under the canopy at the nearest column
- * with headroom. Returns false (and keeps the player) when no column has
- * ground. */
+ * plant: leaves, logs, cacti), in the clearing nearest (x, z) within
+ * PLAYER_CLEARING_SEARCH columns (a 3 x 3 patch of columns open to the
+ * sky) whose view along the player's yaw is open (most of a fan of rays
+ * ahead run 16 voxels free); else the nearest clearing; else on the ground
+ * under the canopy at the nearest column with headroom. Set the yaw the
+ * player will look along first. Returns false (and keeps the player) when
+ * no column has ground. */
 #define PLAYER_CLEARING_SEARCH 96
 bool player_spawn_ground(player *p, const world *w, double x, double z);
 /* The material a spawned player may stand on: solid, and not a plant. */
