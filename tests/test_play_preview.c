@@ -1,7 +1,7 @@
 /* The tool's preview through the real game (headless): looking at the sky
  * nothing is drawn; looking at the hills the tinted pixels are where the
  * cut then changes the picture (the voxels it removes), in each render
- * mode; and the crosshair stands out over bright, mid and dark grounds.
+ * mode, and after a fill where the next fill changes it; and the crosshair stands out over bright, mid and dark grounds.
  * Recipe: a finite 256 x 128 x 256 hills world, seed 1, 320 x 180 frames. */
 #include "test_support.h"
 
@@ -71,16 +71,19 @@ static void test_sky_shows_nothing(void **state)
 /* The frame with the preview (A), without (B), and without after `cut`
  * (C): the tinted pixels (A != B) lie in the area the cut changed
  * (B != C, grown by a pixel for the outline's rounding). */
-static void check_preview_is_the_cut(app *a, const char *mode, double at_x, double min_inside)
+static void check_preview_is_the_edit(app *a, const char *mode, double at_x, const char *edit, double min_inside)
 {
     char line[256];
     snprintf(line, sizeof line,
              "set render.mode %s; set tool.reach 8; set tool.color 1; tp %.1f 90 100.5; look 0 -30; frames 120", mode, at_x);
     assert_int_equal(cmd_exec(line), 0);
+    /* a fill's preview follows the fill button: one press (it fills), then the next fill is shown */
+    if (strcmp(edit, "fill") == 0) assert_int_equal(cmd_exec("look 0 -10; +fill; -fill; frames 20"), 0);
     uint8_t *pa = frame(a);
     assert_int_equal(cmd_exec("set tool.preview off"), 0);
     uint8_t *pb = frame(a);
-    assert_int_equal(cmd_exec("cut; frames 20"), 0);
+    snprintf(line, sizeof line, "%s; frames 20", edit);
+    assert_int_equal(cmd_exec(line), 0);
     uint8_t *pc = frame(a);
     assert_int_equal(cmd_exec("set tool.preview tint"), 0);
     long tinted = 0, inside = 0, cut_area = 0;
@@ -102,17 +105,23 @@ static void check_preview_is_the_cut(app *a, const char *mode, double at_x, doub
         }
     free(pa), free(pb), free(pc);
     double frac = tinted ? (double)inside / (double)tinted : 0;
-    print_message("%s: %ld tinted pixels, %.1f%% inside the %ld the cut changed; red shift %.0f\n", mode, tinted,
+    print_message("%s %s: %ld tinted pixels, %.1f%% inside the %ld it changed; red shift %.0f\n", mode, edit, tinted,
                   100 * frac, cut_area, tinted ? shift / tinted : 0);
+    assert_int_equal(cmd_exec("+cut; -cut"), 0); /* the preview shows cuts again */
     assert_true(tinted > N / 50);                 /* the preview shows */
     assert_true(frac >= min_inside);              /* and it is the cut */
     assert_true(tinted ? shift / tinted > 40 : false); /* clearly in the tool's colour */
 }
 
 /* each mode at a place of its own: untouched hills */
-static void test_tint_is_the_cut_blocks(void **state) { check_preview_is_the_cut(*state, "blocks", 100.5, 0.97); }
-static void test_tint_is_the_cut_smooth(void **state) { check_preview_is_the_cut(*state, "smooth", 130.5, 0.90); }
-static void test_tint_is_the_cut_enhanced(void **state) { check_preview_is_the_cut(*state, "enhanced", 160.5, 0.90); }
+static void test_tint_is_the_cut_blocks(void **state) { check_preview_is_the_edit(*state, "blocks", 100.5, "cut", 0.97); }
+static void test_tint_is_the_cut_smooth(void **state) { check_preview_is_the_edit(*state, "smooth", 130.5, "cut", 0.90); }
+static void test_tint_is_the_cut_enhanced(void **state)
+{
+    check_preview_is_the_edit(*state, "enhanced", 160.5, "cut", 0.90);
+}
+/* after a fill the preview is the voxels the next fill adds, where they will show */
+static void test_fill_preview_is_the_fill(void **state) { check_preview_is_the_edit(*state, "blocks", 70.5, "fill", 0.97); }
 
 /* The crosshair over flat grounds: white, mid grey, grass, black. In each,
  * some of its pixels differ from the ground by at least 100 in luminance. */
@@ -163,6 +172,7 @@ int main(void)
         cmocka_unit_test(test_tint_is_the_cut_blocks),
         cmocka_unit_test(test_tint_is_the_cut_smooth),
         cmocka_unit_test(test_tint_is_the_cut_enhanced),
+        cmocka_unit_test(test_fill_preview_is_the_fill),
         cmocka_unit_test(test_crosshair_reads_on_any_ground),
     };
     return cmocka_run_group_tests(tests, setup, test_app_teardown);

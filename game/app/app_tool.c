@@ -29,6 +29,7 @@ typedef struct tool_comp {
     bool ready;        /* tool_init succeeded */
     bool cutting;      /* +cut held: cut every frame (tunnelling) */
     bool filling;      /* +fill held: fill now and then */
+    bool fill_shown;   /* the last button was +fill: the preview shows what a fill adds */
     double fill_next;  /* when a held fill fills again */
     ghost_renderer *ghost;  /* draws the tool's shape where it is */
     unsigned ghost_version; /* the tool shape_version the ghost holds */
@@ -117,7 +118,8 @@ static void tool_frame(void *self, app *a, double now, float dt)
 #define APP_FILL_GHOST_ALPHA 0.6f
 #define APP_WIRE_ALPHA 0.9f
 
-/* The voxels a fill adds float in the air: a tinted solid of them. */
+/* The voxels a fill adds float in the air: their near faces, tinted,
+ * where nothing hides them (as they will show once added). */
 static void draw_fill_preview(tool_comp *t, const frame_draw *f, const float rgba[4])
 {
     const tool_mask *m = &t->mask;
@@ -127,7 +129,7 @@ static void draw_fill_preview(tool_comp *t, const frame_draw *f, const float rgb
     const double centre[3] = { m->lo[0] + 0.5 * m->size[0], m->lo[1] + 0.5 * m->size[1], m->lo[2] + 0.5 * m->size[2] };
     octree_pose_identity(&pose, (const float[3]){ 0, 0, 0 });
     octree_pose_place(&pose, centre);
-    ghost_draw_style(t->fill_ghost, f->cam, &pose, rgba, f->s->framebuffer, f->s->width, f->s->height, GHOST_SOLID);
+    ghost_draw_style(t->fill_ghost, f->cam, &pose, rgba, f->s->framebuffer, f->s->width, f->s->height, GHOST_FRONT);
 }
 
 static void draw_cut_preview(tool_comp *t, app *a, const frame_draw *f, const float *c)
@@ -144,10 +146,11 @@ static void draw_cut_preview(tool_comp *t, app *a, const frame_draw *f, const fl
     preview_draw(t->preview, f->cam, &st, f->s->framebuffer, f->s->width, f->s->height);
 }
 
-/* The preview says what the button will do: with the tool on terrain,
- * the surface of the voxels a cut removes is tinted in the tool's colour
- * (a fill held: the voxels it adds); with nothing within reach, nothing is
- * drawn. tool.preview wire draws the tool's outline instead. */
+/* The preview says what the button will do: the surface of the voxels a
+ * cut there removes is tinted in the tool's colour (after a fill, until the
+ * next cut: the voxels a fill there adds); when it would change nothing
+ * (the tool in the sky), nothing is drawn. tool.preview wire draws the
+ * tool's outline instead, while it touches terrain or would cut some. */
 static void tool_draw(void *self, app *a, const frame_draw *f)
 {
     tool_comp *t = self;
@@ -157,16 +160,17 @@ static void tool_draw(void *self, app *a, const frame_draw *f)
     /* placed again here so headless screenshots show it too: one ray pick */
     tool_view v;
     current_view(a, &v);
-    if (!tool_place(&t->tool, &v, &t->pose)) return; /* nothing within reach: no preview in the sky */
+    bool touching = tool_place(&t->tool, &v, &t->pose);
     const float *c = app_tint_palette[t->tool.color];
     if (mode == SHOW_WIRE || !t->preview || !t->fill_ghost) {
+        if (!touching && !tool_preview_cut(&t->tool, a->w, &t->pose, &t->mask)) return; /* none in the sky */
         if (t->ghost_version != t->tool.shape_version) {
             ghost_set_shape(t->ghost, &t->tool.shape);
             t->ghost_version = t->tool.shape_version;
         }
         const float rgba[4] = { c[0], c[1], c[2], APP_WIRE_ALPHA };
         ghost_draw_style(t->ghost, f->cam, &t->pose, rgba, f->s->framebuffer, f->s->width, f->s->height, GHOST_WIRE);
-    } else if (t->filling) {
+    } else if (t->fill_shown) {
         if (tool_preview_fill(&t->tool, a->w, &t->pose, &v.body, &t->mask))
             draw_fill_preview(t, f, (const float[4]){ c[0], c[1], c[2], APP_FILL_GHOST_ALPHA });
     } else if (tool_preview_cut(&t->tool, a->w, &t->pose, &t->mask)) {
@@ -207,6 +211,7 @@ static void tool_on_edit(void *self, app *a, const world_edit *e)
 static int c_cut_down(void *u, int argc, char **argv)
 {
     ((tool_comp *)u)->cutting = true;
+    ((tool_comp *)u)->fill_shown = false;
     return 0;
 }
 
@@ -220,6 +225,7 @@ static int c_fill_down(void *u, int argc, char **argv)
 {
     tool_comp *t = u;
     t->filling = true;
+    t->fill_shown = true;
     t->fill_next = 0; /* the press itself fills at once */
     return 0;
 }
@@ -253,8 +259,8 @@ static void *tool_init_comp(app *a)
     cmd_register_table(table, (int)(sizeof table / sizeof table[0]));
     t->preview_mode = cvar_register(&(cvar_desc){
         "tool.preview",
-        "what shows where the tool will act: tint (the voxels a cut takes, tinted; a held fill: the voxels it adds), "
-        "wire (the tool's outline) or off; nothing shows when the tool reaches no terrain",
+        "what shows where the tool will act: tint (the voxels a cut takes, tinted; after +fill: the voxels a fill adds), "
+        "wire (the tool's outline) or off; nothing shows where the edit would change nothing (the sky)",
         CVAR_ENUM, CVAR_ARCHIVE, "tint", 0, 0, k_preview_names });
     return t;
 }
