@@ -66,6 +66,26 @@ static void test_one_voxel_rise_is_climbed(void **state)
     assert_true(p[1] < FLOOR + 0.05);
 }
 
+/* On the enhanced fragments the player walks on the fine ground (here a
+ * little below the voxels' tops): the same rise is climbed there too, and
+ * with autostep off it stops the walk. */
+static void test_one_voxel_rise_is_climbed_enhanced(void **state)
+{
+    app *a = *state;
+    build(a, 1, false);
+    double on[3], off[3];
+    assert_int_equal(cmd_exec("set render.mode enhanced"), 0);
+    walk(a, 90, on);
+    assert_int_equal(cmd_exec("set player.autostep 0"), 0);
+    walk(a, 90, off);
+    assert_int_equal(cmd_exec("set player.autostep 1; set render.mode blocks"), 0);
+    print_message("one-voxel rise, enhanced: feet at x %.2f y %.3f (autostep off: x %.2f y %.3f)\n", on[0], on[1],
+                  off[0], off[1]);
+    assert_true(on[0] > STEP_X + 1.0);
+    assert_true(on[1] > off[1] + 0.9);
+    assert_true(off[0] < STEP_X);
+}
+
 /* Walks into a rise of `rise` voxels (under a ceiling or not) that must
  * stop the player: up to the rise, no further, still on the floor. */
 static void assert_walk_stops(app *a, int rise, bool ceiling, const char *what)
@@ -93,6 +113,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_voxel_rise_is_climbed),
+        cmocka_unit_test(test_one_voxel_rise_is_climbed_enhanced),
         cmocka_unit_test(test_two_voxel_rise_is_a_wall),
         cmocka_unit_test(test_no_step_into_a_ceiling),
     };

@@ -153,21 +153,29 @@ static void player_surface(player *p, const world *w, const collide_grid *g)
  * further; a move that walks off a stair is put back down onto the ground
  * below it when that is within a stair, instead of falling (and hopping)
  * down a ramp. */
-/* Autostep on voxels: a walking move stopped across is tried again a
- * voxel higher (up, across, down onto the rise) and kept when the rise
- * was reached: the box rose the whole voxel (no ceiling), got further
- * across and stands on something after coming down. */
+/* One move of the box against what the player walks on: the voxels, or
+ * the fragments of p->ground. */
+static void player_sweep(const player *p, const world *w, double pos[3], const float d[3], collide_result *r)
+{
+    const collide_box_desc box = player_box();
+    if (p->ground) collide_move_grid(w, p->ground, pos, &box, d, r);
+    else collide_move_octree(w, p->occupancy, pos, &box, d, r);
+}
+
+/* Autostep: a walking move stopped across is tried again a voxel higher
+ * (up, across, down onto the rise) and kept when the rise was reached:
+ * the box rose the whole voxel (no ceiling), got further across and
+ * stands on something after coming down. */
 static void player_autostep(player *p, const world *w, const double start[3], const float delta[3],
                             collide_result *r)
 {
-    const collide_box_desc box = player_box();
     const float rise = PLAYER_AUTOSTEP + 2.0f * COLLIDE_SKIN;
     double q[3] = { start[0], start[1], start[2] };
     collide_result up, across, down;
-    collide_move_octree(w, p->occupancy, q, &box, (const float[3]){ 0, rise, 0 }, &up);
+    player_sweep(p, w, q, (const float[3]){ 0, rise, 0 }, &up);
     if (up.moved[1] < rise - 1e-4f) return; /* a ceiling: no room to step up */
-    collide_move_octree(w, p->occupancy, q, &box, (const float[3]){ delta[0], 0, delta[2] }, &across);
-    collide_move_octree(w, p->occupancy, q, &box, (const float[3]){ 0, -rise, 0 }, &down);
+    player_sweep(p, w, q, (const float[3]){ delta[0], 0, delta[2] }, &across);
+    player_sweep(p, w, q, (const float[3]){ 0, -rise, 0 }, &down);
     const float dx0 = (float)(p->pos[0] - start[0]), dz0 = (float)(p->pos[2] - start[2]);
     const float dx1 = (float)(q[0] - start[0]), dz1 = (float)(q[2] - start[2]);
     if (!down.on_ground || q[1] < start[1] + 0.5 || dx1 * dx1 + dz1 * dz1 <= dx0 * dx0 + dz0 * dz0 + 1e-8f) return;
@@ -211,6 +219,7 @@ static void player_move(player *p, const world *w, const float delta[3], collide
             r->on_ground = down.on_ground;
             for (int a = 0; a < 3; a++) r->moved[a] = (float)(q[a] - start[a]);
         }
+        if (p->autostep && (r->blocked[0] || r->blocked[2])) player_autostep(p, w, start, delta, r);
     } else if (!r->on_ground) {
         double q[3] = { p->pos[0], p->pos[1], p->pos[2] };
         collide_result down;
