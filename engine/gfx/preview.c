@@ -7,7 +7,7 @@
 #include "gfx/shader.h"
 
 struct preview_renderer {
-    GLuint prog, vao, mask, depth;
+    GLuint prog, vao, mask, depth, depth_fbo;
     int mask_dim[3];  /* the mask texture's size (x, z, y); grows, never shrinks */
     int depth_dim[2]; /* the depth copy's size */
     int lo[3], size[3];
@@ -43,6 +43,7 @@ void preview_destroy(preview_renderer *p)
     glDeleteVertexArrays(1, &p->vao);
     if (p->mask) glDeleteTextures(1, &p->mask);
     if (p->depth) glDeleteTextures(1, &p->depth);
+    if (p->depth_fbo) glDeleteFramebuffers(1, &p->depth_fbo);
     free(p);
 }
 
@@ -93,7 +94,10 @@ static bool screen_box(const preview_renderer *p, const camera *cam, int width, 
     return out[2] > out[0] && out[3] > out[1];
 }
 
-/* A copy of the frame's depth the pass can read while drawing into it. */
+/* A copy of the frame's depth the pass can read while drawing into it: a
+ * blit where the formats match (a plain copy of the depth values; a
+ * software rasterizer's texture copy of depth converts every value and
+ * cost several times the pass), else a texture copy. */
 static bool copy_depth(preview_renderer *p, unsigned framebuffer, int width, int height, const int box[4])
 {
     if (!p->depth || p->depth_dim[0] != width || p->depth_dim[1] != height) {
@@ -102,8 +106,13 @@ static bool copy_depth(preview_renderer *p, unsigned framebuffer, int width, int
         glTextureStorage2D(p->depth, 1, GL_DEPTH_COMPONENT24, width, height);
         glTextureParameteri(p->depth, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
         glTextureParameteri(p->depth, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        if (!p->depth_fbo) glCreateFramebuffers(1, &p->depth_fbo);
+        glNamedFramebufferTexture(p->depth_fbo, GL_DEPTH_ATTACHMENT, p->depth, 0);
         p->depth_dim[0] = width, p->depth_dim[1] = height;
     }
+    glBlitNamedFramebuffer(framebuffer, p->depth_fbo, box[0], box[1], box[2], box[3], box[0], box[1], box[2], box[3],
+                           GL_DEPTH_BUFFER_BIT, GL_NEAREST);
+    if (glGetError() == GL_NO_ERROR) return true;
     glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer);
     glCopyTextureSubImage2D(p->depth, 0, box[0], box[1], box[0], box[1], box[2] - box[0], box[3] - box[1]);
     return glGetError() == GL_NO_ERROR;
