@@ -12,8 +12,9 @@
  *   (the commands also rebind by themselves when the world pointer changes).
  *   After other code edits voxels (grammars, loads into the same world):
  *   tool_world_edited(&t, w, lo, hi), so the terrain octree stays exact.
- *   Per frame: tool_place(&t, &view, &pose) says where to draw the tool
- *   (tool.shape voxels, tool_palette[tool.color], semi-transparent); while
+ *   Per frame: tool_place(&t, &view, &pose) says where the tool is, and
+ *   tool_preview_cut / tool_preview_fill what an edit there would change
+ *   (the app draws that, in tool_palette[tool.color]); while
  *   the left button is held call tool_cut(&t, w, &pose) every frame (the
  *   paper's tunnelling), on the right button tool_fill. Keys 1-5:
  *   cvar_set_by_name("tool.color", "N") so the cvar stays the one truth.
