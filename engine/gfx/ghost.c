@@ -182,7 +182,10 @@ void ghost_draw_style(ghost_renderer *g, const camera *cam, const octree_pose *p
      * the far side, then the near side: back to front for a convex shape.
      * GL_GREATER against the world's depth keeps exactly the fragments that
      * terrain hides, so a tool half inside a hill still shows all of itself. */
-    if (style == GHOST_SOLID) {
+    if (style == GHOST_FRONT) {
+        glUniform1i(g->u.lines, 0);
+        draw_pass(g, GL_LESS, GL_BACK, 1.f);
+    } else if (style == GHOST_SOLID) {
         glUniform1i(g->u.lines, 0);
         draw_pass(g, GL_GREATER, GL_BACK, GHOST_HIDDEN_ALPHA);
         draw_pass(g, GL_LESS, GL_FRONT, GHOST_BACK_ALPHA);

@@ -31,9 +31,13 @@ typedef struct ghost_renderer ghost_renderer;
  * shape as a tinted solid; on a software rasterizer about 1 ms per 3% of the
  * screen it covers). WIRE: its outline only (shape_outline_build: the edges
  * where the surface bends, each drawn once; those on its far side, both
- * faces turned from the eye, left out), strongly where they are in front of the terrain and at GHOST_HIDDEN_ALPHA where buried —
- * what the game draws every frame (the solid ghost cost ~10 ms). */
-typedef enum ghost_style { GHOST_SOLID, GHOST_WIRE } ghost_style;
+ * faces turned from the eye, left out), strongly where they are in front
+ * of the terrain and at GHOST_HIDDEN_ALPHA where buried: `tool.preview
+ * wire` (a few thousand pixels; the solid ghost cost ~10 ms a frame on a
+ * software rasterizer). */
+/* FRONT: the near side only, where terrain does not hide it (what is
+ * seen of voxels a fill adds, as they will be seen once added). */
+typedef enum ghost_style { GHOST_SOLID, GHOST_WIRE, GHOST_FRONT } ghost_style;
 
 /* Loads shaders/ghost.vert and shaders/ghost.frag. NULL with err set. */
 ghost_renderer *ghost_create(char *err, size_t errlen);

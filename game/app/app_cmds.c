@@ -11,6 +11,7 @@
 #include "app_bodies.h"
 #include "app_frame.h"
 #include "app_light.h"
+#include "app_move.h"
 #include "app_render.h"
 #include "app_world.h"
 #include "app_save.h"
@@ -227,7 +228,7 @@ static int c_newseed(void *u, int argc, char **argv)
 }
 
 /* Runs N frames on a simulated 60 Hz clock: the player falls or stands,
- * held actions (+cut, +fill) act, and each frame is rendered. Scripts and
+ * held actions (+cut, +fill, +forward, +jump, ...) act, and each frame is rendered. Scripts and
  * tests get the frame loop's behaviour without a window or real time. */
 static int c_frames(void *u, int argc, char **argv)
 {
@@ -239,12 +240,13 @@ static int c_frames(void *u, int argc, char **argv)
         return 1;
     }
     app_sync_world(a);
-    const player_input none = { 0 };
+    player_input in;
     for (long i = 0; i < n; i++) {
+        app_move_input(a, &in); /* held +forward, +jump, ... walk the player */
         uint64_t t0 = timer_ns();
         a->script_time += 1.0 / 60.0;
         if (a->con) console_update(a->con, 1.0 / 60.0); /* it slides open on the same clock */
-        app_step(a, &none, 1.f / 60.f, a->script_time);
+        app_step(a, &in, 1.f / 60.f, a->script_time);
         app_light_settle(a); /* a script's frame sees the light the workers were baking */
         app_render(a);
         /* a headless frame ends as the window's does (a flush): without it the
@@ -278,7 +280,7 @@ void app_register_commands(app *a)
         { "stats", "", "print world and render statistics as key=value lines", c_stats, a, NULL,
           CMD_NEEDS_WORLD },
         { "newseed", "", "pick a random world.seed and regenerate", c_newseed, a },
-        { "frames", "N", "run N frames of 1/60 s: physics, held +cut/+fill, rendering (for scripts)", c_frames, a, NULL,
+        { "frames", "N", "run N frames of 1/60 s: physics, held actions (+cut, +forward, ...), rendering (for scripts)", c_frames, a, NULL,
           CMD_NEEDS_WORLD },
         { "quit", "", "leave the game", c_quit, a },
     };
@@ -291,7 +293,7 @@ const float app_tint_palette[8][3] = {
     { 0.20f, 0.75f, 0.25f }, /* 2 green */
     { 0.20f, 0.40f, 0.95f }, /* 3 blue */
     { 0.95f, 0.85f, 0.20f }, /* 4 yellow */
-    { 0.80f, 0.30f, 0.85f }, /* 5 magenta */
+    { 0.85f, 0.10f, 0.80f }, /* 5 magenta: red and blue, almost no green, so it never reads as grey */
     { 1, 1, 1 }, { 1, 1, 1 },
 };
 

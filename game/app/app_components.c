@@ -9,6 +9,7 @@
 #include "app_enhance.h"
 #include "app_light.h"
 #include "app_menu.h"
+#include "app_move.h"
 #include "app_plain.h"
 #include "app_render.h"
 #include "app_save.h"
@@ -26,6 +27,7 @@ void app_add_components(app *a)
         &app_render_component, /* a new world is meshed before others look at it */
         &app_plain_component, /* draws before the tool's ghost, which blends over it */
         &app_tool_component,
+        &app_move_component,
         &app_bodies_component, /* after the tool: what a cut leaves loose falls the same frame */
         &app_light_component,
         &app_enhance_component,

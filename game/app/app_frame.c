@@ -71,9 +71,6 @@ void app_render(app *a)
 /* The keys read_input reads directly, for the help overlay (everything
  * else is a binding and is listed from the bindings). */
 static const hud_key_help k_unbound_keys[] = {
-    { "W A S D", "move (Ctrl sprints)" },
-    { "SPACE", "jump; fly up" },
-    { "SHIFT", "fly down" },
     { "MOUSE", "look" },
     { "GRAVE (`)", "console (TAB completes)" },
 };

@@ -7,6 +7,7 @@
 
 #include "app_frame.h"
 #include "app_menu.h"
+#include "app_move.h"
 #include "app_world.h"
 #include "core/jobs.h"
 #include "core/log.h"
@@ -60,14 +61,9 @@ static void read_input(app *a, player_input *in)
         float s = a->cv.sensitivity->f;
         player_look(&a->pl, (float)dx * s, (float)(a->cv.invert_y->b ? dy : -dy) * s);
     }
-    memset(in, 0, sizeof *in);
-    if (captured) {
-        in->forward = (float)platform_key_down(p, GLFW_KEY_W) - (float)platform_key_down(p, GLFW_KEY_S);
-        in->strafe = (float)platform_key_down(p, GLFW_KEY_D) - (float)platform_key_down(p, GLFW_KEY_A);
-        in->jump = in->fly_up = platform_key_down(p, GLFW_KEY_SPACE);
-        in->fly_down = platform_key_down(p, GLFW_KEY_LEFT_SHIFT);
-        in->sprint = platform_key_down(p, GLFW_KEY_LEFT_CONTROL);
-    }
+    /* the movement keys are bindings of held actions (app_move.c) */
+    app_move_input(a, in);
+    if (!captured) memset(in, 0, sizeof *in);
 }
 
 void app_loop(app *a)

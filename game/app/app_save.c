@@ -104,7 +104,8 @@ bool app_save_world_path(const char *name, char *out, size_t len)
 
 /* The player, then a line per box the bodies' detach search has still to
  * look at ("search x0 y0 z0 x1 y1 z1": a body a save settled in flight
- * falls on after a load; older programs read the first two lines only). */
+ * falls on after a load; "fly 1" for a player in flight; older programs
+ * read the first two lines only). */
 static char *state_text(const app *a)
 {
     int box[STATE_SEARCHES][6];
@@ -115,6 +116,7 @@ static char *state_text(const app *a)
     /* 17 digits: the position is a double, exact far from the origin */
     len += (size_t)snprintf(buf, cap, "pos %.17g %.17g %.17g\nlook %.9g %.9g\n", a->pl.pos[0], a->pl.pos[1],
                             a->pl.pos[2], (double)a->pl.yaw, (double)a->pl.pitch);
+    if (len < cap) len += (size_t)snprintf(buf + len, cap - len, "fly %d\n", a->cv.fly->b ? 1 : 0);
     for (int k = 0; k < n && len < cap; k++)
         len += (size_t)snprintf(buf + len, cap - len, "search %d %d %d %d %d %d\n", box[k][0], box[k][1], box[k][2],
                                 box[k][3], box[k][4], box[k][5]);
@@ -150,6 +152,17 @@ static void apply_searches(app *a, const char *state, const char *where)
         const int lo[3] = { (int)v[0], (int)v[1], (int)v[2] }, hi[3] = { (int)v[3], (int)v[4], (int)v[5] };
         app_bodies_search_later(a, lo, hi);
     }
+}
+
+/* The "fly N" line: a player saved in flight is in flight after a load
+ * (a state without the line keeps walking). */
+static void apply_fly(const char *state)
+{
+    for (const char *l = state; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        if (strncmp(l, "fly ", 4) == 0 && (l[4] == '0' || l[4] == '1')) {
+            cvar_set_by_name("player.fly", l[4] == '1' ? "1" : "0");
+            return;
+        }
 }
 
 static bool apply_state(app *a, const char *state)
@@ -374,6 +387,7 @@ static void save_new_world(void *self, app *a, world *w)
             s->replace = false;
             if (!apply_state(a, slot.state)) log_warn("%s: the player's position is unreadable; spawned", where);
             apply_searches(a, slot.state, where);
+            apply_fly(slot.state);
         }
     }
     save_slot_free(&slot);

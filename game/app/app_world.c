@@ -27,10 +27,10 @@ static void install_world(app *a, world *w, bool streamed)
      * the stream spawns the player once the ground around the spawn is
      * there (app_stream.c), and searching every column of the empty window
      * for a floor held each F1-F4 for most of a second */
+    a->pl.yaw = 0, a->pl.pitch = 0;
+    player_look(&a->pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH); /* first: the spawn looks for an open view along it */
     if (streamed || !player_spawn_ground(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f))
         player_spawn(&a->pl, w, (float)w->sx * 0.5f, (float)w->sz * 0.5f);
-    a->pl.yaw = 0, a->pl.pitch = 0;
-    player_look(&a->pl, APP_DEFAULT_YAW, APP_DEFAULT_PITCH);
     component_new_world_all(&a->comps, a, w);
 }
 

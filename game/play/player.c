@@ -153,11 +153,47 @@ static void player_surface(player *p, const world *w, const collide_grid *g)
  * further; a move that walks off a stair is put back down onto the ground
  * below it when that is within a stair, instead of falling (and hopping)
  * down a ramp. */
+/* One move of the box against what the player walks on: the voxels, or
+ * the fragments of p->ground. */
+static void player_sweep(const player *p, const world *w, double pos[3], const float d[3], collide_result *r)
+{
+    const collide_box_desc box = player_box();
+    if (p->ground) collide_move_grid(w, p->ground, pos, &box, d, r);
+    else collide_move_octree(w, p->occupancy, pos, &box, d, r);
+}
+
+/* Autostep: a walking move stopped across is tried again a voxel higher
+ * (up, across, down onto the rise) and kept when the rise was reached:
+ * the box rose the whole voxel (no ceiling), got further across and
+ * stands on something after coming down. */
+static void player_autostep(player *p, const world *w, const double start[3], const float delta[3],
+                            collide_result *r)
+{
+    const float rise = PLAYER_AUTOSTEP + 2.0f * COLLIDE_SKIN;
+    double q[3] = { start[0], start[1], start[2] };
+    collide_result up, across, down;
+    player_sweep(p, w, q, (const float[3]){ 0, rise, 0 }, &up);
+    if (up.moved[1] < rise - 1e-4f) return; /* a ceiling: no room to step up */
+    player_sweep(p, w, q, (const float[3]){ delta[0], 0, delta[2] }, &across);
+    player_sweep(p, w, q, (const float[3]){ 0, -rise, 0 }, &down);
+    const float dx0 = (float)(p->pos[0] - start[0]), dz0 = (float)(p->pos[2] - start[2]);
+    const float dx1 = (float)(q[0] - start[0]), dz1 = (float)(q[2] - start[2]);
+    if (!down.on_ground || q[1] < start[1] + 0.5 || dx1 * dx1 + dz1 * dz1 <= dx0 * dx0 + dz0 * dz0 + 1e-8f) return;
+    for (int a = 0; a < 3; a++) p->pos[a] = q[a], r->moved[a] = (float)(q[a] - start[a]);
+    r->blocked[0] = across.blocked[0];
+    r->blocked[2] = across.blocked[2];
+    r->blocked[1] = true;
+    r->on_ground = true;
+}
+
 static void player_move(player *p, const world *w, const float delta[3], collide_result *r)
 {
     const collide_box_desc box = player_box();
     if (!p->ground) {
+        const double start[3] = { p->pos[0], p->pos[1], p->pos[2] };
         collide_move_octree(w, p->occupancy, p->pos, &box, delta, r);
+        if (p->autostep && p->on_ground && !p->flying && (r->blocked[0] || r->blocked[2]))
+            player_autostep(p, w, start, delta, r);
         return;
     }
     const collide_grid *g = p->ground;
@@ -183,6 +219,7 @@ static void player_move(player *p, const world *w, const float delta[3], collide
             r->on_ground = down.on_ground;
             for (int a = 0; a < 3; a++) r->moved[a] = (float)(q[a] - start[a]);
         }
+        if (p->autostep && (r->blocked[0] || r->blocked[2])) player_autostep(p, w, start, delta, r);
     } else if (!r->on_ground) {
         double q[3] = { p->pos[0], p->pos[1], p->pos[2] };
         collide_result down;
@@ -334,13 +371,13 @@ static int player_column_floor(const world *w, int x, int z)
 
 /* Visits columns in rings of growing Chebyshev radius around (cx, cz), in a
  * fixed order, until `ok` accepts one. */
-static bool player_search(const world *w, int cx, int cz, int radius, bool (*ok)(const world *, int, int), int *ox,
-                          int *oz)
+static bool player_search(const world *w, const player *p, int cx, int cz, int radius,
+                          bool (*ok)(const world *, const player *, int, int), int *ox, int *oz)
 {
     for (int r = 0; r <= radius; r++)
         for (int dz = -r; dz <= r; dz++)
             for (int dx = -r; dx <= r; dx += (dz == -r || dz == r) ? 1 : 2 * r) {
-                if (ok(w, cx + dx, cz + dz)) {
+                if (ok(w, p, cx + dx, cz + dz)) {
                     *ox = cx + dx, *oz = cz + dz;
                     return true;
                 }
@@ -349,22 +386,50 @@ static bool player_search(const world *w, int cx, int cz, int radius, bool (*ok)
     return false;
 }
 
-static bool player_clearing(const world *w, int x, int z)
+static bool player_clearing(const world *w, const player *p, int x, int z)
 {
+    (void)p;
     for (int dz = -1; dz <= 1; dz++)
         for (int dx = -1; dx <= 1; dx++)
             if (!player_column_open(w, x + dx, z + dz)) return false;
     return player_column_floor(w, x, z) >= 0;
 }
 
-static bool player_has_floor(const world *w, int x, int z) { return player_column_floor(w, x, z) >= 0; }
+/* A clearing whose view is open: from the eye of a player standing there,
+ * of a fan of rays about the player's yaw (PLAYER_SPAWN_FAN_YAW either
+ * side, from a little below the horizon to a little above), at least
+ * three in four run PLAYER_SPAWN_VIEW voxels before meeting anything
+ * solid: ground ahead to walk onto, not a wall of leaves at arm's length. */
+#define PLAYER_SPAWN_VIEW 16.0f
+#define PLAYER_SPAWN_FAN_YAW 30.0f
+static bool player_open_view(const world *w, const player *p, int x, int z)
+{
+    if (!player_clearing(w, p, x, z)) return false;
+    const double eye[3] = { x + 0.5, player_column_floor(w, x, z) + 1.0 + PLAYER_EYE_HEIGHT, z + 0.5 };
+    int open = 0, rays = 0;
+    for (int i = -2; i <= 2; i++)
+        for (int j = 0; j < 3; j++, rays++) {
+            const float yaw = (p->yaw + (float)i * 0.5f * PLAYER_SPAWN_FAN_YAW) * PLAYER_DEG2RAD;
+            const float pitch = (-5.0f + 10.0f * (float)j) * PLAYER_DEG2RAD;
+            const float d[3] = { sinf(yaw) * cosf(pitch), sinf(pitch), -cosf(yaw) * cosf(pitch) };
+            open += !collide_raycast(w, eye, d, PLAYER_SPAWN_VIEW, NULL, NULL, NULL);
+        }
+    return 4 * open >= 3 * rays;
+}
+
+static bool player_has_floor(const world *w, const player *p, int x, int z)
+{
+    (void)p;
+    return player_column_floor(w, x, z) >= 0;
+}
 
 bool player_spawn_ground(player *p, const world *w, double x, double z)
 {
     if (!(fabs(x) < WORLD_POS_LIMIT) || !(fabs(z) < WORLD_POS_LIMIT)) return false;
     int cx = (int)floor(x), cz = (int)floor(z), gx, gz;
-    if (!player_search(w, cx, cz, PLAYER_CLEARING_SEARCH, player_clearing, &gx, &gz) &&
-        !player_search(w, cx, cz, w->sx > w->sz ? w->sx : w->sz, player_has_floor, &gx, &gz))
+    if (!player_search(w, p, cx, cz, PLAYER_CLEARING_SEARCH, player_open_view, &gx, &gz) &&
+        !player_search(w, p, cx, cz, PLAYER_CLEARING_SEARCH, player_clearing, &gx, &gz) &&
+        !player_search(w, p, cx, cz, w->sx > w->sz ? w->sx : w->sz, player_has_floor, &gx, &gz))
         return false;
     /* the box (0.6 wide) at the column's centre stays inside the column */
     p->pos[0] = gx + 0.5;

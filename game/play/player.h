@@ -31,6 +31,7 @@
 #define PLAYER_MAX_SUBSTEP (1.0f / 120.0f)
 #define PLAYER_MAX_DT 0.25f       /* longer frames are hitches: simulate only this much */
 #define PLAYER_STEP_MAX 0.5f      /* voxels: the highest stair climbed on a fine ground */
+#define PLAYER_AUTOSTEP 1.0f      /* voxels: the rise autostep climbs */
 
 typedef struct player {
     /* Feet: centre of the bottom face of the box. Double, so that 10^7
@@ -58,6 +59,9 @@ typedef struct player {
      * teleport) hangs there until it comes, rather than falling into
      * terrain that is not there yet. A finite world's edge is its own wall. */
     bool hold_unready;
+    /* Walking into a rise of one voxel steps up onto it (room for the box
+     * above it, so never into a ceiling); two voxels stay a wall. */
+    bool autostep;
 } player;
 
 typedef struct player_input {
@@ -89,11 +93,13 @@ void player_forward(const player *p, float out[3]);
 void player_spawn(player *p, const world *w, double x, double z);
 
 /* Where a new world puts the player: standing on the ground (never on a
- * plant: leaves, logs, cacti), in the clearing nearest (x, z) if there is
- * one within PLAYER_CLEARING_SEARCH columns (a 3 x 3 patch of columns open
- * to the sky), else on the ground under the canopy at the nearest column
- * with headroom. Returns false (and keeps the player) when no column has
- * ground. */
+ * plant: leaves, logs, cacti), in the clearing nearest (x, z) within
+ * PLAYER_CLEARING_SEARCH columns (a 3 x 3 patch of columns open to the
+ * sky) whose view along the player's yaw is open (most of a fan of rays
+ * ahead run 16 voxels free); else the nearest clearing; else on the ground
+ * under the canopy at the nearest column with headroom. Set the yaw the
+ * player will look along first. Returns false (and keeps the player) when
+ * no column has ground. */
 #define PLAYER_CLEARING_SEARCH 96
 bool player_spawn_ground(player *p, const world *w, double x, double z);
 /* The material a spawned player may stand on: solid, and not a plant. */

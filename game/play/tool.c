@@ -18,7 +18,7 @@ const uint8_t tool_palette[TOOL_COLORS + 1][3] = {
     { 51, 191, 64 },   /* 2 green */
     { 51, 102, 242 },  /* 3 blue */
     { 242, 217, 51 },  /* 4 yellow */
-    { 204, 77, 217 },  /* 5 magenta */
+    { 217, 26, 204 },  /* 5 magenta */
 };
 
 bool tool_init(tool *t, char *err, size_t errlen)
@@ -340,18 +340,14 @@ int tool_cut(tool *t, world *w, const octree_pose *pose)
     return t->last_removed;
 }
 
-int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const tool_box *keep_out)
+/* The box of voxels a tool at `pose` can cover: its bounding sphere,
+ * clamped to the world's window (wherever a streamed one is). */
+static void tool_reach_box(const tool *t, const world *w, const octree_pose *pose, int lo[3], int hi[3])
 {
-    t->last_filled = 0;
+    const shape *s = &t->shape;
     double at[3];
     octree_pose_world(pose, at);
-    if (!ensure_bound_at(t, w, at) || mat == MAT_AIR || mat >= MAT_COUNT) return 0;
-    const shape *s = &t->shape;
-    float pivot[3] = { s->sx * 0.5f, s->sy * 0.5f, s->sz * 0.5f };
-    /* the tool's world bounds: its bounding sphere */
     float rad = sqrtf((float)(s->sx * s->sx + s->sy * s->sy + s->sz * s->sz)) * 0.5f + 1.f;
-    int lo[3], hi[3];
-    /* the world's window, wherever it is (a streamed one may be far out) */
     const int start[3] = { world_x0(w), 0, world_z0(w) }, size[3] = { w->sx, w->sy, w->sz };
     for (int i = 0; i < 3; i++) {
         /* clamp while still double: a pose far outside the world (tp 3e9 ...)
@@ -361,41 +357,58 @@ int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const too
         lo[i] = !(l > a) ? start[i] : l > b ? start[i] + size[i] : (int)l;
         hi[i] = !(h > a) ? start[i] : h > b ? start[i] + size[i] : (int)h;
     }
+}
+
+/* Whether a fill at `pose` puts material into air voxel (x, y, z): a
+ * generated column, outside keep_out, its centre in a tool voxel. */
+static bool tool_fills(const tool *t, const world *w, const octree_pose *pose, const tool_box *keep_out, int x, int y,
+                       int z)
+{
+    const shape *s = &t->shape;
+    const float pivot[3] = { s->sx * 0.5f, s->sy * 0.5f, s->sz * 0.5f };
+    if (world_get(w, x, y, z) != MAT_AIR) return false;
+    /* a column not generated yet reads as air, but is not: its
+     * terrain would land over the fill, or a fill stored
+     * before it came would land over its terrain as a hole */
+    if (!world_voxel_ready(w, x, z)) return false;
+    if (keep_out && x + 1 > keep_out->lo[0] && x < keep_out->hi[0] && y + 1 > keep_out->lo[1] &&
+        y < keep_out->hi[1] && z + 1 > keep_out->lo[2] && z < keep_out->hi[2])
+        return false;
+    /* which tool voxel holds this centre: invert the pose, then confirm with
+     * the cut's own test (neighbours too, for centres on a cell boundary) */
+    /* in the pose's frame (octree.h): small, exact far out */
+    float d[3] = { (float)(x - pose->org[0]) + 0.5f - pose->pos[0], (float)(y - pose->org[1]) + 0.5f - pose->pos[1],
+                   (float)(z - pose->org[2]) + 0.5f - pose->pos[2] };
+    int c[3];
+    bool edge = false;
+    for (int i = 0; i < 3; i++) {
+        float l = pose->rot[0][i] * d[0] + pose->rot[1][i] * d[1] + pose->rot[2][i] * d[2] + pivot[i];
+        c[i] = (int)floorf(l);
+        float fr = l - floorf(l);
+        edge |= fr < 1e-3f || fr > 1.f - 1e-3f;
+    }
+    const int t3[3] = { x, y, z };
+    for (int k = 0; k < (edge ? 27 : 1); k++) {
+        int cc[3] = { c[0] + (edge ? k % 3 - 1 : 0), c[1] + (edge ? k / 3 % 3 - 1 : 0), c[2] + (edge ? k / 9 - 1 : 0) };
+        if (shape_get(s, cc[0], cc[1], cc[2]) && octree_voxel_pair_hit(pose, pivot, t3, cc)) return true;
+    }
+    return false;
+}
+
+int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const tool_box *keep_out)
+{
+    t->last_filled = 0;
+    double at[3];
+    octree_pose_world(pose, at);
+    if (!ensure_bound_at(t, w, at) || mat == MAT_AIR || mat >= MAT_COUNT) return 0;
+    int lo[3], hi[3];
+    tool_reach_box(t, w, pose, lo, hi);
     int n = 0;
     int elo[3] = { INT_MAX, INT_MAX, INT_MAX }, ehi[3] = { INT_MIN, INT_MIN, INT_MIN };
     for (int y = lo[1]; y < hi[1]; y++)
         for (int z = lo[2]; z < hi[2]; z++)
             for (int x = lo[0]; x < hi[0]; x++) {
-                if (world_get(w, x, y, z) != MAT_AIR) continue;
-                /* a column not generated yet reads as air, but is not: its
-                 * terrain would land over the fill, or a fill stored
-                 * before it came would land over its terrain as a hole */
-                if (!world_voxel_ready(w, x, z)) continue;
-                if (keep_out && x + 1 > keep_out->lo[0] && x < keep_out->hi[0] && y + 1 > keep_out->lo[1] &&
-                    y < keep_out->hi[1] && z + 1 > keep_out->lo[2] && z < keep_out->hi[2])
-                    continue;
-                /* which tool voxel holds this centre: invert the pose, then confirm with
-                 * the cut's own test (neighbours too, for centres on a cell boundary) */
-                /* in the pose's frame (octree.h): small, exact far out */
-                float d[3] = { (float)(x - pose->org[0]) + 0.5f - pose->pos[0],
-                               (float)(y - pose->org[1]) + 0.5f - pose->pos[1],
-                               (float)(z - pose->org[2]) + 0.5f - pose->pos[2] };
-                int c[3];
-                bool edge = false;
-                for (int i = 0; i < 3; i++) {
-                    float l = pose->rot[0][i] * d[0] + pose->rot[1][i] * d[1] + pose->rot[2][i] * d[2] + pivot[i];
-                    c[i] = (int)floorf(l);
-                    float fr = l - floorf(l);
-                    edge |= fr < 1e-3f || fr > 1.f - 1e-3f;
-                }
-                const int t3[3] = { x, y, z };
-                bool in = false;
-                for (int k = 0; k < (edge ? 27 : 1) && !in; k++) {
-                    int cc[3] = { c[0] + (edge ? k % 3 - 1 : 0), c[1] + (edge ? k / 3 % 3 - 1 : 0),
-                                  c[2] + (edge ? k / 9 - 1 : 0) };
-                    in = shape_get(s, cc[0], cc[1], cc[2]) && octree_voxel_pair_hit(pose, pivot, t3, cc);
-                }
-                if (!in) continue;
+                if (!tool_fills(t, w, pose, keep_out, x, y, z)) continue;
                 world_set(w, x, y, z, mat); /* clears the cell's tint */
                 octree_set(t->terrain, x, y, z, true);
                 const int p[3] = { x, y, z };
@@ -409,6 +422,94 @@ int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const too
     if (n) next_touched(t, elo, ehi);
     if (n && t->edited) t->edited(t->edited_user, elo, ehi);
     return n;
+}
+
+/* ---- preview: what a cut or fill would change, without changing it ---- */
+
+static bool mask_reset(tool_mask *m, const int lo[3], const int hi[3])
+{
+    size_t n = 1;
+    for (int k = 0; k < 3; k++) {
+        m->lo[k] = lo[k];
+        m->size[k] = hi[k] > lo[k] ? hi[k] - lo[k] : 0;
+        n *= (size_t)m->size[k];
+    }
+    m->count = 0;
+    if (n > m->cap) {
+        uint8_t *v = realloc(m->v, n);
+        if (!v) {
+            m->size[0] = m->size[1] = m->size[2] = 0;
+            return false;
+        }
+        m->v = v;
+        m->cap = n;
+    }
+    if (n) memset(m->v, 0, n);
+    return true;
+}
+
+static void mask_mark(tool_mask *m, int x, int y, int z)
+{
+    x -= m->lo[0], y -= m->lo[1], z -= m->lo[2];
+    uint8_t *c = &m->v[(size_t)x + (size_t)m->size[0] * ((size_t)z + (size_t)m->size[2] * (size_t)y)];
+    m->count += *c != TOOL_MASK_IN;
+    *c = TOOL_MASK_IN;
+}
+
+bool tool_preview_cut(tool *t, const world *w, const octree_pose *pose, tool_mask *out)
+{
+    double at[3];
+    octree_pose_world(pose, at);
+    mask_reset(out, (const int[3]){ 0, 0, 0 }, (const int[3]){ 0, 0, 0 });
+    if (!ensure_bound_at(t, w, at)) return false;
+    octree_intersect(t->terrain, t->tree, pose, &t->pairs);
+    int lo[3] = { INT_MAX, INT_MAX, INT_MAX }, hi[3] = { INT_MIN, INT_MIN, INT_MIN };
+    size_t n = 0;
+    for (size_t i = 0; i < t->pairs.count; i++) {
+        const int *p = t->pairs.v[i].t;
+        uint8_t m = world_get(w, p[0], p[1], p[2]);
+        if (m == MAT_AIR || m == MAT_BEDROCK) continue; /* what tool_cut leaves */
+        for (int k = 0; k < 3; k++) {
+            if (p[k] < lo[k]) lo[k] = p[k];
+            if (p[k] + 1 > hi[k]) hi[k] = p[k] + 1;
+        }
+        n++;
+    }
+    if (!n || !mask_reset(out, lo, hi)) return false;
+    for (size_t i = 0; i < t->pairs.count; i++) {
+        const int *p = t->pairs.v[i].t;
+        uint8_t m = world_get(w, p[0], p[1], p[2]);
+        if (m != MAT_AIR && m != MAT_BEDROCK) mask_mark(out, p[0], p[1], p[2]);
+    }
+    /* what stays solid around them: a preview finds which voxel a surface is of */
+    uint8_t *c = out->v;
+    for (int y = lo[1]; y < hi[1]; y++)
+        for (int z = lo[2]; z < hi[2]; z++)
+            for (int x = lo[0]; x < hi[0]; x++, c++)
+                if (!*c && material_get(world_get(w, x, y, z))->solid) *c = TOOL_MASK_SOLID;
+    return true;
+}
+
+bool tool_preview_fill(tool *t, const world *w, const octree_pose *pose, const tool_box *keep_out, tool_mask *out)
+{
+    double at[3];
+    octree_pose_world(pose, at);
+    mask_reset(out, (const int[3]){ 0, 0, 0 }, (const int[3]){ 0, 0, 0 });
+    if (!ensure_bound_at(t, w, at)) return false;
+    int lo[3], hi[3];
+    tool_reach_box(t, w, pose, lo, hi);
+    if (!mask_reset(out, lo, hi)) return false;
+    for (int y = lo[1]; y < hi[1]; y++)
+        for (int z = lo[2]; z < hi[2]; z++)
+            for (int x = lo[0]; x < hi[0]; x++)
+                if (tool_fills(t, w, pose, keep_out, x, y, z)) mask_mark(out, x, y, z);
+    return out->count > 0;
+}
+
+void tool_mask_free(tool_mask *m)
+{
+    free(m->v);
+    memset(m, 0, sizeof *m);
 }
 
 /* ---- console ---- */

@@ -12,8 +12,9 @@
  *   (the commands also rebind by themselves when the world pointer changes).
  *   After other code edits voxels (grammars, loads into the same world):
  *   tool_world_edited(&t, w, lo, hi), so the terrain octree stays exact.
- *   Per frame: tool_place(&t, &view, &pose) says where to draw the tool
- *   (tool.shape voxels, tool_palette[tool.color], semi-transparent); while
+ *   Per frame: tool_place(&t, &view, &pose) says where the tool is, and
+ *   tool_preview_cut / tool_preview_fill what an edit there would change
+ *   (the app draws that, in tool_palette[tool.color]); while
  *   the left button is held call tool_cut(&t, w, &pose) every frame (the
  *   paper's tunnelling), on the right button tool_fill. Keys 1-5:
  *   cvar_set_by_name("tool.color", "N") so the cvar stays the one truth.
@@ -169,6 +170,29 @@ int tool_cut(tool *t, world *w, const octree_pose *pose);
  * no-op), except voxels overlapping keep_out (NULL: none), so a fill never
  * buries the player. Returns the number of voxels filled. */
 int tool_fill(tool *t, world *w, const octree_pose *pose, uint8_t mat, const tool_box *keep_out);
+
+/* A set of world voxels in a box [lo, lo + size), one byte each
+ * (TOOL_MASK_IN: in the set; a cut's preview also marks the solid voxels
+ * it keeps TOOL_MASK_SOLID, 0 is air), laid out as a shape (x fastest,
+ * then z, then y). The previews fill it; the caller keeps it between
+ * frames (no allocation once it has grown) and frees it with tool_mask_free. */
+#define TOOL_MASK_SOLID 1
+#define TOOL_MASK_IN 2
+typedef struct tool_mask {
+    int lo[3], size[3];
+    uint8_t *v;
+    size_t cap;
+    long count; /* voxels in the set */
+} tool_mask;
+
+/* The terrain voxels tool_cut at `pose` would remove (the same pairs, the
+ * same exceptions), the world left as it is. Bodies are not included.
+ * False (an empty mask) when the cut would remove nothing. */
+bool tool_preview_cut(tool *t, const world *w, const octree_pose *pose, tool_mask *out);
+/* The voxels tool_fill at `pose` would fill (keep_out as there). False
+ * (an empty mask) when it would fill nothing. */
+bool tool_preview_fill(tool *t, const world *w, const octree_pose *pose, const tool_box *keep_out, tool_mask *out);
+void tool_mask_free(tool_mask *m);
 
 /* Whether fill may put material id down: not air, and not generation's
  * internal markers (null, structure_placeholder). tool.material offers the same. */

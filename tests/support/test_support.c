@@ -3,11 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "app/app.h"
 #include "core/jobs.h"
 #include "gfx/atlas.h"
 #include "gfx/renderer.h"
 #include "mesh/mesh_world.h"
 #include "platform/platform.h"
+#include "ui/cmd.h"
 
 const char *test_source_path(const char *rel)
 {
@@ -157,4 +159,27 @@ int test_run_group(const char *group, const struct CMUnitTest *tests, size_t cou
     int failed = k ? _cmocka_run_group_tests(group, part, k, setup, teardown) : 0;
     free(part);
     return failed;
+}
+
+int test_app_setup(void **state, int width, int height, const char *script)
+{
+    app_desc d = { .headless = true, .width = width, .height = height };
+    app *a = app_create(&d);
+    if (!a) {
+        print_error("no app: a GL context or the assets are missing\n");
+        return -1;
+    }
+    if (cmd_exec(script) != 0) {
+        print_error("the setup script failed: %s\n", script);
+        app_destroy(a);
+        return -1;
+    }
+    *state = a;
+    return 0;
+}
+
+int test_app_teardown(void **state)
+{
+    app_destroy(*state);
+    return 0;
 }

@@ -45,6 +45,13 @@ enhance_ctx *test_enhance_ctx(enhance_params p);
  * none can be made). */
 light *test_light_bake(const struct world *w, const light_params *p, struct job_pool *jobs);
 
+/* The real game, headless at width x height, after `script` ran: the
+ * setup of the tests that play it (a cmocka group's state; fails the test
+ * when the game cannot start or the script fails). test_app_teardown ends it. */
+struct app;
+int test_app_setup(void **state, int width, int height, const char *script);
+int test_app_teardown(void **state);
+
 /* Pixels (RGBA, n of them) where some channel of a and b differs by more
  * than tol: pictures that should match but for edge pixels rounding the
  * other way. */
