@@ -154,7 +154,7 @@ static void default_binds(void)
         { BIND_MOUSE1 + GLFW_MOUSE_BUTTON_LEFT, "+cut" }, { BIND_MOUSE1 + GLFW_MOUSE_BUTTON_RIGHT, "+fill" },
         { GLFW_KEY_1, "tool.color 1" },      { GLFW_KEY_2, "tool.color 2" },
         { GLFW_KEY_3, "tool.color 3" },      { GLFW_KEY_4, "tool.color 4" },
-        { GLFW_KEY_5, "tool.color 5" },
+        { GLFW_KEY_5, "tool.color 5" },      { GLFW_KEY_L, "toggle player.lamp" },
     };
     for (size_t i = 0; i < sizeof binds / sizeof binds[0]; i++) bind_set(binds[i].key, binds[i].cmd);
     bind_mark_defaults();
