@@ -20,7 +20,11 @@
 #include "app/app_internal.h"
 #include "app/app_world.h"
 #include "light/emit.h"
+#include "ui/bind.h"
 #include "ui/cmd.h"
+#include "ui/cvar.h"
+
+#include <GLFW/glfw3.h>
 
 #define W 320
 #define H 180
@@ -105,6 +109,10 @@ static void test_tunnel_lamp(void **state)
 {
     (void)state;
     app *a = open_hills();
+    /* settings that persist, and the lamp's key */
+    assert_true(cvar_find("player.lamp")->d.flags & CVAR_ARCHIVE);
+    assert_true(cvar_find("view.brightness")->d.flags & CVAR_ARCHIVE);
+    assert_string_equal(bind_get(GLFW_KEY_L), "toggle player.lamp");
     const int x0 = 116, z0 = 127, len = 24;
     int y0 = lowest_ground(a, x0 - 2, z0 - 2, x0 + len + 2, z0 + 5) - 14;
     assert_true(y0 > 8);

@@ -223,10 +223,22 @@ static bool fill_box(emit *e, const world *w, const int F0[3], const int F1[3])
     for (int k = 0; k < 3; k++) lo[k] = F0[k] - grow[k], hi[k] = F1[k] + grow[k];
     clip(e, lo, hi, a, b);
     bool any_src = false, any_lit = false;
-    for (int cz = floor_chunk(a[2]); cz <= floor_chunk(b[2] - 1) && !any_src; cz++)
-        for (int cx = floor_chunk(a[0]); cx <= floor_chunk(b[0] - 1) && !any_src; cx++)
+    int src_lo = b[1], src_hi = a[1]; /* the chunk layers holding emitters */
+    for (int cz = floor_chunk(a[2]); cz <= floor_chunk(b[2] - 1); cz++)
+        for (int cx = floor_chunk(a[0]); cx <= floor_chunk(b[0] - 1); cx++)
             for (int cy = floor_chunk(a[1]); cy <= floor_chunk(b[1] - 1); cy++)
-                if (e->src[column_slot(e, cx, cz) + e->ncx * e->ncz * cy]) any_src = true;
+                if (e->src[column_slot(e, cx, cz) + e->ncx * e->ncz * cy]) {
+                    any_src = true;
+                    src_lo = cy * CHUNK_SIZE < src_lo ? cy * CHUNK_SIZE : src_lo;
+                    src_hi = (cy + 1) * CHUNK_SIZE > src_hi ? (cy + 1) * CHUNK_SIZE : src_hi;
+                }
+    /* nothing lies farther than EMIT_REACH above or below them: the fill
+     * (a pure function of what it covers) need not go there, and the rows
+     * of F out there are dark */
+    if (any_src) {
+        a[1] = src_lo - EMIT_REACH > a[1] ? src_lo - EMIT_REACH : a[1];
+        b[1] = src_hi + EMIT_REACH < b[1] ? src_hi + EMIT_REACH : b[1];
+    }
     for (int cz = floor_chunk(F0[2]); cz <= floor_chunk(F1[2] - 1); cz++)
         for (int cx = floor_chunk(F0[0]); cx <= floor_chunk(F1[0] - 1); cx++) any_lit |= e->lit[column_slot(e, cx, cz)] != 0;
     if (!any_src && !any_lit) return false;
@@ -241,7 +253,7 @@ static bool fill_box(emit *e, const world *w, const int F0[3], const int F1[3])
             for (int z = z0; z < z1; z++)
                 for (int y = F0[1]; y < F1[1]; y++) {
                     uint8_t *dst = &e->v[index_of(e, x0, y, z)];
-                    if (!any_src) {
+                    if (!any_src || y < a[1] || y >= b[1]) {
                         memset(dst, 0, (size_t)(x1 - x0));
                         continue;
                     }
