@@ -13,14 +13,13 @@ uniform vec3 u_sky_horizon;
 uniform vec3 u_sky_sun;      // normalised direction towards the sun
 uniform vec3 u_sky_sun_color;
 // Block light (light/emit.h): one level a voxel, 0..15 as 0..15/255, in the
-// world's column slots. Global voxel v sits at texel v mod size, so the
-// texture repeats in x and z and linear filtering blends neighbours across
-// the slots' seam as it does anywhere else.
+// world's column slots (global voxel v at texel v mod size), read at the
+// voxel in front of the face, whose level is the light on that face.
 uniform bool u_emit_on;
 uniform sampler3D u_emit;
-uniform vec3 u_emit_size;
-uniform vec3 u_emit_shift;   // the render origin mod the size: relative + shift = global mod size
-uniform vec3 u_emit_lo;      // the window's first voxel, relative
+uniform ivec3 u_emit_size;
+uniform ivec3 u_emit_shift;  // the render origin mod the size: relative + shift = global mod size
+uniform ivec3 u_emit_lo;     // the window's first voxel, relative
 uniform vec3 u_emit_color;
 // The player's lamp: a spot at the eye along the view.
 uniform bool u_lamp_on;
@@ -31,19 +30,22 @@ uniform float u_brightness;  // view.brightness: 0 leaves the light as it is
 
 vec3 sky_color(vec3 dir)
 {
-    float h = clamp(dir.y, 0.0, 1.0);
     // flat at the horizon (no crease against the haze below it), rising fast
-    vec3 c = mix(u_sky_horizon, u_sky_zenith, pow(smoothstep(0.0, 0.7, h), 0.75));
+    float t = smoothstep(0.0, 0.6, dir.y);
+    vec3 c = mix(u_sky_horizon, u_sky_zenith, t * (2.0 - t));
     // the glow round the sun, in the sky and in the fog alike
-    float s = max(dot(dir, u_sky_sun), 0.0);
-    return c + u_sky_sun_color * (0.22 * pow(s, 12.0));
+    float s = max(dot(dir, u_sky_sun), 0.0), s2 = s * s, s4 = s2 * s2;
+    return c + u_sky_sun_color * (0.22 * s4 * s4 * s4);
 }
 
 float emit_at(vec3 p)
 {
-    vec3 w = p - u_emit_lo;
-    if (any(lessThan(w.xz, vec2(0.0))) || any(greaterThanEqual(w.xz, u_emit_size.xz)) || w.y >= u_emit_size.y) return 0.0;
-    return textureLod(u_emit, (p + u_emit_shift) / u_emit_size, 0.0).r * (255.0 / 15.0);
+    ivec3 w = ivec3(floor(p)) - u_emit_lo;
+    if (any(lessThan(w.xz, ivec2(0))) || any(greaterThanEqual(w, u_emit_size)) || w.y < 0) return 0.0;
+    ivec3 t = w + u_emit_lo + u_emit_shift; // global mod size, plus less than a size
+    t.xz = t.xz % u_emit_size.xz;
+    t.xz += u_emit_size.xz * ivec2(lessThan(t.xz, ivec2(0)));
+    return texelFetch(u_emit, t, 0).r * (255.0 / 15.0);
 }
 
 vec3 lamp_at(vec3 wpos, vec3 n)
@@ -75,6 +77,7 @@ vec3 compose(vec3 albedo, vec3 lit, vec3 wpos, vec3 n, float fog)
         vec3 k = (1.0 - L) * (1.0 - L) * (1.0 - L);
         c += albedo * (u_brightness * 0.3) * k * k;
     }
+    if (fog <= 0.0) return c; // most fragments: no sky colour to make
     vec3 fogc = u_sky_on ? sky_color(normalize(wpos - u_eye)) : u_fog_color;
     return mix(c, fogc, fog);
 }

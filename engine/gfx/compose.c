@@ -30,9 +30,9 @@ void compose_apply(unsigned program, const compose_look *c, const float eye[3], 
     glUniform1i(U(emit), unit);
     if (emit) {
         glBindTextureUnit((GLuint)unit, c->emit_tex);
-        glUniform3f(U(emit_size), (float)c->emit_size[0], (float)c->emit_size[1], (float)c->emit_size[2]);
-        glUniform3f(U(emit_shift), (float)c->emit_shift[0], (float)c->emit_shift[1], (float)c->emit_shift[2]);
-        glUniform3f(U(emit_lo), (float)c->emit_lo[0], (float)c->emit_lo[1], (float)c->emit_lo[2]);
+        glUniform3i(U(emit_size), c->emit_size[0], c->emit_size[1], c->emit_size[2]);
+        glUniform3i(U(emit_shift), c->emit_shift[0], c->emit_shift[1], c->emit_shift[2]);
+        glUniform3i(U(emit_lo), c->emit_lo[0], c->emit_lo[1], c->emit_lo[2]);
         glUniform3fv(U(emit_color), 1, c->emit_color);
     }
     glUniform1i(U(lamp_on), c->lamp);

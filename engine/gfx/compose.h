@@ -13,7 +13,7 @@ typedef struct compose_look {
     bool clouds;
     float zenith[3], horizon[3], sun_color[3];
     float sun_radius_deg;    /* the disc's angular radius */
-    bool emit;               /* block light from emitters */
+    bool emit;               /* block light from emitters (false while none is lit: no fetch) */
     unsigned emit_tex;       /* GL_TEXTURE_3D, GL_R8, levels 0..15 */
     int emit_size[3];
     int emit_lo[3];          /* the window's first voxel relative to the render origin */

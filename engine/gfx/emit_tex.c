@@ -8,12 +8,10 @@ bool emit_tex_create(emit_tex *t, int sx, int sy, int sz, char *err, size_t errl
     t->sx = sx, t->sy = sy, t->sz = sz;
     glCreateTextures(GL_TEXTURE_3D, 1, &t->tex);
     glTextureStorage3D(t->tex, 1, GL_R8, sx, sy, sz);
-    /* repeat in x and z: the slots wrap; clamp in y: nothing above or below */
-    glTextureParameteri(t->tex, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTextureParameteri(t->tex, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glTextureParameteri(t->tex, GL_TEXTURE_WRAP_R, GL_REPEAT);
-    glTextureParameteri(t->tex, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTextureParameteri(t->tex, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    /* read with texelFetch, one texel a fragment: nearest and clamped are
+     * what that is (a linear filter's eight texels cost llvmpipe too much) */
+    glTextureParameteri(t->tex, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTextureParameteri(t->tex, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     const unsigned char zero = 0;
     glClearTexImage(t->tex, 0, GL_RED, GL_UNSIGNED_BYTE, &zero);
     if (glGetError() != GL_NO_ERROR) {

@@ -1,8 +1,7 @@
 /* emit_tex: the emitters' light (light/emit.h) as an R8 3D texture the
  * size of the world's window, holding the volume's column slots as they
- * are (voxel v at texel v mod size), so compose.glsl samples it with
- * repeat and linear filtering and a relight uploads only its box. GL, main
- * thread only. */
+ * are (voxel v at texel v mod size): compose.glsl finds a voxel's texel
+ * in integers, and a relight uploads only its box. GL, main thread only. */
 #ifndef STRATA_EMIT_TEX_H
 #define STRATA_EMIT_TEX_H
 

@@ -75,14 +75,17 @@ static GLuint link(GLuint *stages, int n, const char *what, char *err, size_t er
     return prog;
 }
 
-/* A vertex shader and one or two fragment shader objects, linked. */
-static unsigned load_stages(const char *vert, const char *frag, const char *frag2, char *err, size_t errlen)
+/* Vertex shader objects vert and vert2 and fragment shader objects frag
+ * and frag2 (the second of each may be NULL), linked. */
+static unsigned load_stages(const char *vert, const char *vert2, const char *frag, const char *frag2, char *err,
+                            size_t errlen)
 {
-    GLuint st[3];
+    GLuint st[4];
     int n = 0;
-    const char *names[3] = { vert, frag, frag2 };
-    for (int i = 0; i < 3 && names[i]; i++) {
-        st[n] = compile(i ? GL_FRAGMENT_SHADER : GL_VERTEX_SHADER, names[i], err, errlen);
+    const char *names[4] = { vert, vert2, frag, frag2 };
+    for (int i = 0; i < 4; i++) {
+        if (!names[i]) continue;
+        st[n] = compile(i < 2 ? GL_VERTEX_SHADER : GL_FRAGMENT_SHADER, names[i], err, errlen);
         if (!st[n]) {
             for (int k = 0; k < n; k++) glDeleteShader(st[k]);
             return 0;
@@ -94,12 +97,17 @@ static unsigned load_stages(const char *vert, const char *frag, const char *frag
 
 unsigned shader_load(const char *vert, const char *frag, char *err, size_t errlen)
 {
-    return load_stages(vert, frag, NULL, err, errlen);
+    return load_stages(vert, NULL, frag, NULL, err, errlen);
 }
 
 unsigned shader_load_composed(const char *vert, const char *frag, char *err, size_t errlen)
 {
-    return load_stages(vert, frag, "compose.glsl", err, errlen);
+    return load_stages(vert, NULL, frag, "compose.glsl", err, errlen);
+}
+
+unsigned shader_load_composed_vertex(const char *vert, const char *frag, char *err, size_t errlen)
+{
+    return load_stages(vert, "compose.glsl", frag, NULL, err, errlen);
 }
 
 bool shader_compute_supported(void)

@@ -6,6 +6,10 @@
 
 #include "gfx/shader.h"
 
+/* The grid the sky's colour is made on: cells of 20 pixels at 1280x720. */
+#define SKY_CELLS_X 64
+#define SKY_CELLS_Y 36
+
 struct sky {
     unsigned prog, vao;
 };
@@ -14,7 +18,7 @@ sky *sky_create(char *err, size_t errlen)
 {
     sky *k = calloc(1, sizeof *k);
     if (!k) return NULL;
-    k->prog = shader_load_composed("sky.vert", "sky.frag", err, errlen);
+    k->prog = shader_load_composed_vertex("sky.vert", "sky.frag", err, errlen);
     if (!k->prog) {
         free(k);
         return NULL;
@@ -40,13 +44,14 @@ void sky_draw(sky *k, const camera *cam, const render_settings *s)
     glUniformMatrix4fv(glGetUniformLocation(k->prog, "u_inv_viewproj"), 1, GL_FALSE, (const float *)inv);
     glUniform1f(glGetUniformLocation(k->prog, "u_sun_cos"), cosf(s->look.sun_radius_deg * 0.017453292f));
     glUniform1i(glGetUniformLocation(k->prog, "u_clouds"), s->look.clouds);
+    glUniform2i(glGetUniformLocation(k->prog, "u_cells"), SKY_CELLS_X, SKY_CELLS_Y);
     compose_apply(k->prog, &s->look, cam->pos, s->sun, COMPOSE_EMIT_UNIT);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     glDepthFunc(GL_LEQUAL);
     glDepthMask(GL_FALSE);
     glDisable(GL_CULL_FACE);
     glBindVertexArray(k->vao);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDrawArrays(GL_TRIANGLES, 0, 6 * SKY_CELLS_X * SKY_CELLS_Y);
     glEnable(GL_CULL_FACE);
     glDepthMask(GL_TRUE);
     glDepthFunc(GL_LESS);

@@ -1,8 +1,9 @@
 /* sky: draws the sky where the world left the frame empty, a gradient from
  * horizon to zenith with the sun's glow and disc at the light's sun and a
- * few cheap clouds, with compose.glsl's sky_color, so the fog the terrain
- * passes blend to is the sky behind them (docs/renderer.md, "Sky and
- * fog"). GL, main thread only. */
+ * few cheap clouds, with compose.glsl's sky_color (made on a grid of
+ * vertices, the disc per pixel), so the fog the terrain passes blend to is
+ * the sky behind them (docs/renderer.md, "Sky and fog"). GL, main thread
+ * only. */
 #ifndef STRATA_SKY_H
 #define STRATA_SKY_H
 

@@ -76,6 +76,13 @@ void emit_origin(const emit *e, int *x0, int *z0) { *x0 = e->x0, *z0 = e->z0; }
 const uint8_t *emit_data(const emit *e) { return e->v; }
 long emit_last_visited(const emit *e) { return e->visited; }
 
+bool emit_any_lit(const emit *e)
+{
+    for (int i = 0; i < e->ncx * e->ncz; i++)
+        if (e->lit[i]) return true;
+    return false;
+}
+
 static int column_slot(const emit *e, int cx, int cz) { return mod(cx, e->ncx) + e->ncx * mod(cz, e->ncz); }
 
 void emit_move(emit *e, int x0, int z0)

@@ -56,6 +56,8 @@ uint8_t emit_get(const emit *e, int x, int y, int z);
 const uint8_t *emit_data(const emit *e);
 /* Hash of the window's bytes in window order (equal light, equal hash). */
 uint64_t emit_hash(const emit *e);
+/* Whether any byte may be lit (false: the shaders need not look). */
+bool emit_any_lit(const emit *e);
 /* Voxels the last fill or relight visited with light (a cost measure). */
 long emit_last_visited(const emit *e);
 

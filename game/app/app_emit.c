@@ -147,7 +147,7 @@ void app_emit_settings(const app *a, render_settings *s, const camera *cam)
     vec3 fwd;
     camera_forward(cam->yaw, cam->pitch, fwd);
     memcpy(c->lamp_dir, fwd, sizeof c->lamp_dir);
-    c->emit = E->cv.enable->b && E->vol && E->tex.tex;
+    c->emit = E->cv.enable->b && E->vol && E->tex.tex && emit_any_lit(E->vol);
     if (!c->emit) return;
     c->emit_tex = E->tex.tex;
     int x0, z0;
