@@ -1,6 +1,6 @@
 #version 450 core
 // The final colour every terrain pass shares, linked into chunk.frag,
-// smooth.frag, enhance.frag and plain.frag (and sky.frag, for the sky's
+// smooth.frag, enhance.frag and plain.frag (and into sky.vert, for the sky's
 // colour): the light of emitters and of the player's lamp added to the
 // snowflake light a pass computed, the brightness lift of the darks, then
 // fog towards the colour of the sky behind the fragment. docs/light.md
