@@ -174,7 +174,7 @@ static void *sky_init(app *a)
     cvar_desc d[] = {
         { "render.sky", "a sky: gradient, the sun's disc at light.sun_yaw/pitch, fog to the sky's colour (0 = flat colour)",
           CVAR_BOOL, CVAR_ARCHIVE, "1" },
-        { "render.clouds", "a few cheap clouds in the sky", CVAR_BOOL, CVAR_ARCHIVE, "1" },
+        { "render.clouds", "a few cheap soft clouds in the sky (made on the sky's coarse grid: blurry)", CVAR_BOOL, CVAR_ARCHIVE, "0" },
     };
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) cvar_register(&d[i]);
     return K;
