@@ -33,6 +33,9 @@ uniform vec2 u_light_floor;
 
 out vec4 o_color;
 
+// the final colour: emitters, the lamp, brightness, fog to the sky (compose.glsl)
+vec3 compose(vec3 albedo, vec3 lit, vec3 wpos, vec3 n, float fog);
+
 // The texel of window voxel w (clamped into the window): the volume keeps
 // the world's toroidal slots, so add the window's first slot and wrap.
 ivec3 light_texel(ivec3 w)
@@ -120,5 +123,5 @@ void main()
         lit = albedo.rgb * (sky + 0.5 * sun);
     }
     float fog = smoothstep(u_fog_start, u_fog_end, v_dist);
-    o_color = vec4(mix(lit, u_fog_color, fog), u_pass == 2 ? albedo.a : 1.0);
+    o_color = vec4(compose(albedo.rgb, lit, v_wpos, v_normal, fog), u_pass == 2 ? albedo.a : 1.0);
 }

@@ -27,6 +27,9 @@ uniform float u_ambient;
 
 out vec4 o_color;
 
+// the final colour: emitters, the lamp, brightness, fog to the sky (compose.glsl)
+vec3 compose(vec3 albedo, vec3 lit, vec3 wpos, vec3 n, float fog);
+
 // back front top bottom left right
 const float k_shade[6] = float[6](0.78, 0.70, 1.0, 0.45, 0.62, 0.86);
 const vec3 k_normals[6] = vec3[6](vec3(0, 0, 1), vec3(0, 0, -1), vec3(0, 1, 0),
@@ -88,5 +91,5 @@ void main()
         lit *= max(l, vec3(0.35));
     }
     float fog = smoothstep(u_fog_start, u_fog_end, v_dist);
-    o_color = vec4(mix(lit, u_fog_color, fog), 1.0);
+    o_color = vec4(compose(albedo, lit, v_world, k_normals[face], fog), 1.0);
 }

@@ -14,6 +14,9 @@ uniform vec2 u_world_size;
 
 out vec4 o_color;
 
+// the final colour: emitters, the lamp, brightness, fog to the sky (compose.glsl)
+vec3 compose(vec3 albedo, vec3 lit, vec3 wpos, vec3 n, float fog);
+
 void main()
 {
     // inside the world's footprint the world's own bedrock layer is the floor
@@ -22,5 +25,5 @@ void main()
     vec3 lit = albedo.rgb * (0.8 + 0.5 * max(u_sun.y, 0.0));
     // on the map, as the chunks are (flying high still shows the ground)
     float fog = smoothstep(u_fog_start, u_fog_end, distance(v_world.xz, u_camera.xz));
-    o_color = vec4(mix(lit, u_fog_color, fog), 1.0);
+    o_color = vec4(compose(albedo.rgb, lit, v_world, vec3(0.0, 1.0, 0.0), fog), 1.0);
 }

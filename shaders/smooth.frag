@@ -30,6 +30,9 @@ uniform float u_ambient;
 
 out vec4 o_color;
 
+// the final colour: emitters, the lamp, brightness, fog to the sky (compose.glsl)
+vec3 compose(vec3 albedo, vec3 lit, vec3 wpos, vec3 n, float fog);
+
 vec3 tile(float layer, vec2 uv)
 {
     vec4 t = texture(u_atlas, vec3(uv, layer));
@@ -73,5 +76,5 @@ void main()
         lit = albedo * (sky + 0.5 * sun);
     }
     float fog = smoothstep(u_fog_start, u_fog_end, v_dist);
-    o_color = vec4(mix(lit, u_fog_color, fog), 1.0);
+    o_color = vec4(compose(albedo, lit, v_world, n, fog), 1.0);
 }

@@ -6,6 +6,8 @@
  * input that changes nothing. */
 #include "test_support.h"
 
+#include "light/emit.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +230,7 @@ static void test_old_caves_unchanged(void **state)
     (void)state;
     static const uint64_t pinned[3] = { 0x4acf474188ba10ffULL, 0x3ef66919bdb9e3e1ULL, 0x3a4d0317454e445dULL };
     assert_true(cvar_set_by_name("caves.features_desert", "none"));
+    assert_true(cvar_set_by_name("caves.glow_ore", "0")); /* the ore after them has its own test */
     uint64_t h[3];
     for (int b = 0; b < 3; b++) {
         world *w = gen(g_biomes[b], 7, 2, true);
@@ -238,6 +241,7 @@ static void test_old_caves_unchanged(void **state)
     for (int b = 0; b < 3; b++)
         if (h[b] != pinned[b]) fail_msg("%s: the caves changed (world_hash 0x%016llx)", g_biomes[b], (unsigned long long)h[b]);
     assert_true(cvar_set_by_name("caves.features_desert", "alcove.grammar"));
+    assert_true(cvar_set_by_name("caves.glow_ore", "20"));
 }
 
 /* The desert's feature ruleset (assets/grammars/alcove.grammar) as the
@@ -250,6 +254,7 @@ static void test_desert_alcoves(void **state)
 {
     (void)state;
     assert_true(cvar_set_by_name("caves.features_desert", "none"));
+    assert_true(cvar_set_by_name("caves.glow_ore", "0")); /* the features alone: the ore grows on what they leave */
     world *plain = gen("desert", 7, 2, true);
     assert_true(cvar_set_by_name("caves.features_desert", "alcove.grammar"));
     world *w = gen("desert", 7, 2, true);
@@ -289,6 +294,7 @@ static void test_desert_alcoves(void **state)
     print_message("with caves.features_stride 3 1 3: %lld voxels changed\n", sparse);
     assert_true(sparse > 0 && sparse < changed);
     assert_true(cvar_set_by_name("caves.features_stride", "1 1 1"));
+    assert_true(cvar_set_by_name("caves.glow_ore", "20"));
     world_destroy(w);
     world_destroy(plain);
 }
@@ -359,6 +365,54 @@ static void test_feature_cvars(void **state)
     assert_true(worldgen_cvar_affects(worldgen_find("desert"), "caves.features_stride"));
 }
 
+/* Glowing ore (cave_ore.h) grows on the rock of cave walls in every biome
+ * with caves: each ore voxel has air beside it, under a roof; none without
+ * caves, none with caves.glow_ore 0; its light spreads into the cave. */
+static void test_glow_ore_on_cave_walls(void **state)
+{
+    (void)state;
+    assert_true(cvar_set_by_name("caves.features_desert", "none"));
+    static const int off[6][3] = { { 1, 0, 0 }, { -1, 0, 0 }, { 0, 0, 1 }, { 0, 0, -1 }, { 0, 1, 0 }, { 0, -1, 0 } };
+    for (int b = 0; b < 3; b++) {
+        world *w = gen(g_biomes[b], 7, 2, true);
+        uint64_t counts[MAT_COUNT];
+        world_count_materials(w, counts);
+        long walls = 0;
+        for (int z = 1; z < w->sz - 1; z++)
+            for (int y = 1; y < w->sy - 1; y++)
+                for (int x = 1; x < w->sx - 1; x++) {
+                    if (world_get(w, x, y, z) != MAT_GLOW_ORE) continue;
+                    bool wall = false;
+                    for (int k = 0; k < 6; k++) wall |= world_get(w, x + off[k][0], y + off[k][1], z + off[k][2]) == MAT_AIR;
+                    walls += wall;
+                }
+        print_message("%s: %llu glowing ore voxels\n", g_biomes[b], (unsigned long long)counts[MAT_GLOW_ORE]);
+        assert_true(counts[MAT_GLOW_ORE] >= 10);
+        assert_int_equal(walls, (long)counts[MAT_GLOW_ORE]);
+        emit *e = emit_create(w->sx, w->sy, w->sz);
+        emit_fill_all(e, w);
+        long lit = 0;
+        for (int z = 0; z < w->sz; z++)
+            for (int y = 0; y < w->sy; y++)
+                for (int x = 0; x < w->sx; x++) lit += world_get(w, x, y, z) == MAT_AIR && emit_get(e, x, y, z) > 0;
+        assert_true(lit > 100);
+        emit_destroy(e);
+        world_destroy(w);
+        w = gen(g_biomes[b], 7, 2, false);
+        world_count_materials(w, counts);
+        assert_int_equal(counts[MAT_GLOW_ORE], 0);
+        world_destroy(w);
+    }
+    assert_true(cvar_set_by_name("caves.glow_ore", "0"));
+    world *w = gen("taiga", 7, 2, true);
+    uint64_t counts[MAT_COUNT];
+    world_count_materials(w, counts);
+    assert_int_equal(counts[MAT_GLOW_ORE], 0);
+    world_destroy(w);
+    assert_true(cvar_set_by_name("caves.glow_ore", "20"));
+    assert_true(cvar_set_by_name("caves.features_desert", "alcove.grammar"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -369,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_desert_alcoves),
         cmocka_unit_test(test_material_transforms_in_the_world),
         cmocka_unit_test(test_feature_cvars),
+        cmocka_unit_test(test_glow_ore_on_cave_walls),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -217,7 +217,7 @@ static void test_material_symbols(void **state)
         { MAT_SALT_FLAT, "terrain soil" }, { MAT_TAIGA_DIRT, "terrain soil" }, { MAT_TAIGA_GRASS, "terrain soil" },
         { MAT_PERMAFROST, "terrain soil" }, { MAT_CACTUS, "plant" }, { MAT_OAK_LOG, "plant" }, { MAT_FIR_LOG, "plant" },
         { MAT_OAK_LEAVES, "plant" }, { MAT_FIR_LEAVES, "plant" }, { MAT_CRACKED_STONE, "terrain rock" },
-        { MAT_MUSKEG, "fixed" },
+        { MAT_MUSKEG, "fixed" }, { MAT_LAMP, "" }, { MAT_GLOW_ORE, "terrain rock" },
     };
     assert_int_equal(sizeof members / sizeof members[0], MAT_COUNT);
     for (size_t i = 0; i < MAT_COUNT; i++)

@@ -6,14 +6,15 @@
 
 #include "voxel/material.h"
 
-static void test_all_21_types_named(void **state)
+/* The paper's 21 and the two light sources after them. */
+static void test_all_types_named(void **state)
 {
     (void)state;
     static const char *names[] = { "null", "structure_placeholder", "air", "bedrock", "stone", "dirt", "grass",
                                    "sand", "sandstone", "mesa", "salt_flat", "taiga_dirt", "taiga_grass",
                                    "permafrost", "cactus", "oak_log", "fir_log", "oak_leaves", "fir_leaves",
-                                   "cracked_stone", "muskeg" };
-    assert_int_equal(MAT_COUNT, 21);
+                                   "cracked_stone", "muskeg", "lamp", "glow_ore" };
+    assert_int_equal(MAT_COUNT, 23);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         int id = material_find(names[i]);
         assert_true(id >= 0);
@@ -38,7 +39,8 @@ static void test_tiles_match_paper(void **state)
         { MAT_CACTUS, { 10, 10, 11, 12, 10, 10 } }, { MAT_OAK_LOG, { 17, 17, 18, 18, 17, 17 } },
         { MAT_FIR_LOG, { 19, 19, 20, 20, 19, 19 } }, { MAT_OAK_LEAVES, { 21, 21, 21, 21, 21, 21 } },
         { MAT_FIR_LEAVES, { 22, 22, 22, 22, 22, 22 } }, { MAT_CRACKED_STONE, { 23, 23, 23, 23, 23, 23 } },
-        { MAT_MUSKEG, { 24, 24, 24, 24, 24, 24 } },
+        { MAT_MUSKEG, { 24, 24, 24, 24, 24, 24 } }, { MAT_LAMP, { 25, 25, 25, 25, 25, 25 } },
+        { MAT_GLOW_ORE, { 26, 26, 26, 26, 26, 26 } },
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         assert_memory_equal(material_table[rows[i].id].tile, rows[i].t, 6);
@@ -76,7 +78,7 @@ static void test_render_flags(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_all_21_types_named),
+        cmocka_unit_test(test_all_types_named),
         cmocka_unit_test(test_tiles_match_paper),
         cmocka_unit_test(test_render_flags),
     };

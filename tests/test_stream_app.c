@@ -34,7 +34,7 @@ static app *open_streamed(int distance)
     app *a = app_create(&d);
     if (!a) fail_msg("no app: a GL context or the assets are missing");
     char cmd[256];
-    snprintf(cmd, sizeof cmd, "set view.distance %d; set world.stream 1; set player.fly 1; biome hills", distance);
+    snprintf(cmd, sizeof cmd, "set render.sky 0; set view.distance %d; set world.stream 1; set player.fly 1; biome hills", distance);
     assert_int_equal(cmd_exec(cmd), 0);
     assert_non_null(app_stream(a));
     return a;

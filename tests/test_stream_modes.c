@@ -35,7 +35,7 @@ static app *open_streamed(void **state, const char *mode, int width, int height)
     g_w = width, g_h = height;
     char cmd[256];
     snprintf(cmd, sizeof cmd,
-             "set render.mode %s; set view.distance 128; set world.stream 1; set player.fly 1; set tool.visible 0; "
+             "set render.sky 0; set render.mode %s; set view.distance 128; set world.stream 1; set player.fly 1; set tool.visible 0; "
              "set render.crosshair 0; biome hills",
              mode);
     assert_int_equal(cmd_exec(cmd), 0);

@@ -6,8 +6,10 @@
 #include "voxel/material.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <stb/stb_image_write.h>
@@ -526,6 +528,39 @@ static void paint_muskeg(ag_canvas *cv)
         }
 }
 
+/* The lamp: a warm pane in a dark iron frame, brightest at its centre, so
+ * it reads as the light source it is (light/emit.h) in every mode. */
+static void paint_lamp(ag_canvas *cv)
+{
+    for (int y = 0; y < AG_N; y++)
+        for (int x = 0; x < AG_N; x++) {
+            bool frame = x < 2 || y < 2 || x >= AG_N - 2 || y >= AG_N - 2 || x == 7 || x == 8 || y == 7 || y == 8;
+            if (frame) {
+                ag_put(cv, x, y, ag_mix(ag_hex(0x2c2926), ag_hex(0x45403a), ag_rand(2500, x, y)), 255);
+                continue;
+            }
+            float dx = ((float)x - 7.5f) / 7.5f, dy = ((float)y - 7.5f) / 7.5f;
+            float glow = 1.0f - 0.45f * (dx * dx + dy * dy) + 0.08f * (ag_rand(2501, x, y) - 0.5f);
+            ag_put(cv, x, y, ag_mix(ag_hex(0xd8902c), ag_hex(0xfff1b8), glow < 0 ? 0 : glow > 1 ? 1 : glow), 255);
+        }
+}
+
+/* Glowing ore: stone with amber crystals, in clusters, lit from within. */
+static void paint_glow_ore(ag_canvas *cv)
+{
+    paint_stone(cv);
+    for (int i = 0; i < 6; i++) {
+        int x = (int)(ag_hash(2600, i, 0, 8) % AG_N), y = (int)(ag_hash(2600, i, 1, 8) % AG_N);
+        int r = 1 + (int)(ag_hash(2600, i, 2, 8) % 2);
+        for (int dy = -r; dy <= r; dy++)
+            for (int dx = -r; dx <= r; dx++) {
+                if (abs(dx) + abs(dy) > r) continue;
+                uint32_t c = dx == 0 && dy == 0 ? 0xfff0a0 : (ag_hash(2601, i, dx * 5 + dy, 8) & 1) ? 0xffb347 : 0xe8902a;
+                ag_put(cv, ag_wrap(x + dx, AG_N), ag_wrap(y + dy, AG_N), ag_hex(c), 255);
+            }
+    }
+}
+
 typedef void (*ag_painter)(ag_canvas *cv);
 
 /* Index = texture number of seed 001's voxel table. */
@@ -535,6 +570,7 @@ static const ag_painter ag_tiles[] = {
     paint_cactus_side,  paint_cactus_top,    paint_cactus_bottom, paint_taiga_side, paint_taiga_top,
     paint_taiga_dirt,   paint_permafrost,    paint_oak_bark,   paint_oak_end,      paint_fir_bark,
     paint_fir_end,      paint_oak_leaves,    paint_fir_leaves, paint_cracked_stone, paint_muskeg,
+    paint_lamp,         paint_glow_ore, /* ours: the light sources */
 };
 
 _Static_assert(sizeof ag_tiles / sizeof ag_tiles[0] == MATERIAL_TILE_COUNT, "one painter per texture number");

@@ -55,6 +55,7 @@ const uint8_t grammar_material_classes[256] = {
     [MAT_FIR_LEAVES] = CB(GCLASS_PLANT),
     [MAT_CRACKED_STONE] = TERRAIN_ROCK,
     [MAT_MUSKEG] = CB(GCLASS_FIXED),
+    [MAT_GLOW_ORE] = TERRAIN_ROCK, /* the lamp, placed by the player, is in none: the rules never touch it */
 };
 #undef TERRAIN_ROCK
 #undef TERRAIN_SOIL

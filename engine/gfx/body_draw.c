@@ -69,7 +69,7 @@ body_draw *body_draw_create(char *err, size_t errlen)
     body_draw *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->in = malloc(sizeof *d->in);
-    d->prog = d->in ? shader_load("body.vert", "chunk.frag", err, errlen) : 0;
+    d->prog = d->in ? shader_load_composed("body.vert", "chunk.frag", err, errlen) : 0;
     if (!d->prog) {
         body_draw_destroy(d);
         return NULL;
@@ -315,6 +315,7 @@ static void use_program(GLuint p, const camera *cam, const render_settings *s)
 #undef U
     glBindTextureUnit(0, s->atlas);
     light_shading_apply(p, &s->light, 1);
+    compose_apply(p, &s->look, cam->pos, s->sun, COMPOSE_EMIT_UNIT);
     glEnable(GL_DEPTH_TEST);
     glEnable(GL_CULL_FACE);
 }

@@ -378,7 +378,7 @@ static void *ev_create(char *err, size_t errlen)
         return NULL;
     }
     v->blocks = renderer_blocks_mode.create(err, errlen);
-    v->prog = v->blocks ? shader_load("enhance.vert", "enhance.frag", err, errlen) : 0;
+    v->prog = v->blocks ? shader_load_composed("enhance.vert", "enhance.frag", err, errlen) : 0;
     if (!v->prog) {
         ev_destroy(v);
         return NULL;
@@ -548,6 +548,7 @@ static void draw_near(enhance_view *v, const render_view *view, int nn, render_s
     glUniform1i(v->u.atlas, 0);
     glBindTextureUnit(0, s->atlas);
     light_shading_apply(v->prog, &s->light, 1);
+    compose_apply(v->prog, &s->look, view->cam->pos, s->sun, COMPOSE_EMIT_UNIT);
     glBindVertexArray(v->vao);
     glVertexArrayElementBuffer(v->vao, v->ibo);
     glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);

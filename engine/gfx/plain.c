@@ -16,7 +16,7 @@ plain_renderer *plain_create(char *err, size_t errlen)
 {
     plain_renderer *p = calloc(1, sizeof *p);
     if (!p) return NULL;
-    p->prog = shader_load("plain.vert", "plain.frag", err, errlen);
+    p->prog = shader_load_composed("plain.vert", "plain.frag", err, errlen);
     if (!p->prog) {
         plain_destroy(p);
         return NULL;
@@ -56,6 +56,7 @@ void plain_draw(plain_renderer *p, const camera *cam, const render_settings *s, 
     glUniform1f(p->u.layer, (float)tile);
     glUniform1i(p->u.atlas, 0);
     glBindTextureUnit(0, atlas);
+    compose_apply(p->prog, &s->look, cam->pos, s->sun, COMPOSE_EMIT_UNIT);
     glBindVertexArray(p->vao);
     glDrawArrays(GL_TRIANGLES, 0, 6);
 }

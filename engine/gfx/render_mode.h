@@ -11,6 +11,7 @@
 
 #include "core/jobs.h"
 #include "gfx/camera.h"
+#include "gfx/compose.h"
 #include "gfx/light_tex.h"
 #include "gfx/occlusion.h"
 #include "voxel/world.h"
@@ -34,6 +35,10 @@ typedef struct render_settings {
      * + normal / 2). Disabled: the fixed directional shade. A texture keeps
      * greedy merging intact: quads carry no light. */
     light_shading light;
+    /* The final colour every pass shares (gfx/compose.h): emitters, the
+     * player's lamp, brightness, the sky and the fog towards it. Zero:
+     * all off, the flat fog of `sky`. */
+    compose_look look;
 } render_settings;
 
 typedef struct render_stats {

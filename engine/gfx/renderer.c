@@ -64,7 +64,7 @@ renderer *renderer_create(char *err, size_t errlen)
 {
     renderer *r = calloc(1, sizeof *r);
     if (!r) return NULL;
-    r->prog = shader_load("chunk.vert", "chunk.frag", err, errlen);
+    r->prog = shader_load_composed("chunk.vert", "chunk.frag", err, errlen);
     if (!r->prog) goto fail;
 #define U(name) glGetUniformLocation(r->prog, "u_" #name)
     r->u.viewproj = U(viewproj), r->u.origin = U(origin), r->u.camera = U(camera), r->u.atlas = U(atlas);
@@ -281,6 +281,7 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     glUniform1i(r->u.atlas, 0);
     glBindTextureUnit(0, s->atlas ? s->atlas : r->atlas);
     light_shading_apply(r->prog, &s->light, 1);
+    compose_apply(r->prog, &s->look, cam->pos, s->sun, COMPOSE_EMIT_UNIT);
     glBindVertexArray(r->vao);
     glVertexArrayElementBuffer(r->vao, r->ibo);
 

@@ -75,17 +75,39 @@ static GLuint link(GLuint *stages, int n, const char *what, char *err, size_t er
     return prog;
 }
 
+/* Vertex shader objects vert and vert2 and fragment shader objects frag
+ * and frag2 (the second of each may be NULL), linked. */
+static unsigned load_stages(const char *vert, const char *vert2, const char *frag, const char *frag2, char *err,
+                            size_t errlen)
+{
+    GLuint st[4];
+    int n = 0;
+    const char *names[4] = { vert, vert2, frag, frag2 };
+    for (int i = 0; i < 4; i++) {
+        if (!names[i]) continue;
+        st[n] = compile(i < 2 ? GL_VERTEX_SHADER : GL_FRAGMENT_SHADER, names[i], err, errlen);
+        if (!st[n]) {
+            for (int k = 0; k < n; k++) glDeleteShader(st[k]);
+            return 0;
+        }
+        n++;
+    }
+    return link(st, n, vert, err, errlen);
+}
+
 unsigned shader_load(const char *vert, const char *frag, char *err, size_t errlen)
 {
-    GLuint st[2];
-    st[0] = compile(GL_VERTEX_SHADER, vert, err, errlen);
-    if (!st[0]) return 0;
-    st[1] = compile(GL_FRAGMENT_SHADER, frag, err, errlen);
-    if (!st[1]) {
-        glDeleteShader(st[0]);
-        return 0;
-    }
-    return link(st, 2, vert, err, errlen);
+    return load_stages(vert, NULL, frag, NULL, err, errlen);
+}
+
+unsigned shader_load_composed(const char *vert, const char *frag, char *err, size_t errlen)
+{
+    return load_stages(vert, NULL, frag, "compose.glsl", err, errlen);
+}
+
+unsigned shader_load_composed_vertex(const char *vert, const char *frag, char *err, size_t errlen)
+{
+    return load_stages(vert, "compose.glsl", frag, NULL, err, errlen);
 }
 
 bool shader_compute_supported(void)

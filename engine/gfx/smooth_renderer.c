@@ -62,7 +62,7 @@ struct smooth_renderer {
  * and side tiles for the three projections; u_model the identity. */
 static GLuint program(const char *vert, char *err, size_t errlen)
 {
-    GLuint prog = shader_load(vert, "smooth.frag", err, errlen);
+    GLuint prog = shader_load_composed(vert, "smooth.frag", err, errlen);
     if (!prog) return 0;
     GLuint tiles[32 * 4] = { 0 };
     for (int m = 0; m < MAT_COUNT && m < 32; m++) {
@@ -391,6 +391,7 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
         glUniform1i(p->atlas, 0);
         glBindTextureUnit(0, s->atlas ? s->atlas : r->atlas);
         light_shading_apply(p->prog, &s->light, 1);
+        compose_apply(p->prog, &s->look, v->cam->pos, s->sun, COMPOSE_EMIT_UNIT);
         glBindVertexArray(pass ? r->gpu_vao : r->vao);
         /* the visible set is nearest first: the depth test rejects hidden
          * fragments before the (triplanar) shading */

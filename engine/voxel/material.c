@@ -42,6 +42,9 @@ const material material_table[MAT_COUNT] = {
     [MAT_CRACKED_STONE] = { "cracked_stone", "Cracked Stone", ALL(23), true, false, true, PASS_OPAQUE, E_ROCK, 2.4f },
     /* Semi-transparent bog: renders its neighbours, and the player wades through it. */
     [MAT_MUSKEG] = { "muskeg", "Muskeg", ALL(24), true, true, false, PASS_TRANSLUCENT, { ECLASS_BOG, 2, 2, 25 }, 1.1f },
+    /* Emitters block light as stone does; the lamp keeps its cube when enhanced, as wood does. */
+    [MAT_LAMP] = { "lamp", "Lamp", ALL(25), true, false, true, PASS_OPAQUE, E_WOOD, 1.2f },
+    [MAT_GLOW_ORE] = { "glow_ore", "Glowing Ore", ALL(26), true, false, true, PASS_OPAQUE, E_ROCK, 2.7f },
 };
 #undef E_ROCK
 #undef E_SOIL

@@ -31,6 +31,9 @@ typedef enum material_id {
     MAT_FIR_LEAVES,
     MAT_CRACKED_STONE,
     MAT_MUSKEG,
+    /* Ours, after the paper's table: light sources (light/emit.h). */
+    MAT_LAMP,      /* placed by the player: the brightest */
+    MAT_GLOW_ORE,  /* grown on cave walls by the caves pass */
     MAT_COUNT
 } material_id;
 
@@ -79,7 +82,7 @@ typedef struct material {
     float density;
 } material;
 
-#define MATERIAL_TILE_COUNT 25 /* tile numbers 0..24 of the paper */
+#define MATERIAL_TILE_COUNT 27 /* tile numbers 0..24 of the paper, 25 lamp, 26 glowing ore */
 
 extern const material material_table[MAT_COUNT];
 

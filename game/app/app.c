@@ -154,7 +154,7 @@ static void default_binds(void)
         { BIND_MOUSE1 + GLFW_MOUSE_BUTTON_LEFT, "+cut" }, { BIND_MOUSE1 + GLFW_MOUSE_BUTTON_RIGHT, "+fill" },
         { GLFW_KEY_1, "tool.color 1" },      { GLFW_KEY_2, "tool.color 2" },
         { GLFW_KEY_3, "tool.color 3" },      { GLFW_KEY_4, "tool.color 4" },
-        { GLFW_KEY_5, "tool.color 5" },
+        { GLFW_KEY_5, "tool.color 5" },      { GLFW_KEY_L, "toggle player.lamp" },
         { GLFW_KEY_W, "+forward" },          { GLFW_KEY_S, "+back" },
         { GLFW_KEY_A, "+left" },             { GLFW_KEY_D, "+right" },
         { GLFW_KEY_SPACE, "+jump" },         { GLFW_KEY_LEFT_CONTROL, "+sprint" },

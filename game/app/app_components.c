@@ -6,6 +6,7 @@
 #include "app_grammar.h"
 #include "app_hud.h"
 #include "app_internal.h"
+#include "app_emit.h"
 #include "app_enhance.h"
 #include "app_light.h"
 #include "app_menu.h"
@@ -25,11 +26,13 @@ void app_add_components(app *a)
         &app_stream_component, /* first: a streamed world's spawn ground is there before anyone looks */
         &app_save_component,   /* a saved world's edits are in before anyone meshes or lights it */
         &app_render_component, /* a new world is meshed before others look at it */
+        &app_sky_component,   /* fills what the world left empty, before anything blends over it */
         &app_plain_component, /* draws before the tool's ghost, which blends over it */
         &app_tool_component,
         &app_move_component,
         &app_bodies_component, /* after the tool: what a cut leaves loose falls the same frame */
         &app_light_component,
+        &app_emit_component,
         &app_enhance_component,
         &app_smooth_component,
         &app_voxelize_component,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app_bodies.h"
+#include "app_emit.h"
 #include "app_enhance.h"
 #include "app_hud.h"
 #include "app_light.h"
@@ -63,6 +64,7 @@ void app_render(app *a)
     /* the light window's first voxel relative to the render origin, as
      * everything drawn is: the shaders subtract it in integers */
     for (int k = 0; k < 3; k++) s.light.origin[k] -= c->origin[k];
+    app_emit_settings(a, &s, c);
     if (!app_render_world(a, c, &s)) return;
     component_draw_all(&a->comps, a, &(frame_draw){ c, &s });
     if (a->cv.crosshair->b) app_render_crosshair(a, &s); /* over the tool, not tinted by it */

@@ -15,6 +15,7 @@
 #include "gen/grammar_file.h"
 #include "platform/platform.h"
 #include "ui/cvar.h"
+#include "cave_ore.h"
 #include "region_cache.h"
 #include "worldgen.h"
 
@@ -247,7 +248,7 @@ typedef struct caves_state {
     bool has_features; /* the kind's caves.features_KIND names a ruleset */
     uint64_t seed;
     int iterations, overhang_iterations, feature_iterations, stride[3], feature_stride[3], margin[3], tile, min_y, max_y;
-    float worm_density, worm_radius, worm_dip, chamber_chance;
+    float worm_density, worm_radius, worm_dip, chamber_chance, glow_ore;
     int worm_length;
     const worldgen_kind *kind; /* the terrain under the caves, for scratch columns */
     void *plan;
@@ -570,6 +571,7 @@ static void *tile_make(void *user, void *arg, int ti, int tj)
     /* the biome's own features last, on the terrain the caves and overhangs left */
     if (s->has_features)
         derive_tile(s, w, &t, ground_lo, ground_hi, jobs, &s->features, s->feature_iterations, s->feature_stride, 0xfea7u);
+    cave_ore_grow(w, t.lo, t.hi, top, s->seed, s->glow_ore);
     return w;
 }
 
@@ -694,6 +696,7 @@ static void *caves_prepare(const worldgen_kind *kind, void *plan, int64_t seed, 
     s->worm_radius = cvar_float("caves.worm_radius", 2.2f);
     s->worm_dip = cvar_float("caves.worm_dip", 0.35f);
     s->chamber_chance = cvar_float("caves.chamber_chance", 0.04f);
+    s->glow_ore = cvar_float("caves.glow_ore", 20.f);
     s->kind = kind;
     s->plan = plan;
     s->cy = w->cy;
@@ -776,6 +779,8 @@ void caves_register(void)
         { "caves.worm_radius", "tunnel radius in voxels (varies +-25% per step)", CVAR_FLOAT, F, "2.2", 0.5, 16 },
         { "caves.worm_dip", "downward slope of a worm leaving the surface", CVAR_FLOAT, F, "0.35", 0, 4 },
         { "caves.chamber_chance", "chance per step that a worm opens a chamber 2.5x its radius", CVAR_FLOAT, F, "0.04", 0, 1 },
+        { "caves.glow_ore", "veins of glowing ore (a light source) per thousand 4x4x4 cells, grown on cave walls under a roof",
+          CVAR_FLOAT, F, "20", 0, 1000 },
         /* rulesets in abstract terms (materials, slopes), derived last over the terrain like the overhangs */
         { "caves.features_desert", "desert feature ruleset after the overhangs (none = off): sandstone alcoves and sand drifts at the mesas",
           CVAR_STRING, F, "alcove.grammar", .validate = validate_features },

@@ -1,0 +1,23 @@
+/* app_emit: light in the dark and the sky as the app's components. "emit"
+ * owns the block light of emitters (light/emit.h) for the current world and
+ * its texture (gfx/emit_tex.h): a whole fill after each new world, a
+ * relight of the window after every edit or streamed column's arrival
+ * (only that box is uploaded), following the world's window. It holds the
+ * cvars of the final colour: light.emit, player.lamp (the headlamp, bound
+ * to L), view.brightness; "sky" draws the sky (gfx/sky.h) under
+ * render.sky and render.clouds. */
+#ifndef STRATA_APP_EMIT_H
+#define STRATA_APP_EMIT_H
+
+#include "app_internal.h"
+#include "light/emit.h"
+
+extern const component app_emit_component;
+extern const component app_sky_component;
+
+/* Fills s->look for this frame, seen from cam (after s->sun is set). */
+void app_emit_settings(const app *a, render_settings *s, const camera *cam);
+/* The volume of the current world (NULL before one): tests compare it. */
+const emit *app_emit_volume(const app *a);
+
+#endif
