@@ -78,13 +78,19 @@ vec3 light_trilinear(vec3 p)
 }
 
 // The light a vertex takes (sun, sky): the elements half a voxel out
-// along its normal; where none is near (a coarse level's vertex inside the
-// terrain, or above the shell of elements), those u_coarse_reach out.
+// along its normal. A coarse level's vertex stands for the outer shell of
+// what it smooths over (a canopy, a terrace's edge) and may lie inside it,
+// among the dim elements of its hollows, or above the shell of elements:
+// it takes the brighter of that read and the one u_coarse_reach out, as an
+// enhanced fragment takes the brightest of its reads.
 vec2 surface_light(vec3 wp, vec3 n)
 {
     vec3 a = light_trilinear(wp + n * 0.5);
-    if (a.z < 1e-3 && u_coarse_reach > 0.0) a = light_trilinear(wp + n * u_coarse_reach);
-    return a.z > 1e-6 ? a.xy / a.z : vec2(0.0);
+    vec2 near = a.z > 1e-6 ? a.xy / a.z : vec2(0.0);
+    if (u_coarse_reach <= 0.0) return near;
+    vec3 b = light_trilinear(wp + n * u_coarse_reach);
+    vec2 far = b.z > 1e-6 ? b.xy / b.z : vec2(0.0);
+    return far.x + far.y > near.x + near.y ? far : near;
 }
 
 void main()

@@ -310,6 +310,40 @@ static void test_lod_levels(void **state)
     }
 }
 
+/* A sparse canopy (leaves at about half density, the air between them
+ * free): a coarse sample's filtered occupancy can be over half where its
+ * own column holds only air under it. Every coarse vertex still takes a
+ * material that is drawn, never air's missing tile (a magenta checker). */
+static void test_lod_canopy_materials(void **state)
+{
+    (void)state;
+    world *w = world_create(1, 1, 1);
+    uint32_t r = 12345;
+    for (int z = 0; z < 32; z++)
+        for (int x = 0; x < 32; x++) {
+            for (int y = 0; y <= 4; y++) world_set(w, x, y, z, MAT_DIRT);
+            for (int y = 12; y < 22; y++) {
+                r = r * 1664525u + 1013904223u;
+                if ((r >> 16) % 100 < 55) world_set(w, x, y, z, MAT_OAK_LEAVES);
+            }
+        }
+    smooth_input *in = malloc(sizeof *in);
+    smooth_mesh m = { 0 };
+    long checked = 0;
+    for (int l = 1; l < SMOOTH_LODS; l++) {
+        mesh_smooth_gather_lod(w, 0, 0, 0, SMOOTH_SHARPNESS_DEFAULT, l, in);
+        assert_true(mesh_smooth_build(in, &m));
+        for (int i = 0; i < m.vertices; i++, checked++)
+            if (material_get(m.v[i].mat)->pass == PASS_NONE)
+                fail_msg("level %d: vertex %d at (%g %g %g) takes material %d, which is not drawn", l, i,
+                         (double)m.v[i].pos[0], (double)m.v[i].pos[1], (double)m.v[i].pos[2], m.v[i].mat);
+        mesh_smooth_free(&m);
+    }
+    assert_true(checked > 100);
+    free(in);
+    world_destroy(w);
+}
+
 /* A one-voxel cactus on flat sand, on a lattice column of every level: the
  * filter would drop it, but standing on kept ground it stays at every
  * level as a thin blob of cactus, and does not paint the sand around it.
@@ -555,6 +589,7 @@ int main(void)
         cmocka_unit_test(test_lod_levels),
         cmocka_unit_test(test_levels_exact_and_shared),
         cmocka_unit_test(test_lod_thin_feature),
+        cmocka_unit_test(test_lod_canopy_materials),
         cmocka_unit_test(test_lod_skirts),
         cmocka_unit_test(test_body_grid_closed),
     };

@@ -246,6 +246,18 @@ static void coarse_level(const float *raw, const uint8_t *fm, const uint8_t *ft,
                  * missing tile */
                 for (int yy = by - 1; !solid(fm[pick]) && yy > by - s; yy--)
                     if (solid(fm[FI(bx, yy, bz)])) pick = FI(bx, yy, bz);
+                /* none in the column (a canopy's filtered mass beside an
+                 * air voxel): the nearest solid voxel the sample stands
+                 * for, within a lattice step on every axis (the box's
+                 * margin holds them) */
+                for (int r2 = 1, best = 1 << 30; !solid(fm[pick]) && r2 < s; r2++)
+                    for (int dz = -r2; dz <= r2; dz++)
+                        for (int dy = -r2; dy <= r2; dy++)
+                            for (int dx = -r2; dx <= r2; dx++) {
+                                int dd = dx * dx + dy * dy + dz * dz;
+                                size_t q = FI(bx + dx, by + dy, bz + dz);
+                                if (dd < best && solid(fm[q])) best = dd, pick = q;
+                            }
                 in->mat[o] = fm[pick];
                 in->tint[o] = ft[pick];
             }
