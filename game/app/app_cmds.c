@@ -169,7 +169,7 @@ static int c_stats(void *u, int argc, char **argv)
     long tris = 0;
     log_out("seed=%d", a->world_seed);
     log_out("biome=%s", a->world_kind ? a->world_kind->name : "?");
-    log_out("world_hash=%016llx", (unsigned long long)world_hash(w));
+    log_out("world_hash=%016llx", (unsigned long long)app_world_hash(a));
     log_out("solid_voxels=%llu", (unsigned long long)solid);
     log_out("chunks=%d", w->chunk_count);
     log_out("world_size=%dx%dx%d", w->sx, w->sy, w->sz);

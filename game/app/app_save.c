@@ -669,7 +669,7 @@ static int c_load(void *u, int argc, char **argv)
     int rc = switch_file(a, path, true);
     if (rc == 0) {
         log_out("loaded=%s", path);
-        log_out("world_hash=%016llx", (unsigned long long)world_hash(a->w));
+        log_out("world_hash=%016llx", (unsigned long long)app_world_hash(a));
     }
     return rc;
 }
