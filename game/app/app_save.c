@@ -163,6 +163,7 @@ static bool apply_state(app *a, const char *state)
     for (int i = 0; i < 3; i++)
         if (!isfinite(p[i]) || fabs(p[i]) > APP_POS_LIMIT) return false;
     if (!isfinite(yaw) || !isfinite(pitch)) return false;
+    app_clamp_pos(a, p, "save: the saved position"); /* a y of 1e9 would fall for ever, or never land */
     memcpy(a->pl.pos, p, sizeof p);
     memset(a->pl.vel, 0, sizeof a->pl.vel);
     a->pl.yaw = 0, a->pl.pitch = 0;
