@@ -61,6 +61,10 @@ int main(int argc, char **argv)
                         next ? next : "", next ? "'; write ./NAME for a file whose name starts with --)" : "");
                 return 2;
             }
+            if (!next[0] && a[2] != 'e') { /* a variable that expanded to nothing: no file is no default */
+                fprintf(stderr, "strata: %s needs a file name, not an empty string\n", a);
+                return 2;
+            }
             if (a[2] == 'c') d.config = next;
             else if (a[2] == 'w') d.world = next;
             else d.exec = next;

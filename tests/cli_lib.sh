@@ -42,3 +42,20 @@ kill9_after() {
 # script as several entries, each with STRATA_TEST_PART=N, so every entry
 # fits the default suite's minute; with the variable unset every part runs.
 part() { [ -z "${STRATA_TEST_PART:-}" ] || [ "$STRATA_TEST_PART" = "$1" ]; }
+# has NAME FILE TEXT: a fixed string in $tmp/FILE (out, err, ...)
+has() {
+    grep -qF -- "$3" "$tmp/$2" || { echo "FAIL $1: $2 lacks '$3'"; sed 's/^/  | /' "$tmp/$2" | head -10; fail=1; }
+}
+# wait_for FILE TEXT: until FILE holds the line TEXT, up to 120 s (exits failing)
+wait_for() {
+    for _ in $(seq 1 1200); do grep -q "^$2\$" "$1" 2>/dev/null && return 0; sleep 0.1; done
+    echo "FAIL waited in vain for $2 in $1"; cat "$1" "$1.err" 2>/dev/null | sed 's/^/  | /' | head; exit 1
+}
+# start_holder OUT CMD...: CMD in the background (stdout in $tmp/OUT, stderr
+# in $tmp/OUT.err), its pid in $holder, once OUT holds the line HELD.
+start_holder() {
+    local out=$tmp/$1; shift
+    "$@" >"$out" 2>"$out.err" &
+    holder=$!
+    wait_for "$out" HELD
+}

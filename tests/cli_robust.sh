@@ -52,10 +52,21 @@ check "a --config directory is an error" 1 $S --config "$tmp"
 HOME=$tmp/home XDG_CONFIG_HOME= $S --exec "set view.fov 90; quit" >/dev/null 2>&1
 [ ! -e "$tmp/home/.config/strata/config.cfg" ] || { echo "FAIL headless wrote the user's config"; fail=1; }
 
-# hostile files: binary and endless input end, with file:line
+# hostile files: devices and FIFOs are refused unread, binary files run no line
 check "--config /dev/zero" 1 timeout 20 $S --config /dev/zero
-has "binary config named" err "/dev/zero:1:"
+has "device config named" err "/dev/zero: cannot read: not a regular file"
 check "exec /dev/zero" 1 timeout 20 $S --exec "exec /dev/zero"
+mkfifo "$tmp/fifo"
+check "exec a FIFO ends at once" 1 timeout 20 $S --exec "exec $tmp/fifo"
+has "FIFO message" err "not a regular file"
+check "--config a FIFO ends at once" 1 timeout 20 $S --config "$tmp/fifo"
+{ echo "echo FIRST_LINE_RAN"; printf "\x81"; head -c 4096 /dev/urandom; } >"$tmp/random.cfg"
+check "a config of random bytes" 1 $S --config "$tmp/random.cfg" --exec "echo after"
+! grep -q FIRST_LINE_RAN "$tmp/out" || { echo "FAIL a line of the random config ran"; fail=1; }
+has "random config named with line and column" err "$tmp/random.cfg:2:"
+check "--world '' is a usage error" 2 $S --world "" --exec "stats"
+has "empty world named" err "--world needs a file name"
+check "--config '' is a usage error" 2 $S --config "" --exec "stats"
 check "exec a directory" 1 $S --exec "exec /tmp"
 has "directory message" err "Is a directory"
 

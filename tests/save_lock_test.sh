@@ -10,27 +10,13 @@ strata=$1
 export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
 holder=
 trap '[ -n "$holder" ] && kill -9 "$holder" 2>/dev/null; rm -rf "$tmp"' EXIT
-has() { # has NAME FILE TEXT: a fixed string in out/err
-    grep -qF -- "$3" "$tmp/$2" || { echo "FAIL $1: $2 lacks '$3'"; sed 's/^/  | /' "$tmp/$2" | head -10; fail=1; }
-}
 hash_of() { grep '^world_hash=' "$1" | sed -n "${2}p" | cut -d= -f2; }
-same() { # same WHAT A B
-    if [ -z "$2" ] || [ "$2" != "$3" ]; then echo "FAIL $1: '$2' vs '$3'"; fail=1; else echo "ok   $1"; fi
-}
-wait_for() { # wait_for FILE TEXT: up to 120 s
-    for _ in $(seq 1 1200); do grep -q "^$2\$" "$1" 2>/dev/null && return 0; sleep 0.1; done
-    echo "FAIL waited in vain for $2 in $1"; cat "$1" "$1.err" 2>/dev/null | sed 's/^/  | /' | head; exit 1
-}
 small='set world.stream 0; set world.size_x 4; set world.size_z 4; set world.size_y 2'
 S="$strata --headless"
 W=$tmp/w.strata
-mkfifo "$tmp/go"
 
-# the holder: edits and saves, then waits on a fifo for its next commands
-$S --world "$W" --exec "$small; cut 64 30 64; save; stats; echo HELD; exec $tmp/go; stats; echo DONE; sleep 120" \
-    >"$tmp/holder" 2>"$tmp/holder.err" &
-holder=$!
-wait_for "$tmp/holder" HELD
+# the holder: edits and saves, then waits for a file of its next commands
+start_holder holder $S --world "$W" --exec "$small; cut 64 30 64; save; stats; echo HELD; sleep 120 $tmp/go.cfg; exec $tmp/go.cfg; stats; echo DONE; sleep 120"
 h1=$(hash_of "$tmp/holder" 1)
 
 # a second game on the same file: it says who holds the world, loads it, writes nothing
@@ -47,7 +33,7 @@ check "second game: world new starts a file of its own" 0 $S --world "$W" --exec
 [ -s "$XDG_DATA_HOME/strata/worlds/other.strata" ] || { echo "FAIL world new made no file"; fail=1; }
 
 # the holder goes on saving; then it is killed without a chance to let go
-timeout 60 sh -c "echo 'cut 90 30 90; save' >'$tmp/go'" || { echo "FAIL the holder stopped listening"; fail=1; }
+echo 'cut 90 30 90; save' >"$tmp/go.tmp" && mv "$tmp/go.tmp" "$tmp/go.cfg"
 wait_for "$tmp/holder" DONE
 h2=$(hash_of "$tmp/holder" 2)
 kill -9 "$holder"

@@ -4,9 +4,11 @@
 #include "test_support.h"
 
 #include <GLFW/glfw3.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/log.h"
@@ -190,12 +192,11 @@ static void test_bad_lines_reported_rest_applied(void **state)
                      "set a.enum \"smooth\n"        /* 4: unbalanced quote */
                      "set a.bool 1 // fine\n"
                      "bind NOTAKEY echo\n"          /* 6: bad key */
-                     "\x01\x02garbage\xff\n"        /* 7: binary */
                      "set a.float 42\n");
-    assert_int_equal(cmd_exec_file(path), 5);
+    assert_int_equal(cmd_exec_file(path), 4);
     char want[1200];
-    const int bad[] = { 2, 3, 4, 6, 7 };
-    for (int i = 0; i < 5; i++) {
+    const int bad[] = { 2, 3, 4, 6 };
+    for (int i = 0; i < 4; i++) {
         snprintf(want, sizeof want, "%s:%d:", path, bad[i]);
         if (!strstr(g_log, want)) fail_msg("no report for line %d in:\n%s", bad[i], g_log);
     }
@@ -205,6 +206,49 @@ static void test_bad_lines_reported_rest_applied(void **state)
     assert_int_equal(cvar_find("a.int")->i, 10);
     assert_true(cvar_find("a.bool")->b);
     assert_true(cvar_find("a.float")->f == 42.f);
+    remove(path);
+}
+
+/* A file that is not text runs no line at all, even the ones before its
+ * first bad byte, which is reported as file:line:col. */
+static void test_not_text_runs_nothing(void **state)
+{
+    const char *path = test_binary_path("test_config_binary.cfg");
+    const char *const bodies[] = { "set a.int 11\nset a.bool 1\nok\x01then\n", "set a.int 11\nset a.bool 1\nok\xff\xfe\n",
+                                   "set a.int 11\nset a.bool 1\nok\xc3(\n" };
+    for (int k = 0; k < 3; k++) {
+        write_file(path, bodies[k]);
+        g_log[0] = 0;
+        errno = 0;
+        assert_int_equal(cmd_exec_file(path), -1);
+        assert_int_equal(errno, EILSEQ);
+        assert_int_equal(cvar_find("a.int")->i, 8);
+        assert_false(cvar_find("a.bool")->b);
+        char want[1200];
+        snprintf(want, sizeof want, "%s:3:3: ", path);
+        if (!strstr(g_log, want)) fail_msg("no %s in:\n%s", want, g_log);
+    }
+    /* UTF-8 text is text */
+    write_file(path, "set a.int 11 // caf\xc3\xa9 \xe2\x82\xac\n");
+    assert_int_equal(cmd_exec_file(path), 0);
+    assert_int_equal(cvar_find("a.int")->i, 11);
+    remove(path);
+}
+
+/* A FIFO (or a device) is refused at once: reading one would wait for a
+ * writer that never comes, and the window would freeze with it. */
+static void test_fifo_refused(void **state)
+{
+    const char *path = test_binary_path("test_config_fifo");
+    remove(path);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    g_log[0] = 0;
+    assert_int_equal(cmd_exec_file(path), -1);
+    assert_int_equal(errno, EINVAL);
+    char line[1200];
+    snprintf(line, sizeof line, "exec %s", path);
+    assert_int_equal(cmd_exec(line), 1);
+    assert_non_null(strstr(g_log, "not a regular file"));
     remove(path);
 }
 
@@ -327,6 +371,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bindings_store_only_changes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_lines_reported_rest_applied, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_not_text_runs_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fifo_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_exec_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paths_and_autoexec, setup, teardown),
         cmocka_unit_test_setup_teardown(test_screenshot_path, setup, teardown),

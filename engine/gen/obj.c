@@ -221,6 +221,21 @@ bool obj_parse(const char *text, size_t len, const char *name, obj_mesh *out, ch
     return true;
 }
 
+/* Lines that begin with an 'f' statement (after blanks), counted without
+ * parsing: the size check before the parse. */
+static long count_faces(const char *text, size_t len)
+{
+    long n = 0;
+    for (const char *p = text, *end = text + len; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        const char *s = skip_ws(p, le);
+        n += token_end(s, le) - s == 1 && *s == 'f';
+        p = nl ? nl + 1 : end;
+    }
+    return n;
+}
+
 bool obj_load(const char *path, obj_mesh *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -250,6 +265,15 @@ bool obj_load(const char *path, obj_mesh *out, char *err, size_t errlen)
     if (!buf || read_err) {
         free(buf);
         snprintf(err, errlen, "%s: %s", path, buf ? "read error" : "out of memory (file over 2 GiB?)");
+        return false;
+    }
+    long faces = count_faces(buf, len);
+    if (faces > OBJ_MAX_FACES) {
+        snprintf(err, errlen,
+                 "%s: %ld faces: voxelizing them would take about %.1f GiB of memory and minutes; at most %d faces "
+                 "are taken (simplify the mesh)",
+                 path, faces, (double)faces * OBJ_FACE_BYTES / (1 << 30), OBJ_MAX_FACES);
+        free(buf);
         return false;
     }
     bool ok = obj_parse(buf, len, path, out, err, errlen);

@@ -22,6 +22,15 @@ typedef struct obj_mesh {
  * vertices above it, as exporters write them), a coordinate that is not
  * finite, a file with no faces. */
 bool obj_parse(const char *text, size_t len, const char *name, obj_mesh *out, char *err, size_t errlen);
+/* Reads and parses a file. One of more than OBJ_MAX_FACES faces is refused
+ * before it is parsed, with what voxelizing it would cost (OBJ_FACE_BYTES
+ * of memory each): at 10 million faces that is minutes and gigabytes, and
+ * it would end in "out of memory" rather than a voxel. */
+#define OBJ_MAX_FACES 1000000
+/* The memory a face takes from text to voxels: its text and the doubling
+ * buffer (~70 bytes), the mesh (~20), the voxelizer's quantized triangle,
+ * bounding box and per-direction record (~250). */
+#define OBJ_FACE_BYTES 340
 bool obj_load(const char *path, obj_mesh *out, char *err, size_t errlen);
 /* Writes v and f lines (tools/meshgen). */
 bool obj_save(const obj_mesh *m, const char *path, char *err, size_t errlen);

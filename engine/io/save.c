@@ -61,11 +61,25 @@ bool save_run_sync(save_file *f, op_kind kind, op_call_fn fn, void *arg, char *e
 
 /* ---- writer-side helpers ------------------------------------------------- */
 
+const char *save_db_why(const save_file *f, sqlite3 *db, int rc, char *buf, size_t len)
+{
+    int code = (rc ? rc : db ? sqlite3_extended_errcode(db) : SQLITE_NOMEM) & 0xff;
+    const char *text = rc || !db ? sqlite3_errstr(rc ? rc : SQLITE_NOMEM) : sqlite3_errmsg(db);
+    /* below a few pages SQLite cannot grow its WAL or index: what fails is "disk I/O" */
+    long long room = code == SQLITE_FULL || code == SQLITE_IOERR || code == SQLITE_CANTOPEN ? save_fs_free_bytes(f->path)
+                                                                                           : -1;
+    if (room >= 0 && (code == SQLITE_FULL || room < 256 * 1024))
+        snprintf(buf, len, "the disk is full (%lld KiB free; SQLite says: %s)", room / 1024, text);
+    else snprintf(buf, len, "%s", text);
+    return buf;
+}
+
 static bool exec_sql(save_file *f, const char *sql, char *err, size_t errlen)
 {
     char *msg = NULL;
     if (sqlite3_exec(f->db, sql, NULL, NULL, &msg) == SQLITE_OK) return true;
-    snprintf(err, errlen, "%s: %s", f->path, msg ? msg : sqlite3_errmsg(f->db));
+    char why[400];
+    snprintf(err, errlen, "%s: %s", f->path, save_db_why(f, f->db, 0, why, sizeof why));
     sqlite3_free(msg);
     return false;
 }
@@ -128,7 +142,8 @@ static verdict classify(save_file *f, long long *version, char *err, size_t errl
         return V_UNUSABLE;
     }
     if (rc != SQLITE_OK) {
-        snprintf(err, errlen, "%s cannot be read: %s", f->path, sqlite3_errmsg(f->db));
+        char why[400];
+        snprintf(err, errlen, "%s cannot be read: %s", f->path, save_db_why(f, f->db, rc, why, sizeof why));
         return V_ERROR;
     }
     if (app == 0 && *version == 0 && tables == 0) return V_EMPTY;
@@ -161,7 +176,8 @@ static verdict classify(save_file *f, long long *version, char *err, size_t errl
         return V_UNUSABLE;
     }
     if (rc != SQLITE_OK) {
-        snprintf(err, errlen, "%s cannot be checked: %s", f->path, sqlite3_errstr(rc));
+        char why[400];
+        snprintf(err, errlen, "%s cannot be checked: %s", f->path, save_db_why(f, f->db, rc, why, sizeof why));
         return V_ERROR;
     }
     long long have = 0;
@@ -197,11 +213,47 @@ static bool lock_or_read_only(save_file *f, bool exists, char *err, size_t errle
     }
     f->readonly = true;
     if (r == SAVE_LOCK_ERROR) snprintf(f->readonly_why, sizeof f->readonly_why, "not lockable for writing");
+    else if (f->lock.by_other_name)
+        snprintf(f->readonly_why, sizeof f->readonly_why,
+                 "in use by another strata through another name of the file (a hard link)");
     else if (holder) snprintf(f->readonly_why, sizeof f->readonly_why, "in use by another strata (pid %ld)", holder);
     else snprintf(f->readonly_why, sizeof f->readonly_why, "in use by another strata");
     if (r == SAVE_LOCK_ERROR) note_add(f, why);
     if (!exists) snprintf(err, errlen, "%s is %s", f->path, f->readonly_why);
     return exists;
+}
+
+int save_db_open(const save_file *f, sqlite3 **db, int flags)
+{
+    char uri[sizeof f->path * 3 + 32];
+    if (!f->immutable || !save_fs_uri(f->path, "immutable=1", uri, sizeof uri))
+        return sqlite3_open_v2(f->path, db, flags, NULL);
+    return sqlite3_open_v2(uri, db, flags | SQLITE_OPEN_URI, NULL);
+}
+
+/* Read-only or writable, and why. The owner's write bit decides, even for
+ * root: a world (or its folder) the player made read-only stays as it is.
+ * A folder that cannot be written holds no lock file and no WAL: SQLite
+ * reads such a file only as immutable, unless a WAL is already there (a
+ * game that ended without checkpointing), whose index it can then use. */
+static bool open_mode(save_file *f, bool exists, const struct stat *sb, char *err, size_t errlen)
+{
+    char dir[sizeof f->path], wal[sizeof f->path + 8];
+    f->immutable = false;
+    f->readonly = exists && (!(sb->st_mode & S_IWUSR) || access(f->path, W_OK) != 0);
+    snprintf(f->readonly_why, sizeof f->readonly_why, "read-only");
+    if (!save_fs_folder_writable(f->path, dir, sizeof dir)) {
+        if (!exists) {
+            snprintf(err, errlen, "%s cannot be made: its folder %s is not writable", f->path, dir);
+            return false;
+        }
+        f->readonly = true;
+        snprintf(f->readonly_why, sizeof f->readonly_why, "in a folder without write permission (no lock or journal can be made there)");
+        snprintf(wal, sizeof wal, "%s-wal", f->path);
+        f->immutable = access(wal, F_OK) != 0;
+        return true;
+    }
+    return f->readonly || lock_or_read_only(f, exists, err, errlen);
 }
 
 static bool open_on_writer(save_file *f, void *arg, char *err, size_t errlen)
@@ -214,16 +266,14 @@ static bool open_on_writer(save_file *f, void *arg, char *err, size_t errlen)
             return false;
         }
         if (!exists) save_fs_mkdir_parents(f->path);
-        /* the owner's write bit decides, even for root: a world the player
-         * made read-only stays as it is */
-        f->readonly = exists && (!(sb.st_mode & S_IWUSR) || access(f->path, W_OK) != 0);
-        snprintf(f->readonly_why, sizeof f->readonly_why, "read-only");
-        if (!f->readonly && !lock_or_read_only(f, exists, err, errlen)) return false;
+        if (!open_mode(f, exists, &sb, err, errlen)) return false;
         int flags = f->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-        if (sqlite3_open_v2(f->path, &f->db, flags, NULL) != SQLITE_OK) {
-            snprintf(err, errlen, "%s cannot be opened: %s", f->path, f->db ? sqlite3_errmsg(f->db) : "no memory");
+        if (save_db_open(f, &f->db, flags) != SQLITE_OK) {
+            char why[400];
+            snprintf(err, errlen, "%s cannot be opened: %s", f->path, save_db_why(f, f->db, 0, why, sizeof why));
             return false;
         }
+        if (!f->readonly) save_lock_bind_file(&f->lock, f->path); /* made just now: lock it by identity too */
         sqlite3_busy_timeout(f->db, 2000);
         long long version = 0;
         char why[1024];
@@ -293,8 +343,9 @@ static void txn_fail(save_file *f, const char *what)
 {
     if (f->txn_failed) return;
     f->txn_failed = true;
+    char why[400];
     snprintf(f->txn_err, sizeof f->txn_err, "saving to %s failed (%s: %s); the last complete save is kept", f->path,
-             what, sqlite3_errmsg(f->db));
+             what, save_db_why(f, f->db, 0, why, sizeof why));
     if (f->in_txn) sqlite3_exec(f->db, "ROLLBACK", NULL, NULL, NULL);
     f->in_txn = false;
 }
@@ -506,7 +557,7 @@ save_file *save_open(const char *path, char *note, size_t notelen, char *err, si
         return NULL;
     }
     snprintf(f->path, sizeof f->path, "%s", path);
-    f->lock.fd = -1;
+    f->lock.fd = f->lock.world_fd = -1;
     f->note = note, f->notelen = notelen;
     f->codec = chunk_codec_create();
     f->blob = malloc(chunk_codec_bound());

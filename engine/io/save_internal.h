@@ -56,6 +56,7 @@ struct save_file {
     char path[512];
     bool readonly;
     char readonly_why[160]; /* why (the permission, or who holds the lock) */
+    bool immutable;         /* read-only in a folder SQLite cannot write its WAL index to (save_db_open) */
     char aside[600];        /* where an unusable file went; "" when none */
     save_lock lock;         /* held while the file is open for writing */
     pthread_t thread;
@@ -103,6 +104,13 @@ save_file *save_reader_file(const save_reader *r);
 const char *save_reader_slot(const save_reader *r);
 
 /* Runs fn on the writer thread and waits for it (reads, open). */
+/* SQLite's reason for the last failure (rc, or the connection's last error
+ * when rc is 0), as a message: an I/O failure on a file system with no room
+ * left says that the disk is full, which is what the player can act on. */
+const char *save_db_why(const save_file *f, sqlite3 *db, int rc, char *buf, size_t len);
+/* Opens the file's connection (flags as sqlite3_open_v2's), immutable when
+ * the file is read in a folder that cannot be written. */
+int save_db_open(const save_file *f, sqlite3 **db, int flags);
 bool save_run_sync(save_file *f, op_kind kind, op_call_fn fn, void *arg, char *err, size_t errlen);
 
 #endif

@@ -44,11 +44,67 @@ static long read_pid(int fd)
     return pid > 0 ? pid : 0;
 }
 
+/* The lock on the world file itself: two names of one file (hard links)
+ * have two sidecars but one inode. flock, not fcntl: SQLite's own locks on
+ * the file are fcntl ones, and the two kinds never meet on a local file
+ * system. The descriptor stays open until the release, after SQLite closed
+ * the file: closing any descriptor of a file drops every fcntl lock the
+ * process has on it, SQLite's included. So only a game that finds the file
+ * held through another name closes one early; if that game holds the file
+ * itself through the other name (a 'load' of its own hard link), SQLite's
+ * fcntl locks on it go, which our flock still covers against other games. */
+static save_lock_result lock_world_file(save_lock *l, const char *world, char *err, size_t errlen)
+{
+    int fd = open(world, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return SAVE_LOCK_TAKEN; /* not made yet (save_lock_bind_file), or unreadable: SQLite says why */
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        l->world_fd = fd;
+        return SAVE_LOCK_TAKEN;
+    }
+    int e = errno;
+    close(fd);
+    if (e == EWOULDBLOCK) {
+        l->by_other_name = true;
+        return SAVE_LOCK_HELD;
+    }
+    snprintf(err, errlen, "%s cannot be locked: %s", world, strerror(e));
+    return e == ENOLCK || e == EOPNOTSUPP || e == ENOSYS ? SAVE_LOCK_UNSUPPORTED : SAVE_LOCK_ERROR;
+}
+
+void save_lock_bind_file(save_lock *l, const char *world)
+{
+    if (l->fd < 0) return;
+    struct stat held, now;
+    bool same = l->world_fd >= 0 && fstat(l->world_fd, &held) == 0 && stat(world, &now) == 0 &&
+                held.st_dev == now.st_dev && held.st_ino == now.st_ino;
+    if (same) return;
+    /* the file locked was moved aside (unusable) and a fresh one made: SQLite has closed the old one */
+    if (l->world_fd >= 0) close(l->world_fd);
+    l->world_fd = -1;
+    char err[64];
+    lock_world_file(l, world, err, sizeof err); /* just made by this game: nobody else can hold it */
+}
+
+/* The sidecar lock, as save_lock_take takes it. */
+static save_lock_result lock_sidecar(save_lock *l, long *holder, char *err, size_t errlen);
+
 save_lock_result save_lock_take(save_lock *l, const char *world, long *holder, char *err, size_t errlen)
 {
     l->fd = -1;
+    l->world_fd = -1;
+    l->by_other_name = false;
     *holder = 0;
     lock_name(world, l->path, sizeof l->path);
+    save_lock_result r = lock_sidecar(l, holder, err, errlen);
+    if (r != SAVE_LOCK_TAKEN) return r;
+    r = lock_world_file(l, world, err, errlen);
+    if (r == SAVE_LOCK_TAKEN || r == SAVE_LOCK_UNSUPPORTED) return r; /* unsupported: the sidecar still guards the name */
+    save_lock_release(l);
+    return r;
+}
+
+static save_lock_result lock_sidecar(save_lock *l, long *holder, char *err, size_t errlen)
+{
     /* The holder removes the lock file as it lets go, so a lock won on a
      * file that is no longer at that path guards nothing: try again. */
     for (int attempt = 0; attempt < 8; attempt++) {
@@ -94,8 +150,10 @@ save_lock_result save_lock_take(save_lock *l, const char *world, long *holder, c
 
 void save_lock_release(save_lock *l)
 {
+    if (l->world_fd >= 0) close(l->world_fd);
+    l->world_fd = -1;
     if (l->fd < 0) return;
-    unlink(l->path); /* while still holding it: see save_lock_take */
+    unlink(l->path); /* while still holding it: see lock_sidecar */
     close(l->fd);
     l->fd = -1;
 }

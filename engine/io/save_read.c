@@ -20,11 +20,12 @@ static char *dup_col(sqlite3_stmt *st, int i)
 
 static bool list_on_writer(save_file *f, void *arg, char *err, size_t errlen)
 {
+    char why[400];
     list_arg *la = arg;
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(f->db, "SELECT name, inputs, state, saved_at, gen_hash FROM slots ORDER BY name", -1, &st,
                            NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errmsg(f->db));
+        snprintf(err, errlen, "%s: %s", f->path, save_db_why(f, f->db, 0, why, sizeof why));
         return false;
     }
     int rc, cap = 0;
@@ -47,7 +48,7 @@ static bool list_on_writer(save_file *f, void *arg, char *err, size_t errlen)
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
-        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errstr(rc));
+        snprintf(err, errlen, "%s: %s", f->path, save_db_why(f, f->db, rc, why, sizeof why));
         return false;
     }
     return true;
@@ -73,11 +74,12 @@ typedef struct current_arg {
 
 static bool current_on_writer(save_file *f, void *arg, char *err, size_t errlen)
 {
+    char why[400];
     current_arg *ca = arg;
     sqlite3_stmt *st;
     ca->name[0] = 0;
     if (sqlite3_prepare_v2(f->db, "SELECT value FROM meta WHERE key='current'", -1, &st, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errmsg(f->db));
+        snprintf(err, errlen, "%s: %s", f->path, save_db_why(f, f->db, 0, why, sizeof why));
         return false;
     }
     int rc = sqlite3_step(st);
@@ -87,7 +89,7 @@ static bool current_on_writer(save_file *f, void *arg, char *err, size_t errlen)
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errstr(rc));
+        snprintf(err, errlen, "%s: %s", f->path, save_db_why(f, f->db, rc, why, sizeof why));
         return false;
     }
     return true;
@@ -114,10 +116,11 @@ typedef struct rows_arg {
 
 static bool rows_on_writer(save_file *f, void *arg, char *err, size_t errlen)
 {
+    char why[600] = "";
     rows_arg *ra = arg;
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(f->db, ra->sql, -1, &st, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errmsg(f->db));
+        snprintf(err, errlen, "%s: %s", f->path, save_db_why(f, f->db, 0, why, sizeof why));
         return false;
     }
     sqlite3_bind_text(st, 1, ra->slot, -1, SQLITE_STATIC);
@@ -125,7 +128,6 @@ static bool rows_on_writer(save_file *f, void *arg, char *err, size_t errlen)
     int rc;
     bool ok = true;
     while (ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        char why[600] = "";
         if (!ra->fn(st, ra->arg, why, sizeof why)) {
             snprintf(err, errlen, "%s: slot '%s', %s", f->path, ra->slot, why);
             ok = false;
@@ -133,7 +135,7 @@ static bool rows_on_writer(save_file *f, void *arg, char *err, size_t errlen)
         ra->count++;
     }
     if (ok && rc != SQLITE_DONE) {
-        snprintf(err, errlen, "%s: %s", f->path, sqlite3_errstr(rc));
+        snprintf(err, errlen, "%s: %s", f->path, save_db_why(f, f->db, rc, why, sizeof why));
         ok = false;
     }
     sqlite3_finalize(st);

@@ -80,7 +80,7 @@ static reader_conn *conn_take(save_reader *r)
     c = calloc(1, sizeof *c);
     /* NOMUTEX: one thread at a time uses it (the free list hands it over
      * under the mutex), so SQLite's own lock per call is not needed */
-    bool ok = c && sqlite3_open_v2(save_path(r->f), &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK;
+    bool ok = c && save_db_open(r->f, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX) == SQLITE_OK;
     if (ok) sqlite3_busy_timeout(c->db, 5000); /* a WAL reader waits only while the file recovers */
     ok = ok && sqlite3_prepare_v2(c->db, SAVE_COLUMN_SQL, -1, &c->column, NULL) == SQLITE_OK;
     if (!ok) {

@@ -1,7 +1,9 @@
 #include "ui/cmd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,25 +262,79 @@ int cmd_exec(const char *line)
 #define CMD_MAX_EXEC_DEPTH 8
 static int g_exec_depth;
 
-/* Reads one line (without its newline) into buf; false at the end of the
- * file. *len is its length, *nul whether it held a NUL byte, *cut whether
- * it was longer than the buffer (the rest is swallowed). */
-static bool read_line(FILE *f, char *buf, size_t cap, size_t *len, bool *nul, bool *cut)
+/* A file of commands is read whole (at most this much) and checked before
+ * any line runs: random bytes or a binary file would otherwise run the
+ * lines that happen to parse before the first bad byte. */
+#define CMD_MAX_FILE (4 << 20)
+
+/* Whether the bytes are text: UTF-8 without NUL or control bytes other
+ * than tab, CR and LF. If not, where the first bad byte is (line:col, from
+ * 1) and what it is. */
+static bool text_check(const unsigned char *p, size_t n, int *line, int *col, const char **what)
 {
-    size_t n = 0;
-    int ch;
-    *nul = *cut = false;
-    while ((ch = getc(f)) != EOF && ch != '\n') {
-        if (ch == 0) {
-            *nul = true; /* a binary file: the caller stops here, so /dev/zero ends */
-            break;
+    *line = *col = 1;
+    for (size_t i = 0; i < n; (*col)++) {
+        unsigned c = p[i];
+        if (c == '\n') {
+            (*line)++, *col = 0, i++;
+            continue;
         }
-        if (n + 1 < cap) buf[n++] = (char)ch;
-        else *cut = true;
+        if (c == 0 || (c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+            *what = c == 0 ? "a NUL byte" : "a control byte";
+            return false;
+        }
+        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+        bool ok = len && i + len <= n && !(len == 2 && c < 0xc2) && !(len == 4 && c > 0xf4);
+        for (size_t k = 1; ok && k < len; k++) ok = (p[i + k] & 0xc0) == 0x80;
+        if (!ok) {
+            *what = "a byte that is not UTF-8";
+            return false;
+        }
+        i += len;
     }
-    buf[n] = 0;
-    *len = n;
-    return ch != EOF || n > 0 || *nul;
+    return true;
+}
+
+/* The file's bytes (NUL-terminated, *n long), or NULL with errno set:
+ * EISDIR for a directory, EINVAL for anything else that is not a regular
+ * file (a FIFO or a device would block or never end), EFBIG when larger
+ * than CMD_MAX_FILE. Opened without blocking so that a FIFO with no
+ * writer cannot hang the game at the open. */
+static char *read_whole(const char *path, size_t *n)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return NULL;
+    struct stat st;
+    int e = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) ? EINVAL
+                                      : st.st_size > CMD_MAX_FILE                              ? EFBIG
+                                                                                               : 0;
+    char *buf = e ? NULL : malloc((size_t)st.st_size + 1);
+    if (!e && !buf) e = ENOMEM;
+    size_t got = 0;
+    while (!e && got < (size_t)st.st_size) {
+        ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) e = errno;
+        if (r <= 0) break; /* shrank while read: what is there */
+        got += (size_t)r;
+    }
+    close(fd);
+    if (e) {
+        free(buf);
+        errno = e;
+        return NULL;
+    }
+    buf[got] = 0;
+    *n = got;
+    return buf;
+}
+
+const char *cmd_file_error(int e)
+{
+    if (e == EINVAL) return "not a regular file (a FIFO or device is not read)";
+    if (e == EFBIG) return "larger than 4 MiB: not a file of commands";
+    if (e == EILSEQ) return "not text, so not a file of commands (none of it was run)";
+    return e ? strerror(e) : "unknown error";
 }
 
 int cmd_exec_file(const char *path)
@@ -288,28 +344,28 @@ int cmd_exec_file(const char *path)
         errno = ELOOP;
         return -1;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) { /* fopen opens directories; reading them fails */
-        fclose(f);
-        errno = EISDIR;
+    size_t size = 0;
+    char *text = read_whole(path, &size);
+    if (!text) return -1;
+    int bad_line, bad_col;
+    const char *what = "";
+    if (!text_check((const unsigned char *)text, size, &bad_line, &bad_col, &what)) {
+        log_error("%s:%d:%d: %s", path, bad_line, bad_col, what);
+        free(text);
+        errno = EILSEQ;
         return -1;
     }
     g_exec_depth++;
     g_nesting++;
-    char line[CMD_MAX_LINE];
     int lineno = 0, failures = 0;
-    size_t n;
-    bool nul, cut;
-    while (!g_stop && read_line(f, line, sizeof line, &n, &nul, &cut)) {
+    for (char *p = text; !g_stop && p < text + size;) {
+        char *nl = strchr(p, '\n');
+        char *end = nl ? nl : text + size;
+        *end = 0;
         lineno++;
-        if (nul) {
-            log_error("%s:%d: a NUL byte: this is a binary file, not commands (the rest is not read)", path, lineno);
-            failures++;
-            break;
-        }
-        if (cut) {
+        char *line = p;
+        p = end + 1;
+        if ((size_t)(end - line) >= CMD_MAX_LINE) {
             log_error("%s:%d: line too long (at most %d characters)", path, lineno, CMD_MAX_LINE - 1);
             failures++;
             continue;
@@ -320,11 +376,7 @@ int cmd_exec_file(const char *path)
         else if (rc) log_error("%s:%d: the line above failed", path, lineno);
         if (rc) failures++;
     }
-    if (ferror(f)) {
-        log_error("%s:%d: read error", path, lineno + 1);
-        failures++;
-    }
-    fclose(f);
+    free(text);
     g_exec_depth--;
     leave_exec();
     return failures;
@@ -439,7 +491,7 @@ static int c_exec(void *u, int argc, char **argv)
     errno = 0;
     int failures = cmd_exec_file(argv[1]);
     if (failures < 0) {
-        log_error("exec: cannot read '%s': %s", argv[1], errno ? strerror(errno) : "unknown error");
+        log_error("exec: cannot read '%s': %s", argv[1], cmd_file_error(errno));
         return 1;
     }
     return failures ? 1 : 0;

@@ -75,10 +75,15 @@ const cmd_desc *cmd_at(int index); /* name order */
  * "failed: <command>" and returns 1 (execution stops at the failure). */
 int cmd_exec(const char *line);
 /* Runs a config file line by line; errors are reported as file:line and the
- * remaining lines still run. A binary file (a NUL byte) stops at its first
- * such line, reported as file:line. Returns the number of failed lines, or
- * -1 with errno set if the file cannot be read (EISDIR for a directory). */
+ * remaining lines still run. The file is checked whole first: one that is
+ * not text (a NUL or control byte, bytes that are not UTF-8) runs no line:
+ * its first bad byte is reported as file:line:col and it fails as EILSEQ.
+ * Returns the number of failed lines, or -1 with errno set if the file
+ * cannot be run (EISDIR for a directory, EINVAL for a FIFO or device,
+ * EFBIG over 4 MiB, EILSEQ not text). */
 int cmd_exec_file(const char *path);
+/* What cmd_exec_file's errno means, for "cannot read FILE: ..." messages. */
+const char *cmd_file_error(int e);
 
 /* The registry's own commands: set get reset toggle help cvarlist cmdlist
  * echo exec quit. */

@@ -73,7 +73,7 @@ static int exec_if_present(const char *path)
     int failures = cmd_exec_file(path);
     if (failures < 0) {
         if (errno == ENOENT) return 0; /* not made yet: writeconfig (or quitting a window) makes it */
-        log_error("%s: cannot read: %s", path, errno ? strerror(errno) : "unknown error");
+        log_error("%s: cannot read: %s", path, cmd_file_error(errno));
         return 1;
     }
     if (failures) log_warn("%s: %d line%s failed (the rest were applied)", path, failures, failures == 1 ? "" : "s");
@@ -184,7 +184,7 @@ static int c_exec(void *u, int argc, char **argv)
     errno = 0;
     int failures = cmd_exec_file(path);
     if (failures < 0) {
-        log_error("exec: cannot read '%s': %s", argv[1], errno ? strerror(errno) : "unknown error");
+        log_error("exec: cannot read '%s': %s", argv[1], cmd_file_error(errno));
         return 1;
     }
     return failures ? 1 : 0;

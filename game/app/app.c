@@ -276,5 +276,5 @@ int app_run(const app_desc *d)
         rc = 0;
     }
     app_destroy(a);
-    return rc;
+    return app_save_exit_failed() ? 1 : rc; /* the exit save comes last */
 }

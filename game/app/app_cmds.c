@@ -81,17 +81,8 @@ static int c_biome(void *u, int argc, char **argv)
     return app_regenerate_async(a) ? 0 : 1;
 }
 
-static int c_tp(void *u, int argc, char **argv)
+void app_clamp_pos(app *a, double p[3], const char *who)
 {
-    app *a = u;
-    double p[3]; /* double: 10^7 + 0.5 is not a float */
-    if (argc != 4) {
-        log_error("usage: tp X Y Z (feet position in voxels)");
-        return 1;
-    }
-    for (int i = 0; i < 3; i++)
-        if (!parse_double(argv[i + 1], &p[i])) return 1; /* inf and nan are refused there */
-    app_sync_world(a);
     /* inside the world's columns, and not absurdly high: what stays finite
      * and in int range for everything that reads the position */
     const char *axis = "XYZ";
@@ -104,9 +95,23 @@ static int c_tp(void *u, int argc, char **argv)
     }
     for (int i = 0; i < 3; i++) {
         double c = p[i] < lo[i] ? lo[i] : p[i] > hi[i] ? hi[i] : p[i];
-        if (c != p[i]) log_warn("tp: %c %g is outside the world: clamped to %g", axis[i], p[i], c);
+        if (c != p[i]) log_warn("%s: %c %g is outside the world: clamped to %g", who, axis[i], p[i], c);
         p[i] = c;
     }
+}
+
+static int c_tp(void *u, int argc, char **argv)
+{
+    app *a = u;
+    double p[3]; /* double: 10^7 + 0.5 is not a float */
+    if (argc != 4) {
+        log_error("usage: tp X Y Z (feet position in voxels)");
+        return 1;
+    }
+    for (int i = 0; i < 3; i++)
+        if (!parse_double(argv[i + 1], &p[i])) return 1; /* inf and nan are refused there */
+    app_sync_world(a);
+    app_clamp_pos(a, p, "tp");
     memcpy(a->pl.pos, p, sizeof p);
     memset(a->pl.vel, 0, sizeof a->pl.vel);
     return 0;
@@ -170,7 +175,7 @@ static int c_stats(void *u, int argc, char **argv)
     long tris = 0;
     log_out("seed=%d", a->world_seed);
     log_out("biome=%s", a->world_kind ? a->world_kind->name : "?");
-    log_out("world_hash=%016llx", (unsigned long long)world_hash(w));
+    log_out("world_hash=%016llx", (unsigned long long)app_world_hash(a));
     log_out("solid_voxels=%llu", (unsigned long long)solid);
     log_out("chunks=%d", w->chunk_count);
     log_out("world_size=%dx%dx%d", w->sx, w->sy, w->sz);

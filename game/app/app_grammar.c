@@ -200,6 +200,28 @@ static int grammar_info(const char *file)
     return 0;
 }
 
+/* `grammar apply` runs on the main thread: the game stands still until it
+ * ends. The work grows with the box's voxels times the iterations (each
+ * iteration matches every rule everywhere in the box), so a box and count
+ * beyond the budget are refused up front with the figures, not left to
+ * freeze the game for minutes (a 256-voxel box at 64 iterations took 130 s).
+ * The budget is a 128-voxel box at 8 iterations, which derived in 3 to 8 s
+ * on 2 cores; a voxel-step there cost up to 0.45 us, the estimate's rate. */
+#define GRAMMAR_APPLY_BUDGET (128LL * 128 * 128 * 8)
+#define GRAMMAR_APPLY_US_PER_STEP 0.45
+
+static bool within_budget(const int lo[3], const int hi[3], int iterations)
+{
+    long long voxels = 1;
+    for (int i = 0; i < 3; i++) voxels *= hi[i] > lo[i] ? hi[i] - lo[i] : 0;
+    long long work = voxels * iterations;
+    if (work <= GRAMMAR_APPLY_BUDGET) return true;
+    log_error("grammar apply: %lld voxels x %d iterations = %lld voxel-steps, over the budget of %lld (it could "
+              "hold the game still for up to %.0f s): lower caves.apply_size or the iterations",
+              voxels, iterations, work, GRAMMAR_APPLY_BUDGET, (double)work * GRAMMAR_APPLY_US_PER_STEP * 1e-6);
+    return false;
+}
+
 static int grammar_apply(caves_app *s, const char *file, const char *iters)
 {
     app *a = s->a;
@@ -258,10 +280,12 @@ static int grammar_apply(caves_app *s, const char *file, const char *iters)
             }
     int min_y = cvar_int("caves.min_y", 3);
     lo[1] = lo[1] < min_y ? min_y : lo[1];
+    if (!within_budget(lo, hi, iterations)) goto done;
     const cvar *st = cvar_find("caves.stride");
     int stride[3] = { st ? (int)st->v[0] : 1, st ? (int)st->v[1] : 1, st ? (int)st->v[2] : 1 };
     caves_edit e;
     apply_derive_ctx dc = { s, PATH_CPU };
+    uint64_t t0 = timer_ns();
     if (!caves_apply_box_with(a->w, prog, lo, hi, stride, iterations, (uint64_t)a->world_seed, apply_derive, &dc, &e, err,
                               sizeof err)) {
         log_error("grammar apply: %s", err);
@@ -275,6 +299,7 @@ static int grammar_apply(caves_app *s, const char *file, const char *iters)
     log_out("chunks_touched=%d", touched);
     log_out("grammar_box=%d %d %d %d %d %d", lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
     log_out("grammar_path=%s", dc.path == PATH_GPU ? "gpu" : "cpu");
+    log_out("grammar_ms=%.1f", timer_ms_since(t0));
     rc = 0;
 done:
     free(g);

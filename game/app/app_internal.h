@@ -84,4 +84,9 @@ void app_loop(app *a);
  * notes what each simulated frame took to run. */
 void app_note_frame(app *a, float ms);
 
+/* Clamps a feet position to where tp may put the player (the world's
+ * columns, or the 32-bit reach of a streamed one; a little over
+ * the top), warning "WHO: Y ... clamped" per axis it moved. */
+void app_clamp_pos(app *a, double p[3], const char *who);
+
 #endif

@@ -19,6 +19,7 @@
 #include "core/log.h"
 #include "core/timer.h"
 #include "io/save.h"
+#include "io/save_fs.h"
 #include "platform/platform.h"
 #include "ui/cmd.h"
 
@@ -175,6 +176,7 @@ static bool apply_state(app *a, const char *state)
     for (int i = 0; i < 3; i++)
         if (!isfinite(p[i]) || fabs(p[i]) > APP_POS_LIMIT) return false;
     if (!isfinite(yaw) || !isfinite(pitch)) return false;
+    app_clamp_pos(a, p, "save: the saved position"); /* a y of 1e9 would fall for ever, or never land */
     memcpy(a->pl.pos, p, sizeof p);
     memset(a->pl.vel, 0, sizeof a->pl.vel);
     a->pl.yaw = 0, a->pl.pitch = 0;
@@ -323,6 +325,61 @@ static bool can_save(void) { return g_save.file && !save_readonly(g_save.file) &
 /* Everything unsaved to the writer now (biome switch, save, exit). */
 static uint64_t flush_all(app *a) { return can_save() && a->w ? snapshot(a) : 0; }
 
+/* Outlives the component's state (shutdown clears it): app_run's exit code. */
+static bool g_exit_failed;
+
+bool app_save_exit_failed(void) { return g_exit_failed; }
+
+/* The edits into a fresh world file at `path`: everything edited, as the
+ * full save after a failure writes it. True once it is on disk. */
+static bool save_copy_to(app *a, const char *path, char *err, size_t errlen)
+{
+    char note[2048];
+    save_file *copy = save_open(path, note, sizeof note, err, errlen);
+    if (!copy) {
+        save_fs_remove(path); /* what a full disk let it begin */
+        return false;
+    }
+    save_file *file = g_save.file;
+    g_save.file = copy;
+    g_save.full_next = g_save.replace = true;
+    uint64_t t = snapshot(a);
+    bool ok = save_wait(copy, t, err, errlen);
+    g_save.file = file;
+    save_release_world(copy, a->w);
+    save_close(copy);
+    if (!ok) save_fs_remove(path);
+    return ok;
+}
+
+/* The exit save failed (a full disk): said once, the exit is non-zero, and
+ * the edits go to a recovery file, beside the world when there is room
+ * there, else in the temporary folder, which is often another disk. */
+static void exit_save_failed(app *a, const char *err)
+{
+    if (g_exit_failed) return;
+    g_exit_failed = true;
+    log_error("not saved on exit: %s", err);
+    if (!a->w || !g_save.slot[0]) return;
+    char path[1200], why[1024] = "", name[700];
+    const char *tmp = getenv("TMPDIR");
+    const char *base = strrchr(save_path(g_save.file), '/');
+    base = base ? base + 1 : save_path(g_save.file);
+    for (int where = 0; where < 2; where++) {
+        if (where == 0) save_fs_aside_name(save_path(g_save.file), "recovered", path, sizeof path);
+        else {
+            snprintf(name, sizeof name, "%s/%s", tmp && tmp[0] == '/' ? tmp : "/tmp", base);
+            save_fs_aside_name(name, "recovered", path, sizeof path);
+        }
+        if (save_copy_to(a, path, why, sizeof why)) {
+            log_error("the edits of this world are kept in %s (play it with --world %s; the world file holds "
+                      "the last complete save)", path, path);
+            return;
+        }
+    }
+    log_error("the edits could not be kept anywhere either (%s): they are lost", why);
+}
+
 static void save_world_leaving(void *self, app *a, world *old)
 {
     g_save.left_ticket = flush_all(a);
@@ -331,7 +388,7 @@ static void save_world_leaving(void *self, app *a, world *old)
      * first would copy every queued chunk on this thread. */
     if (a->closing && g_save.file && g_save.left_ticket) {
         char err[1024];
-        if (!save_wait(g_save.file, g_save.left_ticket, err, sizeof err)) log_error("not saved on exit: %s", err);
+        if (!save_wait(g_save.file, g_save.left_ticket, err, sizeof err)) exit_save_failed(a, err);
     }
     if (g_save.file) save_release_world(g_save.file, old); /* it is about to be destroyed */
 }
@@ -504,9 +561,9 @@ static void save_shutdown(void *self, app *a)
          * settled into it with their component there to say which boxes to
          * search after a load. Saving again now, without it, would write a
          * state that forgets them. Only an edit since needs another. */
-        uint64_t t = a->w && has_unsaved(a) ? flush_all(a) : s->left_ticket;
+        uint64_t t = g_exit_failed ? 0 : a->w && has_unsaved(a) ? flush_all(a) : s->left_ticket;
         char err[1024];
-        if (t && !save_wait(s->file, t, err, sizeof err)) log_error("not saved on exit: %s", err);
+        if (t && !save_wait(s->file, t, err, sizeof err)) exit_save_failed(a, err);
         close_file();
     }
     free(s->inputs);
@@ -627,7 +684,7 @@ static int c_load(void *u, int argc, char **argv)
     int rc = switch_file(a, path, true);
     if (rc == 0) {
         log_out("loaded=%s", path);
-        log_out("world_hash=%016llx", (unsigned long long)world_hash(a->w));
+        log_out("world_hash=%016llx", (unsigned long long)app_world_hash(a));
     }
     return rc;
 }
@@ -702,70 +759,6 @@ static int c_worlds(void *u, int argc, char **argv)
     return 0;
 }
 
-static int c_sleep(void *u, int argc, char **argv)
-{
-    char *end;
-    double s = argc == 2 ? strtod(argv[1], &end) : -1;
-    if (argc != 2 || *end || end == argv[1] || !(s >= 0 && s <= 3600)) {
-        log_error("usage: sleep SECONDS (0 to 3600; for scripted tests)");
-        return 1;
-    }
-    struct timespec ts = { (time_t)s, (long)((s - floor(s)) * 1e9) };
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-    return 0;
-}
-
-/* `probe X Y Z [X2 Y2 Z2]`: what a voxel (or a box) holds, so scripts can
- * check that an edit far away came back with its world (world_hash covers
- * only the window, and which columns of it are ready varies). */
-static int c_probe(void *u, int argc, char **argv)
-{
-    app *a = u;
-    long v[6];
-    bool ok = argc == 4 || argc == 7;
-    for (int i = 0; ok && i < argc - 1; i++) {
-        char *end;
-        v[i] = strtol(argv[i + 1], &end, 10);
-        ok = *end == 0 && end != argv[i + 1] && labs(v[i]) <= WORLD_COORD_LIMIT;
-    }
-    if (!ok) {
-        log_error("usage: probe X Y Z [X2 Y2 Z2] (voxel coordinates, within +-%d)", WORLD_COORD_LIMIT);
-        return 1;
-    }
-    app_sync_world(a);
-    if (argc == 4) v[3] = v[0], v[4] = v[1], v[5] = v[2];
-    long lo[3], hi[3], n = 1;
-    for (int i = 0; i < 3; i++) {
-        lo[i] = v[i] < v[i + 3] ? v[i] : v[i + 3];
-        hi[i] = v[i] < v[i + 3] ? v[i + 3] : v[i];
-        n *= hi[i] - lo[i] + 1;
-        if (n > 1 << 24) {
-            log_error("probe: the box holds over %d voxels", 1 << 24);
-            return 1;
-        }
-    }
-    const world *w = a->w;
-    uint64_t h = HASH_SEED, solid = 0;
-    bool ready = true;
-    for (long z = lo[2]; z <= hi[2]; z++)
-        for (long x = lo[0]; x <= hi[0]; x++) {
-            int cx = (int)(x >> CHUNK_BITS), cz = (int)(z >> CHUNK_BITS);
-            ready = ready && world_chunk_valid(w, cx, 0, cz) && world_column_state(w, cx, cz) == WORLD_COL_READY;
-            for (long y = lo[1]; y <= hi[1]; y++) {
-                uint8_t m = world_get(w, (int)x, (int)y, (int)z), t = world_get_tint(w, (int)x, (int)y, (int)z);
-                uint8_t both[2] = { m, t };
-                h = hash_bytes(h, both, 2);
-                solid += m != MAT_AIR;
-            }
-        }
-    if (argc == 4) log_out("probe=%s", material_table[world_get(w, (int)v[0], (int)v[1], (int)v[2])].name);
-    log_out("probe_hash=%016llx", (unsigned long long)h);
-    log_out("probe_solid=%llu", (unsigned long long)solid);
-    log_out("probe_ready=%d", ready ? 1 : 0); /* 0: part of it is not generated yet (air for now) */
-    return 0;
-}
-
 static void *save_init(app *a)
 {
     cvar_desc d = { "save.autosave", "seconds between autosaves of the world's edits (0 = off)", CVAR_FLOAT,
@@ -776,11 +769,9 @@ static void *save_init(app *a)
         { "load", "[NAME]", "open world NAME (no NAME: back to the last save)", c_load, a },
         { "world", "new NAME", "start a new world file NAME from the current settings", c_world, a },
         { "worlds", "", "list the saved worlds with size and last played", c_worlds, a },
-        { "sleep", "SECONDS", "wait (for scripted tests)", c_sleep, a },
-        { "probe", "X Y Z [X2 Y2 Z2]", "the material at a voxel, or a hash of a box (for scripted tests of saves)",
-          c_probe, a, NULL, CMD_NEEDS_WORLD },
     };
     cmd_register_table(table, (int)(sizeof table / sizeof table[0]));
+    app_save_script_register(a);
     return &g_save;
 }
 

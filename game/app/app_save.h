@@ -16,6 +16,9 @@
  * on exit. */
 extern const component app_save_component;
 
+/* Registers sleep and probe (app_save_script.c); save_init calls it. */
+void app_save_script_register(struct app *a);
+
 /* Opens --world FILE (or, windowed, the default world) and sets the cvars
  * to its current slot's inputs; app_run calls it after the config and
  * before the first generation. */
@@ -24,6 +27,9 @@ void app_save_start(struct app *a);
  * and moved aside, unopenable, a slot refused), each said as an error: a
  * headless run then exits 1 even if every command succeeded. */
 int app_save_failures(void);
+/* The save on exit failed (said once, with where the edits were kept):
+ * the run exits non-zero. Asked after the app is destroyed. */
+bool app_save_exit_failed(void);
 /* `biome NAME`: each kind comes back as it was saved (its seed and
  * parameters). False (logged) when the slot is refused. */
 bool app_save_restore_kind(struct app *a, const char *kind);

@@ -307,10 +307,51 @@ static bool arg_long(const char *cmd, const char *name, const char *text, long l
     return true;
 }
 
+/* The columns whose square comes within r voxels of (x, z), in coordinate
+ * order, folded into *h: a streamed world's as the stream installs them
+ * (generated with their stored edits where not resident), a finite world's
+ * as they are (nothing beyond its edges). False with err when a column
+ * fails to generate or there is no memory. */
+static bool hash_disc(app *a, double x, double z, double r, uint64_t *h, int *columns, int *generated, char *err,
+                      size_t errlen)
+{
+    stream *s = app_stream(a);
+    world *w = a->w;
+    world *scratch = s ? world_create_window(0, 0, 1, w->cy, 1) : NULL;
+    if (s && !scratch) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    *columns = *generated = 0;
+    int x0 = (int)floor((x - r) / CHUNK_SIZE), x1 = (int)floor((x + r) / CHUNK_SIZE);
+    int z0 = (int)floor((z - r) / CHUNK_SIZE), z1 = (int)floor((z + r) / CHUNK_SIZE);
+    for (int cz = z0; cz <= z1; cz++)
+        for (int cx = x0; cx <= x1; cx++) {
+            double dx = fmax(fmax((double)cx * CHUNK_SIZE - x, x - (cx + 1.0) * CHUNK_SIZE), 0);
+            double dz = fmax(fmax((double)cz * CHUNK_SIZE - z, z - (cz + 1.0) * CHUNK_SIZE), 0);
+            if (dx * dx + dz * dz > r * r) continue;
+            if (s) {
+                *generated += world_column_state(w, cx, cz) != WORLD_COL_READY;
+                if (!stream_hash_column(s, scratch, cx, cz, h)) {
+                    snprintf(err, errlen, "column %d,%d failed to generate", cx, cz);
+                    world_destroy(scratch);
+                    return false;
+                }
+            } else {
+                /* a finite world: its columns, nothing beyond them */
+                if (cx < w->ocx || cx >= w->ocx + w->cx || cz < w->ocz || cz >= w->ocz + w->cz) continue;
+                *h = hash_u64(*h, ((uint64_t)(uint32_t)cx << 32) | (uint32_t)cz);
+                for (int cy = 0; cy < w->cy; cy++) *h = world_hash_chunk(*h, &w->chunks[world_chunk_index(w, cx, cy, cz)]);
+            }
+            (*columns)++;
+        }
+    world_destroy(scratch);
+    return true;
+}
+
 /* `hash X Z R`: one hash of the voxels and tints of every chunk column whose
- * square comes within R voxels of (X, Z), in coordinate order, generating
- * the ones that are not resident (with their stored edits). Tests compare
- * regions across runs, flights and worker counts with it. */
+ * square comes within R voxels of (X, Z) (hash_disc). Tests compare regions
+ * across runs, flights and worker counts with it. */
 static int c_hash(void *u, int argc, char **argv)
 {
     app *a = u;
@@ -324,42 +365,31 @@ static int c_hash(void *u, int argc, char **argv)
         !arg_long("hash", "Z", argv[2], -WORLD_COORD_LIMIT, WORLD_COORD_LIMIT, &z) ||
         !arg_long("hash", "RADIUS", argv[3], 0, 4096, &r))
         return 1;
-    stream *s = app_stream(a);
-    world *w = a->w;
-    world *scratch = s ? world_create_window(0, 0, 1, w->cy, 1) : NULL;
-    if (s && !scratch) {
-        log_error("hash: out of memory");
+    uint64_t h = HASH_SEED;
+    int columns, generated;
+    char err[128];
+    if (!hash_disc(a, (double)x, (double)z, (double)r, &h, &columns, &generated, err, sizeof err)) {
+        log_error("hash: %s", err);
         return 1;
     }
-    uint64_t h = HASH_SEED;
-    int columns = 0, generated = 0;
-    int x0 = (int)floor((double)(x - r) / CHUNK_SIZE), x1 = (int)floor((double)(x + r) / CHUNK_SIZE);
-    int z0 = (int)floor((double)(z - r) / CHUNK_SIZE), z1 = (int)floor((double)(z + r) / CHUNK_SIZE);
-    for (int cz = z0; cz <= z1; cz++)
-        for (int cx = x0; cx <= x1; cx++) {
-            double dx = fmax(fmax((double)cx * CHUNK_SIZE - x, x - (cx + 1.0) * CHUNK_SIZE), 0);
-            double dz = fmax(fmax((double)cz * CHUNK_SIZE - z, z - (cz + 1.0) * CHUNK_SIZE), 0);
-            if (dx * dx + dz * dz > (double)r * r) continue;
-            if (s) {
-                generated += world_column_state(w, cx, cz) != WORLD_COL_READY;
-                if (!stream_hash_column(s, scratch, cx, cz, &h)) {
-                    log_error("hash: column %d,%d failed to generate", cx, cz);
-                    world_destroy(scratch);
-                    return 1;
-                }
-            } else {
-                /* a finite world: its columns, nothing beyond them */
-                if (cx < w->ocx || cx >= w->ocx + w->cx || cz < w->ocz || cz >= w->ocz + w->cz) continue;
-                h = hash_u64(h, ((uint64_t)(uint32_t)cx << 32) | (uint32_t)cz);
-                for (int cy = 0; cy < w->cy; cy++) h = world_hash_chunk(h, &w->chunks[world_chunk_index(w, cx, cy, cz)]);
-            }
-            columns++;
-        }
-    world_destroy(scratch);
     log_out("hash_columns=%d", columns);
     log_out("hash_generated=%d", generated);
     log_out("hash=%016llx", (unsigned long long)h);
     return 0;
+}
+
+uint64_t app_world_hash(app *a)
+{
+    if (!app_stream(a)) return world_hash(a->w);
+    uint64_t h = HASH_SEED;
+    int columns, generated;
+    char err[128];
+    if (!hash_disc(a, a->pl.pos[0], a->pl.pos[2], ceil((double)a->cv.distance->f), &h, &columns, &generated, err,
+                   sizeof err)) {
+        log_warn("world_hash: %s; hashing the window as it is", err);
+        return world_hash(a->w);
+    }
+    return h;
 }
 
 float app_stream_progress(app *a, const char **label)

@@ -56,5 +56,11 @@ void app_stream_settle(app *a, double x, double z, int radius);
  * stream.margin (stream_set_radius). */
 int app_stream_radius(const app *a);
 void app_stream_print_stats(app *a);
+/* stats' world_hash: in a finite world every voxel (world_hash); in a
+ * streamed one the columns within view.distance of the player, the ones
+ * `stream wait` waits for, each as the stream installs it (generated where
+ * it has not arrived), so that one seed prints one hash however far the
+ * margin has come. */
+uint64_t app_world_hash(app *a);
 
 #endif
