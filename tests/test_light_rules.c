@@ -20,7 +20,7 @@ static void fill_box(world *w, int x0, int y0, int z0, int x1, int y1, int z1, u
             for (int x = x0; x < x1; x++) world_set(w, x, y, z, m);
 }
 
-/* Mean sun (0..255) over the floor elements of a 16 x 16 patch in the
+/* Mean sun (decoded, 0..255) over the floor elements of a 16 x 16 patch in the
  * middle of a 64^3 window whose whole sky is shut by a roof at FLOOR + h:
  * no walk of under 16 voxels gets round its edge. The roof is 4 voxels
  * thick because particles test only where each step lands: a step longer
@@ -36,7 +36,8 @@ static double sun_under_roof(const light_params *p, int h)
         for (int x = 24; x < 40; x++) {
             uint8_t sun, sky;
             light_get(l, x, FLOOR, z, &sun, &sky);
-            sum += sun;
+            assert_int_not_equal(sun, LIGHT_NONE); /* a floor under air is an element */
+            sum += 255.0 * light_decode(sun);
         }
     light_destroy(l);
     world_destroy(w);
