@@ -8,6 +8,7 @@
 set -u
 strata=$1
 . "$(dirname "$0")/cli_lib.sh"
+small_view
 export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
 kv() { grep "^$1=" "$tmp/out" | sed -n "${2:-1}p" | cut -d= -f2-; }
 same() { # same NAME EXPECTED ACTUAL

@@ -6,6 +6,7 @@
 set -u
 strata=$1
 . "$(dirname "$0")/cli_lib.sh"
+small_view
 export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
 small="set world.stream 0; set world.size_x 4; set world.size_y 4; set world.size_z 4; biome hills; set tool.size 4"
 body() { grep '^body\.' "$tmp/out" | sed -n "$1p" | sed 's/.* pos //'; }

@@ -7,6 +7,7 @@
 set -u
 strata=$1
 . "$(dirname "$0")/cli_lib.sh" # tmp, fail, check
+small_view
 export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
 holder=
 trap '[ -n "$holder" ] && kill -9 "$holder" 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -9,6 +9,7 @@
 set -u
 strata=$1
 . "$(dirname "$0")/cli_lib.sh"
+small_view
 export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
 run() { local name=$1 want=$2; shift 2; check "$name" "$want" "$strata" --headless "$@"; }
 copy() { # a world file with its WAL (the last commits may be only there)

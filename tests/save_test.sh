@@ -4,10 +4,9 @@
 # after save, names refused, foreign files moved aside, generator versions.
 set -u
 strata=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/cli_lib.sh" # tmp, fail
+small_view
 export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
-fail=0
 run() { # run NAME EXPECTED_RC ARGS... (output in $tmp/out, $tmp/err)
     local name=$1 want=$2; shift 2
     "$strata" --headless "$@" >"$tmp/out" 2>"$tmp/err"

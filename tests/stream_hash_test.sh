@@ -8,6 +8,7 @@
 set -u
 strata=$1
 . "$(dirname "$0")/cli_lib.sh"
+small_view
 export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
 run() { local name=$1 want=$2; shift 2; check "$name" "$want" "$strata" --headless "$@"; }
 nth() { grep "^$1=" "$tmp/out" | sed -n "$2p" | cut -d= -f2-; }
