@@ -6,7 +6,12 @@
  * ghost's cost. Triangles and chunks drawn are noted.
  * render.frame.deciduous.bodies: the deciduous spawn view with the trunks of
  * the 50 oaks nearest in front of the player cut, their crowns caught in
- * mid-fall (voxel bodies: target <= 1.5x render.frame.deciduous). */
+ * mid-fall (voxel bodies: target <= 1.5x render.frame.deciduous).
+ * render.lightcost.<view>: what the light's newer features (smooth light,
+ * emitters, the sky's gradient and sun) cost a view, frames with them and
+ * without alternated in one process, so the machine's drift and the other
+ * processes' load fall on both alike (two processes of the same view
+ * differ by up to 40 % here). Target: on / off <= 1.15. */
 #include <glad/gl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +24,8 @@
 #include "app/app_render.h"
 #include "app/app_stream.h"
 #include "bench.h"
+#include "core/timer.h"
+#include "ui/cvar.h"
 #include "ui/cmd.h"
 
 typedef struct frame_bench {
@@ -179,3 +186,100 @@ static const bench_case frame_cases[] = {
     { "render.frame.enhanced.hills", s_enhanced_hills, frame_run, frame_teardown, 10 },
 };
 BENCH_REGISTER(frame_cases)
+
+/* ---- render.lightcost.<view> ---- */
+
+enum { COST_PAIRS = 24 };
+static const char *const cost_cvars[] = { "light.smooth", "light.emit", "render.sky" };
+#define COST_NCVARS (int)(sizeof cost_cvars / sizeof cost_cvars[0])
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+typedef struct cost_state { char on[COST_NCVARS][32]; } cost_state;
+
+/* The features as the view has them (the defaults: on). */
+static cost_state cost_save(void)
+{
+    cost_state c;
+    for (int i = 0; i < COST_NCVARS; i++) {
+        const cvar *v = cvar_find(cost_cvars[i]);
+        snprintf(c.on[i], sizeof c.on[i], "%s", v ? v->str : "0");
+    }
+    return c;
+}
+
+/* The features as saved, or all off. */
+static void cost_features(const cost_state *c, bool enable)
+{
+    for (int i = 0; i < COST_NCVARS; i++) cvar_set_by_name(cost_cvars[i], enable ? c->on[i] : "0");
+}
+
+static double cost_frame(app *a)
+{
+    uint64_t t0 = timer_ns();
+    app_render(a);
+    glFinish();
+    return timer_ms_since(t0);
+}
+
+/* the view drawn once in each state: programs and textures made */
+static void cost_warmup(void *s)
+{
+    frame_bench *f = s;
+    cost_state on = cost_save();
+    cost_features(&on, false);
+    cost_frame(f->a);
+    cost_features(&on, true);
+    cost_frame(f->a);
+}
+
+static void cost_run(void *s)
+{
+    frame_bench *f = s;
+    cost_state on = cost_save();
+    double t_on[COST_PAIRS], t_off[COST_PAIRS], ratio[COST_PAIRS];
+    /* each pair in an order that alternates, so neither state always
+     * follows the switch; one frame after each switch is not timed (a
+     * changed state may rebuild a program or a texture once) */
+    for (int i = 0; i < COST_PAIRS; i++) {
+        bool on_first = i % 2 == 0;
+        for (int k = 0; k < 2; k++) {
+            bool enable = (k == 0) == on_first;
+            cost_features(&on, enable);
+            app_render(f->a);
+            glFinish();
+            double ms = cost_frame(f->a);
+            if (enable) t_on[i] = ms;
+            else t_off[i] = ms;
+        }
+        ratio[i] = t_on[i] / t_off[i];
+    }
+    cost_features(&on, true);
+    qsort(t_on, COST_PAIRS, sizeof *t_on, cmp_double);
+    qsort(t_off, COST_PAIRS, sizeof *t_off, cmp_double);
+    qsort(ratio, COST_PAIRS, sizeof *ratio, cmp_double);
+    bench_note("on_ms", t_on[COST_PAIRS / 2]);
+    bench_note("off_ms", t_off[COST_PAIRS / 2]);
+    /* the median of the pairs' own ratios: each pair ran within a few
+     * frames of each other; p10/p90 show the spread that is left */
+    bench_note("ratio", ratio[COST_PAIRS / 2]);
+    bench_note("ratio_p10", ratio[COST_PAIRS / 10]);
+    bench_note("ratio_p90", ratio[COST_PAIRS * 9 / 10]);
+}
+
+static const bench_case cost_cases[] = {
+    { "render.lightcost.hills", s_hills, cost_run, frame_teardown, 1, cost_warmup },
+    { "render.lightcost.desert", s_desert, cost_run, frame_teardown, 1, cost_warmup },
+    { "render.lightcost.taiga", s_taiga, cost_run, frame_teardown, 1, cost_warmup },
+    { "render.lightcost.deciduous", s_deciduous, cost_run, frame_teardown, 1, cost_warmup },
+    { "render.lightcost.formula", s_formula, cost_run, frame_teardown, 1, cost_warmup },
+    { "render.lightcost.desert.high", s_high, cost_run, frame_teardown, 1, cost_warmup },
+    { "render.lightcost.smooth.hills", s_smooth_hills, cost_run, frame_teardown, 1, cost_warmup },
+    { "render.lightcost.smooth.desert", s_smooth_desert, cost_run, frame_teardown, 1, cost_warmup },
+    { "render.lightcost.enhanced.hills", s_enhanced_hills, cost_run, frame_teardown, 1, cost_warmup },
+};
+BENCH_REGISTER(cost_cases)
