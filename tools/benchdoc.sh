@@ -23,7 +23,8 @@ done
 gen() {
 awk -v about="$dir/about.tsv" -v peers="$dir/peers.tsv" '
 # One flat JSON object a line: string and number values only, as
-# strata-bench prints them. Fills K[1..n], V[1..n]; returns n, or -1.
+# strata-bench prints them. Fills K[1..n], V[1..n] and STR[1..n] (1: the
+# value was a string, printed as it is); returns n, or -1.
 function parse(s,   n, k, c, v) {
     n = 0
     sub(/^[ \t]*\{[ \t]*/, "", s)
@@ -34,7 +35,7 @@ function parse(s,   n, k, c, v) {
         k = substr(s, 2, RLENGTH - 1); sub(/"[ \t]*:[ \t]*$/, "", k)
         s = substr(s, RLENGTH + 1)
         if (s ~ /^"/) {
-            v = ""; s = substr(s, 2)
+            v = ""; s = substr(s, 2); STR[n + 1] = 1
             while (s != "" && substr(s, 1, 1) != "\"") {
                 c = substr(s, 1, 1)
                 if (c == "\\") { s = substr(s, 2); c = substr(s, 1, 1) }
@@ -43,6 +44,7 @@ function parse(s,   n, k, c, v) {
             if (s == "") return -1
             s = substr(s, 2)
         } else {
+            STR[n + 1] = 0
             match(s, /^[-+0-9.eE]+/)
             if (RSTART == 0) return -1
             v = substr(s, 1, RLENGTH); s = substr(s, RLENGTH + 1)
@@ -137,7 +139,7 @@ FNR == 1 {
         else if (K[i] == "min_ms") MIN[nb] = V[i]
         else if (K[i] == "max_ms") MAX[nb] = V[i]
         else if (K[i] == "runs") RUNS[nb] = V[i]
-        else { NOTES[nb] = NOTES[nb] (NOTES[nb] == "" ? "" : ", ") K[i] "=" num(V[i]); NOTE_V[nb, K[i]] = V[i] }
+        else { NOTES[nb] = NOTES[nb] (NOTES[nb] == "" ? "" : ", ") K[i] "=" (STR[i] ? V[i] : num(V[i])); NOTE_V[nb, K[i]] = V[i] }
     }
     if (B[nb] == "") fail("a line without \"bench\"")
 }
