@@ -7,7 +7,6 @@
 #include "test_support.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,17 +50,6 @@ static app *open_far(void)
     return a;
 }
 
-static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void run(const char *fmt, ...)
-{
-    char cmd[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    if (cmd_exec(cmd) != 0) fail_msg("'%s' failed", cmd);
-}
-
 /* The box's materials, relative to the anchor. */
 static uint8_t *snapshot(const world *w, long anchor)
 {
@@ -87,18 +75,18 @@ static long count_changed(const uint8_t *a, const uint8_t *b)
  * structure, a cut from the view, a fill from the view. */
 static void build_at(app *a, long A, uint8_t *steps[4])
 {
-    run("tp %ld.5 100 %ld.5; look 90 0; stream wait 48; frames 1", A + 20, A + 30);
+    test_cmd("tp %ld.5 100 %ld.5; look 90 0; stream wait 48; frames 1", A + 20, A + 30);
     steps[0] = snapshot(a->w, A);
-    run("set tool.size 8; set tool.shape \"x >= 0\"; fill stone %ld.5 100 %ld.5", A + 40, A + 30);
-    run("fill sand %ld 106 %ld", A + 46, A + 26);
-    run("set tool.size 5; fill oak_log %ld.5 112.5 %ld.25", A + 36, A + 34);
-    run("set tool.size 7; set tool.shape \"sr < r\"; fill fir_leaves %ld.5 96.5 %ld.75", A + 50, A + 36);
+    test_cmd("set tool.size 8; set tool.shape \"x >= 0\"; fill stone %ld.5 100 %ld.5", A + 40, A + 30);
+    test_cmd("fill sand %ld 106 %ld", A + 46, A + 26);
+    test_cmd("set tool.size 5; fill oak_log %ld.5 112.5 %ld.25", A + 36, A + 34);
+    test_cmd("set tool.size 7; set tool.shape \"sr < r\"; fill fir_leaves %ld.5 96.5 %ld.75", A + 50, A + 36);
     steps[1] = snapshot(a->w, A);
     /* the tool where the view puts it (a ray from the eye, the pose turned
      * with the camera): the same voxels relative to the eye */
-    run("set tool.size 6; set tool.shape \"x >= 0\"; look 97 4; cut; frames 1");
+    test_cmd("set tool.size 6; set tool.shape \"x >= 0\"; look 97 4; cut; frames 1");
     steps[2] = snapshot(a->w, A);
-    run("look 80 -9; fill dirt; frames 1");
+    test_cmd("look 80 -9; fill dirt; frames 1");
     steps[3] = snapshot(a->w, A);
 }
 
@@ -110,14 +98,14 @@ static const char *const k_modes[SHOTS] = { "blocks", "blocks", "smooth", "smoot
 static void pictures_at(app *a, long A, uint8_t *px[SHOTS])
 {
     for (int k = 0; k < SHOTS; k++) {
-        run("set render.mode %s; set light.enable %d", k_modes[k], k % 2);
-        run("tp %ld.5 100 %ld.5; look 90 25; stream wait 48; frames 2", A + 20, A + 30);
+        test_cmd("set render.mode %s; set light.enable %d", k_modes[k], k % 2);
+        test_cmd("tp %ld.5 100 %ld.5; look 90 25; stream wait 48; frames 2", A + 20, A + 30);
         px[k] = screenshot_read(platform_framebuffer(a->plat), W, H);
         assert_non_null(px[k]);
         if (getenv("STRATA_TEST_TRACE"))
-            run("screenshot /tmp/far_%s_%d_%s.png", k_modes[k], k % 2, A ? "far" : "origin");
+            test_cmd("screenshot /tmp/far_%s_%d_%s.png", k_modes[k], k % 2, A ? "far" : "origin");
     }
-    run("set render.mode blocks; set light.enable 1");
+    test_cmd("set render.mode blocks; set light.enable 1");
 }
 
 /* A cube of stone filled above the structure, cut loose and falling for
@@ -128,22 +116,22 @@ static void pictures_at(app *a, long A, uint8_t *px[SHOTS])
  * again. `shows`: the pixels it changes. */
 static uint8_t *body_picture_at(app *a, long A, long *shows)
 {
-    run("set render.mode blocks; set light.enable 0; set physics.enable 1; set tool.visible 0");
-    run("tp %ld.5 100 %ld.5; look 90 25; stream wait 48; frames 1", A + 20, A + 30);
+    test_cmd("set render.mode blocks; set light.enable 0; set physics.enable 1; set tool.visible 0");
+    test_cmd("tp %ld.5 100 %ld.5; look 90 25; stream wait 48; frames 1", A + 20, A + 30);
     uint8_t *before = screenshot_read(platform_framebuffer(a->plat), W, H);
     assert_non_null(before);
-    run("set tool.size 5; set tool.shape \"x >= 0\"; fill stone %ld.5 124.5 %ld.5; frames 4", A + 60, A + 30);
+    test_cmd("set tool.size 5; set tool.shape \"x >= 0\"; fill stone %ld.5 124.5 %ld.5; frames 4", A + 60, A + 30);
     int count, awake;
     long voxels;
     app_bodies_counts(a, &count, &awake, &voxels);
     assert_int_equal(count, 1); /* it is a body, falling */
     uint8_t *px = screenshot_read(platform_framebuffer(a->plat), W, H);
     assert_non_null(px);
-    if (getenv("STRATA_TEST_TRACE")) run("screenshot /tmp/far_body_%s.png", A ? "far" : "origin");
+    if (getenv("STRATA_TEST_TRACE")) test_cmd("screenshot /tmp/far_body_%s.png", A ? "far" : "origin");
     *shows = 0;
     for (long i = 0; i < (long)W * H; i++) *shows += memcmp(px + 4 * i, before + 4 * i, 3) != 0;
     free(before);
-    run("frames 600; set physics.enable 0; set light.enable 1; set tool.visible 1");
+    test_cmd("frames 600; set physics.enable 0; set light.enable 1; set tool.visible 1");
     app_bodies_counts(a, &count, &awake, &voxels);
     assert_int_equal(count, 0); /* it landed and merged */
     return px;

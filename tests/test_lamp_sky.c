@@ -8,7 +8,6 @@
 #include "test_support.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,20 +28,10 @@
 #define W 320
 #define H 180
 
-static void run(const char *fmt, ...)
-{
-    char cmd[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    if (cmd_exec(cmd) != 0) fail_msg("command failed: %s", cmd);
-}
-
 static unsigned char *shot(void)
 {
     const char *path = "test_lamp_sky.png";
-    run("frames 1; screenshot %s", path);
+    test_cmd("frames 1; screenshot %s", path);
     int w, h, n;
     unsigned char *px = stbi_load(path, &w, &h, &n, 3);
     assert_non_null(px);
@@ -85,7 +74,7 @@ static app *open_hills(void)
     app_desc d = { .headless = true, .width = W, .height = H };
     app *a = app_create(&d);
     if (!a) fail_msg("no app: a GL context or the assets are missing");
-    run("set world.stream 0; set world.size_x 8; set world.size_y 4; set world.size_z 8; set tool.visible 0; "
+    test_cmd("set world.stream 0; set world.size_x 8; set world.size_y 4; set world.size_z 8; set tool.visible 0; "
         "set render.crosshair 0; set player.fly 1; biome hills");
     assert_non_null(a->w);
     return a;
@@ -119,13 +108,13 @@ static void test_tunnel_lamp(void **state)
     set_box(a, (const int[3]){ x0, y0, z0 }, (const int[3]){ x0 + len, y0 + 3, z0 + 3 }, MAT_AIR);
     static const char *modes[] = { "blocks", "smooth", "enhanced" };
     for (int m = 0; m < 3; m++) {
-        run("set render.mode %s; set player.lamp 0; tp 128.5 %d 128.5; look 90 -10", modes[m],
+        test_cmd("set render.mode %s; set player.lamp 0; tp 128.5 %d 128.5; look 90 -10", modes[m],
             lowest_ground(a, 126, 126, 131, 131) + 6);
         unsigned char *open = shot();
         double g_open = central_quarter(open);
-        run("tp %d.5 %.2f %d.5; look 90 0", x0, (double)y0 + 0.2, z0 + 1);
+        test_cmd("tp %d.5 %.2f %d.5; look 90 0", x0, (double)y0 + 0.2, z0 + 1);
         unsigned char *off = shot();
-        run("set player.lamp 1");
+        test_cmd("set player.lamp 1");
         unsigned char *on = shot();
         double g_off = central_quarter(off), g_on = central_quarter(on);
         print_message("%s: open %.3f, tunnel lamp off %.3f, lamp on %.3f (%.0f%% of open)\n", modes[m], g_open, g_off,
@@ -136,7 +125,7 @@ static void test_tunnel_lamp(void **state)
         assert_true(g_on > 1.5 * g_off);
         free(open), free(off), free(on);
     }
-    run("set player.lamp 0; set render.mode blocks");
+    test_cmd("set player.lamp 0; set render.mode blocks");
     app_destroy(a);
 }
 
@@ -168,7 +157,7 @@ static void test_lamp_in_cave(void **state)
     assert_true(y0 > 8);
     set_box(a, (const int[3]){ x0, y0, z0 }, (const int[3]){ x0 + len, y0 + 7, z0 + 9 }, MAT_AIR);
     int lamp[3] = { x0 + 4, y0 + 1, z0 + 7 };
-    run("set tool.size 3; fill lamp %d %d %d", lamp[0], lamp[1], lamp[2]);
+    test_cmd("set tool.size 3; fill lamp %d %d %d", lamp[0], lamp[1], lamp[2]);
     /* the tool's small ball of lamp voxels: one of them is the lamp's place */
     bool found = false;
     for (int z = lamp[2] - 3; z <= lamp[2] + 3 && !found; z++)
@@ -177,8 +166,8 @@ static void test_lamp_in_cave(void **state)
                 if (world_get(a->w, x, y, z) == MAT_LAMP) lamp[0] = x, lamp[1] = y, lamp[2] = z, found = true;
     assert_true(found);
     /* from the cave's front wall, looking at the back wall (z0 + 9) */
-    run("tp %d.5 %d 121.5; look 0 -5", x0 + 10, y0 + 2, z0 + 1);
-    run("look 180 0");
+    test_cmd("tp %d.5 %d %d.5; look 0 -5", x0 + 10, y0 + 2, z0 + 1);
+    test_cmd("look 180 0");
     unsigned char *lit = shot();
     const double near[3] = { lamp[0] + 0.5, y0 + 2.5, z0 + 9 }, far[3] = { lamp[0] + 12.5, y0 + 2.5, z0 + 9 };
     int nx, ny, fx, fy;
@@ -238,7 +227,7 @@ static void test_sky(void **state)
     app *a = open_hills();
     int ground = lowest_ground(a, 126, 126, 131, 131);
     /* the gradient: the top of a view up is another colour than the horizon */
-    run("set light.sun_yaw 125; set light.sun_pitch 50; tp 128.5 %d 128.5; look 300 25", ground + 60);
+    test_cmd("set light.sun_yaw 125; set light.sun_pitch 50; tp 128.5 %d 128.5; look 300 25", ground + 60);
     unsigned char *up = shot();
     int hx, hy;
     double fwd[3] = { 0, 0, 0 };
@@ -257,7 +246,7 @@ static void test_sky(void **state)
     assert_true(top[2] > top[0]); /* blue up there */
     /* fog at the far ground (view distance short: full fog well before the
      * horizon) has the sky's colour just above it */
-    run("set view.distance 64; look 300 5");
+    test_cmd("set view.distance 64; look 300 5");
     unsigned char *fog = shot();
     project(a, fwd, &hx, &hy);
     double below[3], above[3];
@@ -267,20 +256,20 @@ static void test_sky(void **state)
     print_message("fogged ground %.3f %.3f %.3f, sky above %.3f %.3f %.3f\n", below[0], below[1], below[2], above[0],
                   above[1], above[2]);
     assert_true(fd < 0.03);
-    run("set view.distance 192");
+    test_cmd("set view.distance 192");
     /* the sun's disc where the light's sun is, in the middle when looked at,
      * off centre where its direction projects, nowhere when looking away */
-    run("look 125 50");
+    test_cmd("look 125 50");
     unsigned char *at = shot();
     int centre = bright_pixels(at, W / 2 - 3, H / 2 - 3, W / 2 + 4, H / 2 + 4);
-    run("look 110 40");
+    test_cmd("look 110 40");
     unsigned char *off = shot();
     const double sun[3] = { eye[0] + 1000 * sin(125 * GLM_PI / 180) * cos(50 * GLM_PI / 180), eye[1] + 1000 * sin(50 * GLM_PI / 180),
                             eye[2] - 1000 * cos(125 * GLM_PI / 180) * cos(50 * GLM_PI / 180) };
     int sx, sy;
     project(a, sun, &sx, &sy);
     int near_sun = bright_pixels(off, sx - 9, sy - 9, sx + 10, sy + 10), all_off = bright_pixels(off, 0, 0, W, H);
-    run("look 305 40");
+    test_cmd("look 305 40");
     unsigned char *away = shot();
     int away_n = bright_pixels(away, 0, 0, W, H);
     print_message("sun: %d bright at the centre looking at it; %d near (%d, %d) of %d looking beside it; %d looking away\n",
@@ -288,7 +277,7 @@ static void test_sky(void **state)
     assert_true(centre >= 30);
     assert_true(near_sun >= 30 && near_sun * 10 >= all_off * 9);
     assert_int_equal(away_n, 0);
-    run("set light.sun_pitch 20; look 125 20");
+    test_cmd("set light.sun_pitch 20; look 125 20");
     unsigned char *low = shot();
     assert_true(bright_pixels(low, W / 2 - 3, H / 2 - 3, W / 2 + 4, H / 2 + 4) >= 30);
     free(up), free(fog), free(at), free(off), free(away), free(low);

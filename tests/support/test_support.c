@@ -1,5 +1,6 @@
 #include "test_support.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -182,4 +183,15 @@ int test_app_teardown(void **state)
 {
     app_destroy(*state);
     return 0;
+}
+
+void test_cmd(const char *fmt, ...)
+{
+    char cmd[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof cmd) fail_msg("command too long for the test's buffer: %.64s...", cmd);
+    if (cmd_exec(cmd) != 0) fail_msg("command failed: %s", cmd);
 }

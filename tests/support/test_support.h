@@ -51,6 +51,9 @@ light *test_light_bake(const struct world *w, const light_params *p, struct job_
 struct app;
 int test_app_setup(void **state, int width, int height, const char *script);
 int test_app_teardown(void **state);
+/* Runs a console command made from a printf format in the running game;
+ * fails the test, naming the command, when it fails. */
+void test_cmd(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Pixels (RGBA, n of them) where some channel of a and b differs by more
  * than tol: pictures that should match but for edge pixels rounding the
