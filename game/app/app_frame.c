@@ -100,6 +100,7 @@ void app_draw_overlays(app *a)
     float progress = a->gen_task ? worldgen_progress(a->gen_task) : app_light_progress(a);
     const char *label = a->gen_task ? "generating world" : "lighting world";
     if (progress < 0) progress = app_stream_progress(a, &label); /* the ground after a spawn or tp */
+    if (progress < 0) progress = app_light_columns_progress(a, &label); /* the light of what is in view */
     /* one layout for every overlay, so none covers another */
     hud_toolbar bar;
     bool menu = app_menu_open(a), with_bar = !menu && app_hud_toolbar(a, &bar);

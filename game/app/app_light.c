@@ -1,4 +1,6 @@
 #include "app_light.h"
+#include "app_light_land.h"
+#include "app_stream.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,6 +9,7 @@
 
 #include "core/log.h"
 #include "gfx/light_tex.h"
+#include "io/save.h"
 #include "light/light.h"
 #include "platform/platform.h"
 #include "voxel/stream.h"
@@ -49,9 +52,18 @@ typedef struct app_light {
     int *pend_x, *pend_z, pend_n, pend_cap;
     unsigned col_epoch;      /* a whole bake or a new world drops the columns in flight */
     long columns_redone;
+    light_land land;         /* which columns' light has landed (app_light_land.h) */
+    bool background;         /* a headless app bakes a new world in the background too */
+    /* The voxels a finite world's light was baked from (their fingerprint,
+     * save_world_fingerprint), while nothing has changed them or the
+     * volume since: a world regenerated with the same voxels keeps it. */
+    uint64_t bake_fp, lit_fp;
+    bool lit_fp_ok;
+    float bar;               /* the HUD's bar while columns in view wait for light, else -1 */
+    char bar_label[96];
     struct {
         cvar *enable, *sun_particles, *sky_particles, *steps, *step, *radius, *sun_yaw, *sun_pitch, *jitter,
-            *sun_color, *sky_color, *ambient, *smooth;
+            *sun_color, *sky_color, *ambient, *smooth, *wait;
     } cv;
 } app_light;
 
@@ -77,6 +89,14 @@ static light_params params_from_cvars(const app_light *L)
     return p;
 }
 
+/* A finite world's bake: what it lights is kept (lit_fp once it lands);
+ * the volume it writes holds no finished light meanwhile. */
+static void fingerprint_bake(app_light *L)
+{
+    L->lit_fp_ok = false;
+    L->bake_fp = app_stream(L->a) ? 0 : save_world_fingerprint(L->w, L->jobs);
+}
+
 static void start_bake(app_light *L)
 {
     L->rebake = false;
@@ -85,6 +105,7 @@ static void start_bake(app_light *L)
     L->task = NULL;
     L->pending_edit = false;
     columns_drop(L); /* the whole bake lights them */
+    fingerprint_bake(L);
     light_read_world(L->vol, L->w, NULL, NULL, L->jobs);
     L->task_params = params_from_cvars(L);
     L->task = light_bake_start(L->vol, &L->task_params, L->jobs, NULL, NULL);
@@ -97,6 +118,8 @@ static void land_bake(app_light *L)
     L->task = NULL;
     L->last_what = "bake";
     L->baked = true;
+    light_land_all(&L->land, L->w, app_stream(L->a) != NULL);
+    L->lit_fp = L->bake_fp, L->lit_fp_ok = !app_stream(L->a);
     if (L->gl) light_tex_upload(&L->tex, L->vol, NULL, NULL);
     if (L->pending_edit) { /* edits made while it ran were not in its occupancy */
         L->pending_edit = false;
@@ -159,6 +182,7 @@ static void *light_init(app *a)
     if (!L) return NULL;
     L->a = a;
     L->jobs = a->jobs;
+    L->bar = -1.f;
     int workers = job_pool_threads(a->jobs);
     /* two a worker: while the main thread lands one column and snapshots
      * the next, the worker is already baking its other one */
@@ -178,10 +202,11 @@ static void *light_init(app *a)
         { "light.sky_color", "colour the sky set brings home (r g b)", CVAR_VEC3, CVAR_ARCHIVE, "0.36 0.42 0.52", 0, 4 },
         { "light.ambient", "light floor where no particle comes home (caves)", CVAR_FLOAT, CVAR_ARCHIVE, "0.05", 0, 1 },
         { "light.smooth", "smooth light: a face blends the elements around each point of it; 0 = each voxel's own", CVAR_BOOL, CVAR_ARCHIVE, "1" },
+        { "light.wait", "a chunk is drawn once its column's light has landed; 0 = at once, unlit until it lands", CVAR_BOOL, CVAR_ARCHIVE, "1" },
     };
     cvar **slots[] = { &L->cv.enable, &L->cv.sun_particles, &L->cv.sky_particles, &L->cv.steps, &L->cv.step,
                        &L->cv.radius, &L->cv.sun_yaw, &L->cv.sun_pitch, &L->cv.jitter, &L->cv.sun_color,
-                       &L->cv.sky_color, &L->cv.ambient, &L->cv.smooth };
+                       &L->cv.sky_color, &L->cv.ambient, &L->cv.smooth, &L->cv.wait };
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *slots[i] = cvar_register(&d[i]);
     cmd_register(&(cmd_desc){ "light", "bake|stats", "bake the snowflake light of the whole world now, or report on it",
                               c_light, L });
@@ -249,17 +274,33 @@ static void follow_window(app_light *L)
     if (L->gl && all) light_tex_fill(&L->tex, 0, 0); /* a clear, not 2 bytes a voxel read and copied */
 }
 
+/* A finite world's bake starts. When the world was regenerated with the
+ * voxels, seed and light the volume and texture already hold (no edit and
+ * no parameter change since that bake landed), that light is the world's,
+ * byte for byte what the bake gives: it is drawn meanwhile rather than
+ * the world hidden until the bake lands. Any other world waits hidden. */
+static void keep_light(app_light *L, int old_seed, bool same_size)
+{
+    bool ok = L->lit_fp_ok && !L->rebake && same_size && old_seed == L->seed && L->cv.wait->b;
+    uint64_t fp = L->lit_fp;
+    start_bake(L);
+    if (!ok || !L->task || L->bake_fp != fp) return;
+    L->baked = true;
+    light_land_all(&L->land, L->w, false);
+}
+
 static void light_new_world(void *self, app *a, world *w)
 {
     app_light *L = self;
     if (!L) return;
-    int seed = a->cv.seed->i;
+    int seed = a->cv.seed->i, old_seed = L->seed;
     light_task_cancel(L->task);
     L->task = NULL;
     L->baked = false;
     columns_drop(L);
     L->w = w;
     L->seed = seed;
+    if (!light_land_reset(&L->land, w)) log_warn("light: no memory to track which columns are lit: all are drawn");
     int sx = 0, sy = 0, sz = 0;
     if (L->vol) light_size(L->vol, &sx, &sy, &sz);
     if (!L->vol || sx != w->sx || sy != w->sy || sz != w->sz) {
@@ -285,9 +326,9 @@ static void light_new_world(void *self, app *a, world *w)
         L->last = (light_stats){ 0 }, L->last_what = NULL; /* `light stats`: nothing traced yet */
         return;
     }
-    start_bake(L);
+    keep_light(L, old_seed, sx == w->sx && sy == w->sy && sz == w->sz);
     /* scripts see the final picture; the window plays on while it bakes */
-    if (platform_headless(a->plat) && L->task) land_bake(L);
+    if (platform_headless(a->plat) && !L->background && L->task) land_bake(L);
 }
 
 /* An edit's box, or a streamed column's arrival (world_edit.generated),
@@ -295,6 +336,7 @@ static void light_new_world(void *self, app *a, world *w)
 static void light_edited(app_light *L, const int lo[3], const int hi[3])
 {
     if (!L->vol) return;
+    L->lit_fp_ok = false; /* the light is no longer that of the voxels it was baked from */
     follow_window(L);
     columns_touched(L, lo, hi);
     if (L->task) { /* the bake in flight reads an older occupancy: relight after it */
@@ -415,6 +457,7 @@ static void columns_land(app_light *L)
         L->last = light_column_stats(j->lc);
         L->last_what = "column";
         L->relights++;
+        light_land_set(&L->land, L->w, cx, cz, true);
         if (L->gl) {
             const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE };
             const int hi[3] = { lo[0] + CHUNK_SIZE, L->w->sy, lo[2] + CHUNK_SIZE };
@@ -482,6 +525,23 @@ void app_light_settle(app *a)
  * last of its ring arrives (as meshing waits), instead of relighting the
  * arrival and its reach on every arrival (4 to 5 times the work, all of it
  * on the frame). The result is the whole bake's: the light tests compare. */
+/* The columns of (cx, cz)'s ring that its arrival made whole are to be
+ * baked: not drawn until their light lands (light_land). */
+static void ring_unlit(app_light *L, int cx, int cz)
+{
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (stream_meshable(L->w, cx + dx, cz + dz)) light_land_set(&L->land, L->w, cx + dx, cz + dz, false);
+}
+
+/* They were relit with the arrival (light_edited), not by a column bake. */
+static void ring_lit(app_light *L, int cx, int cz)
+{
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (stream_meshable(L->w, cx + dx, cz + dz)) light_land_set(&L->land, L->w, cx + dx, cz + dz, true);
+}
+
 static void light_column_arrived(app_light *L, const world_edit *e)
 {
     if (!L->vol) return;
@@ -489,14 +549,16 @@ static void light_column_arrived(app_light *L, const world_edit *e)
     light_params p = params_from_cvars(L);
     /* a bake in flight (relit after it), or light that reaches past the
      * ring (light.radius raised): as an edit, the arrival and its reach */
+    int cx = e->lo[0] >> CHUNK_BITS, cz = e->lo[2] >> CHUNK_BITS;
+    ring_unlit(L, cx, cz);
     if (L->task || !L->baked || light_reach(&p) > CHUNK_SIZE) {
         light_edited(L, e->lo, e->hi);
+        if (!L->task && L->baked) ring_lit(L, cx, cz); /* relit now */
         return;
     }
     const world *w = L->w;
     /* (nothing is read into the volume's occupancy bits: a later edit's
      * relight reads all it walks, light_relight) */
-    int cx = e->lo[0] >> CHUNK_BITS, cz = e->lo[2] >> CHUNK_BITS;
     for (int dz = -1; dz <= 1; dz++)
         for (int dx = -1; dx <= 1; dx++)
             if (stream_meshable(w, cx + dx, cz + dz)) column_queue(L, cx + dx, cz + dz, false);
@@ -513,6 +575,23 @@ static void light_on_edit(void *self, app *a, const world_edit *e)
     else light_edited(self, e->lo, e->hi);
 }
 
+/* What is left to light in view after a new world, for the HUD: the bar
+ * goes once every column in view has its light. */
+static void bar_update(app_light *L, app *a)
+{
+    L->bar = -1.f;
+    if (!L->vol || !L->w || !L->land.settling) return;
+    int lit, baking, coming;
+    light_land_count(&L->land, L->w, app_stream(a) != NULL, a->pl.pos[0], a->pl.pos[2], a->cv.distance->f, &lit,
+                     &baking, &coming);
+    if (baking + coming == 0) {
+        L->land.settling = false;
+        return;
+    }
+    snprintf(L->bar_label, sizeof L->bar_label, "lighting terrain: %d columns baking, %d to come", baking, coming);
+    L->bar = (float)lit / (float)(lit + baking + coming);
+}
+
 static void light_frame(void *self, app *a, double now, float dt)
 {
     app_light *L = self;
@@ -522,6 +601,7 @@ static void light_frame(void *self, app *a, double now, float dt)
     columns_land(L);
     columns_start(L);
     take_stale(L, a);
+    bar_update(L, a);
     if (L->rebake) {
         start_bake(L);
         if (platform_headless(a->plat) && L->task) land_bake(L);
@@ -541,6 +621,7 @@ static void light_shutdown(void *self, app *a)
     free(L->pend_z);
     light_destroy(L->vol);
     L->vol = NULL;
+    light_land_free(&L->land);
     if (L->gl) light_tex_destroy(&L->tex);
     cmd_unregister("light");
     free(L);
@@ -587,4 +668,31 @@ void app_light_settings(const app *a, render_settings *s)
     shading(L, &s->light);
     light_params p = params_from_cvars(L); /* face shading and shadows agree on the sun */
     memcpy(s->sun, p.sun_dir, sizeof p.sun_dir);
+}
+
+float app_light_columns_progress(const app *a, const char **label)
+{
+    const app_light *L = state(a);
+    if (!L || L->bar < 0) return -1.f;
+    *label = L->bar_label;
+    return L->bar;
+}
+
+const unsigned char *app_light_drawable(const app *a, const unsigned char *has)
+{
+    app_light *L = component_state(&a->comps, app_light_component.name);
+    if (!L || !L->vol || L->w != a->w || !L->cv.enable->b || !L->cv.wait->b) return has;
+    return light_land_mask(&L->land, L->w, has);
+}
+
+bool app_light_world_hidden(const app *a)
+{
+    const app_light *L = state(a);
+    return L && L->vol && L->w == a->w && L->cv.enable->b && L->cv.wait->b && !L->baked;
+}
+
+void app_light_bake_in_background(app *a, bool on)
+{
+    app_light *L = component_state(&a->comps, app_light_component.name);
+    if (L) L->background = on;
 }

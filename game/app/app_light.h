@@ -1,8 +1,8 @@
 /* app_light: snowflake lighting (seed 000, 4.4) as the app's component
  * "light". It owns the light volume of the current world (engine/light) and
  * its texture (gfx/light_tex): a whole-world bake in the background after
- * each new world (drawn with the fixed shade until it lands, progress on
- * screen; headless runs wait for it), a windowed relight after each edit
+ * each new world (not drawn until it lands, progress on screen; headless
+ * runs wait for it), a windowed relight after each edit
  * (only that window is uploaded), the light.* cvars and the `light bake` /
  * `light stats` commands. Render modes only sample the texture.
  * On a streamed world the volume follows the world's window: a move clears
@@ -27,6 +27,20 @@ float app_light_progress(const app *a);
  * (scripts: `frames`, `stream wait`), so what a script sees does not depend
  * on how fast the workers were. */
 void app_light_settle(app *a);
+/* While columns in view wait for their light after a new world: the
+ * fraction lit (0..1) and a label saying what is left; else -1. */
+float app_light_columns_progress(const app *a, const char **label);
+/* The chunks to draw this frame: those of `has` (a per chunk slot flag,
+ * NULL: every chunk) whose column's light has landed (app_light_land.h),
+ * or `has` itself when light is off or light.wait is 0. Owned by the
+ * component, valid until the next call. */
+const unsigned char *app_light_drawable(const app *a, const unsigned char *has);
+/* A new world's whole bake is in flight and none of it is drawn: the
+ * bedrock plain lies under all of it meanwhile. */
+bool app_light_world_hidden(const app *a);
+/* A headless app lands a new world's whole bake at once (scripts see the
+ * final picture); on: in the background, as a window does (tests of it). */
+void app_light_bake_in_background(app *a, bool on);
 /* Lands the streamed columns already baked and starts those waiting, as a
  * frame does, without waiting for any (`stream wait` between its polls). */
 void app_light_pump(app *a);

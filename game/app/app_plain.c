@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "app_internal.h"
+#include "app_light.h"
 #include "app_stream.h"
 #include "core/log.h"
 #include "gfx/plain.h"
@@ -37,7 +38,7 @@ static void plain_draw_hook(void *self, app *a, const frame_draw *f)
      * has no footprint: the plain lies under all of it, hidden by its
      * bedrock where columns are generated and the floor where they are
      * still to come, as beyond the window. */
-    bool streamed = app_stream(a) != NULL;
+    bool streamed = app_stream(a) != NULL || app_light_world_hidden(a); /* none of it drawn yet */
     plain_draw(p->r, f->cam, f->s, f->s->atlas, material_get(MAT_BEDROCK)->tile[FACE_TOP], streamed ? 0 : a->w->sx,
                streamed ? 0 : a->w->sz);
 }

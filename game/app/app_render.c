@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_light.h"
 #include "app_stream.h"
 #include "core/log.h"
 #include "core/timer.h"
@@ -338,7 +339,8 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
     component_draw_first_all(&a->comps, a, &(frame_draw){ cam, s });
     const world_grid grid = world_grid_of(a->w);
     const unsigned char *current = current_slots(r, a->w, app_stream(a) != NULL);
-    int n = render_visible_set(cam, s->view_distance, &grid, current, r->visible);
+    /* a chunk is drawn once its column's light has landed, never first unlit */
+    int n = render_visible_set(cam, s->view_distance, &grid, app_light_drawable(a, current), r->visible);
     bool cull = cvar_int("render.occlusion", 1) && !s->wireframe; /* lines hide nothing */
     occlusion_set_gpu(r->occ, shader_compute_supported() ? cvar_int("render.occlusion_gpu", 2) : 0);
     occlusion_set_adaptive(r->occ, cvar_int("render.occlusion_adaptive", 1) != 0);
