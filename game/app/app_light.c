@@ -327,6 +327,7 @@ static void light_new_world(void *self, app *a, world *w)
         return;
     }
     keep_light(L, old_seed, sx == w->sx && sy == w->sy && sz == w->sz);
+    if (!L->task && !L->baked) light_land_all(&L->land, w, app_stream(a) != NULL); /* no bake: drawn unlit */
     /* scripts see the final picture; the window plays on while it bakes */
     if (platform_headless(a->plat) && !L->background && L->task) land_bake(L);
 }
@@ -519,29 +520,22 @@ void app_light_settle(app *a)
     }
 }
 
+/* The columns of (cx, cz)'s ring that are whole: not landed (an arrival
+ * made them whole and they are to be baked: not drawn until their light
+ * lands, light_land) or landed (relit with the arrival, light_edited). */
+static void ring_landed(app_light *L, int cx, int cz, bool landed)
+{
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (stream_meshable(L->w, cx + dx, cz + dz)) light_land_set(&L->land, L->w, cx + dx, cz + dz, landed);
+}
+
 /* A streamed column arrived. Light reads only voxels within its reach
  * (less than a column), so a column's light is final once it and the 8
  * columns around it are there: each column is baked exactly once, when the
  * last of its ring arrives (as meshing waits), instead of relighting the
  * arrival and its reach on every arrival (4 to 5 times the work, all of it
  * on the frame). The result is the whole bake's: the light tests compare. */
-/* The columns of (cx, cz)'s ring that its arrival made whole are to be
- * baked: not drawn until their light lands (light_land). */
-static void ring_unlit(app_light *L, int cx, int cz)
-{
-    for (int dz = -1; dz <= 1; dz++)
-        for (int dx = -1; dx <= 1; dx++)
-            if (stream_meshable(L->w, cx + dx, cz + dz)) light_land_set(&L->land, L->w, cx + dx, cz + dz, false);
-}
-
-/* They were relit with the arrival (light_edited), not by a column bake. */
-static void ring_lit(app_light *L, int cx, int cz)
-{
-    for (int dz = -1; dz <= 1; dz++)
-        for (int dx = -1; dx <= 1; dx++)
-            if (stream_meshable(L->w, cx + dx, cz + dz)) light_land_set(&L->land, L->w, cx + dx, cz + dz, true);
-}
-
 static void light_column_arrived(app_light *L, const world_edit *e)
 {
     if (!L->vol) return;
@@ -550,10 +544,10 @@ static void light_column_arrived(app_light *L, const world_edit *e)
     /* a bake in flight (relit after it), or light that reaches past the
      * ring (light.radius raised): as an edit, the arrival and its reach */
     int cx = e->lo[0] >> CHUNK_BITS, cz = e->lo[2] >> CHUNK_BITS;
-    ring_unlit(L, cx, cz);
+    ring_landed(L, cx, cz, false);
     if (L->task || !L->baked || light_reach(&p) > CHUNK_SIZE) {
         light_edited(L, e->lo, e->hi);
-        if (!L->task && L->baked) ring_lit(L, cx, cz); /* relit now */
+        if (!L->task && L->baked) ring_landed(L, cx, cz, true); /* relit now */
         return;
     }
     const world *w = L->w;
@@ -588,7 +582,7 @@ static void bar_update(app_light *L, app *a)
         L->land.settling = false;
         return;
     }
-    snprintf(L->bar_label, sizeof L->bar_label, "lighting terrain: %d columns baking, %d to come", baking, coming);
+    snprintf(L->bar_label, sizeof L->bar_label, "terrain in view: %d columns lighting, %d to come", baking, coming);
     L->bar = (float)lit / (float)(lit + baking + coming);
 }
 
