@@ -327,7 +327,9 @@ static void light_new_world(void *self, app *a, world *w)
         return;
     }
     keep_light(L, old_seed, sx == w->sx && sy == w->sy && sz == w->sz);
-    if (!L->task && !L->baked) light_land_all(&L->land, w, app_stream(a) != NULL); /* no bake: drawn unlit */
+    /* no bake: drawn unlit; a window resized (view.distance) is the same
+     * world going on: drawn with the fixed shade while it bakes, not hidden */
+    if ((!L->task && !L->baked) || a->world_resizing) light_land_all(&L->land, w, app_stream(a) != NULL);
     /* scripts see the final picture; the window plays on while it bakes */
     if (platform_headless(a->plat) && !L->background && L->task) land_bake(L);
 }
