@@ -1,14 +1,17 @@
 /* Light arrives with the world: after `biome B` no chunk is drawn lit one
  * way and then another. The real game plays the window's frame loop
  * (step, render; no `frames`, which lands every bake before it draws) with
- * the camera fixed, from `biome B` until the light in view has landed,
+ * the camera fixed over a small spawn (most of the view arrives while it
+ * plays), from `biome B` until the light in view has landed,
  * then `stream wait` (a finite world: its bake's landing) and 60 frames
- * more. Every other frame's picture is cut into 16x16 cells; once a cell
+ * more. Every frame's picture is cut into 16x16 cells; once a cell
  * shows terrain only (not sky, not the bedrock plain at y = 0 where
  * columns are still to come), its mean grey may not change by more than
  * 10 % while it shows the same geometry (its mean eye distance within
  * 2 %; terrain arriving in front of it is new geometry). The HUD's bar
- * for the light must show something left and then nothing.
+ * for the light must show something left and then nothing. A finite
+ * world regenerated as it was is drawn from the first frame, with the
+ * light it had, while it bakes again.
  * Argument: the biome (default hills). LIGHT_LAND_WAIT=0 runs it with
  * light.wait 0, as before chunks waited for their light: it fails. */
 #include "test_support.h"
@@ -196,7 +199,7 @@ static void test_regen_keeps_light(void **state)
 static int setup(void **state)
 {
     return test_app_setup(state, W, H,
-                          "set player.fly 1; set tool.visible 0; set render.crosshair 0");
+                          "set player.fly 1; set tool.visible 0; set render.crosshair 0; set stream.spawn_radius 32");
 }
 
 int main(int argc, char **argv)
