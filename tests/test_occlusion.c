@@ -253,6 +253,8 @@ static app *open_app(int w, int h)
     /* the culling itself, not whether it pays on this machine (the judge
      * has its own test below) */
     assert_int_equal(cmd_exec("set render.occlusion_judge 0"), 0);
+    /* the read-back path (tests/test_gpu_cull.c has the GPU's) */
+    assert_int_equal(cmd_exec("set render.gpu_cull 0"), 0);
     return a;
 }
 

@@ -528,6 +528,7 @@ static void ev_draw(void *self, const render_view *view, render_stats *stats)
     stats->chunks_loaded += far.chunks_loaded;
     stats->chunks_drawn += far.chunks_drawn;
     stats->chunks_occluded += far.chunks_occluded;
+    stats->draw_calls += far.draw_calls, stats->gpu_cull = far.gpu_cull;
     stats->triangles += far.triangles;
     stats->triangles_loaded += far.triangles_loaded;
 }
