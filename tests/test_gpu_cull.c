@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stb/stb_image.h>
 
 #include "app/app.h"
 #include "app/app_internal.h"
@@ -25,18 +24,6 @@
 #include "gfx/occlusion_judge.h"
 #include "gfx/renderer.h"
 #include "ui/cmd.h"
-
-static unsigned char *shot(const char *path, int *w, int *h)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "screenshot %s", path);
-    assert_int_equal(cmd_exec(cmd), 0);
-    int n;
-    unsigned char *px = stbi_load(path, w, h, &n, 3);
-    assert_non_null(px);
-    remove(path);
-    return px;
-}
 
 static app *open_app(int w, int h)
 {
@@ -67,7 +54,7 @@ static long differ(const unsigned char *x, const unsigned char *y, int w, int h)
 static unsigned char *picture(app *a, const char *settings, int *w, int *h, render_stats *st)
 {
     assert_int_equal(cmd_exec(settings), 0);
-    unsigned char *px = shot("gpu_cull.png", w, h);
+    unsigned char *px = test_screenshot_rgb("gpu_cull.png", w, h);
     *st = a->stats;
     return px;
 }

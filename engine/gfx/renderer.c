@@ -293,24 +293,24 @@ void renderer_set_grid(renderer *r, world_grid g)
     if (g.cx == r->cx && g.cy == r->cy && g.cz == r->cz) r->grid = g;
 }
 
-/* The level a visible chunk draws (its coarse one beyond lod_distance,
- * unless it has none yet), and its origin relative to the render origin. */
-static const gpu_mesh *chunk_level(const renderer *r, const render_view *v, int k, int *level, float o[3], int xyz[3])
+/* The level visible chunk k draws (its coarse one beyond lod_distance,
+ * unless it has none yet), its level, the base vertex of its range in the
+ * arena, its coordinates and its origin relative to the render origin;
+ * NULL when it has nothing to draw. */
+static const gpu_mesh *chunk_level(const renderer *r, const render_view *v, int k, int *level, long *base, float o[3],
+                                   int xyz[3])
 {
-    int i = v->visible[k].index;
+    const int i = v->visible[k].index;
+    if (i < 0 || i >= r->cx * r->cy * r->cz || !r->has[i]) return NULL;
     *level = !v->visible[k].fine && r->opt.lod_distance > 0 && v->visible[k].dist > r->opt.lod_distance ? 1 : 0;
     const gpu_mesh *g = &r->chunks[i].lod[*level];
     if (!g->live) g = &r->chunks[i].lod[0], *level = 0; /* no coarse level (yet): fine */
+    const long q = mesh_arena_first(r->arena, i * RENDERER_LODS + *level);
+    if (q < 0) return NULL;
+    *base = q * 4;
     world_grid_coords(&v->grid, i, &xyz[0], &xyz[1], &xyz[2]);
     camera_rel(v->cam, xyz[0] * CHUNK_SIZE, xyz[1] * CHUNK_SIZE, xyz[2] * CHUNK_SIZE, o);
     return g;
-}
-
-/* The base vertex of a chunk level's range in the arena. */
-static long arena_base(const renderer *r, int i, int level)
-{
-    long q = mesh_arena_first(r->arena, i * RENDERER_LODS + level);
-    return q < 0 ? -1 : q * 4;
 }
 
 /* Today's path: one multi-draw per chunk, each chunk's cells asked of the
@@ -318,18 +318,16 @@ static long arena_base(const renderer *r, int i, int level)
 static void draw_opaque_cpu(renderer *r, const render_view *v, unsigned mask_all, render_stats *stats)
 {
     const camera *cam = v->cam;
-    const int n = r->cx * r->cy * r->cz;
     GLsizei counts[2 * PARTS];
     const void *offsets[2 * PARTS];
     GLint bases[2 * PARTS];
     memset(offsets, 0, sizeof offsets); /* every range starts at the pattern's first index */
     for (int k = 0; k < v->visible_count; k++) {
-        int i = v->visible[k].index, level, xyz[3];
-        if (i < 0 || i >= n || !r->has[i]) continue;
+        int level, xyz[3];
+        long base;
         float o[3];
-        const gpu_mesh *g = chunk_level(r, v, k, &level, o, xyz);
-        const long base = arena_base(r, i, level);
-        if (base < 0) continue;
+        const gpu_mesh *g = chunk_level(r, v, k, &level, &base, o, xyz);
+        if (!g) continue;
         bool keep[CELLS]; /* the cells to draw */
         if (!occlusion_keep_parts(v->occ, v->visible[k].dist, o, g->lo, g->hi, CELLS, keep)) {
             stats->chunks_occluded++;
@@ -370,18 +368,16 @@ static bool list_opaque_gpu(renderer *r, const render_view *v, unsigned mask_all
                             render_stats *stats)
 {
     gpu_cull_frame *f = &r->frame;
-    const int n = r->cx * r->cy * r->cz;
     f->cmd_n = f->box_n = f->inst_n = 0;
     f->rings = rings > 0 ? (rings + 1 < GPU_CULL_RINGS ? rings + 1 : GPU_CULL_RINGS) : 1;
     int ring = 0;
     float next = near;
     for (int k = 0; k < v->visible_count; k++) {
-        int i = v->visible[k].index, level, xyz[3];
-        if (i < 0 || i >= n || !r->has[i]) continue;
+        int level, xyz[3];
+        long base;
         float o[3];
-        const gpu_mesh *g = chunk_level(r, v, k, &level, o, xyz);
-        const long base = arena_base(r, i, level);
-        if (base < 0) continue;
+        const gpu_mesh *g = chunk_level(r, v, k, &level, &base, o, xyz);
+        if (!g) continue;
         while (ring < f->rings - 1 && v->visible[k].dist > next) f->ring_end[ring++] = f->cmd_n, next *= 2.f;
         if (!gpu_cull_reserve(f, 2 * PARTS, CELLS, 1)) return false;
         const uint32_t inst = (uint32_t)f->inst_n++;
@@ -475,9 +471,16 @@ static bool draw_opaque_gpu(renderer *r, const render_view *v, unsigned mask_all
     render_stats st = *stats;
     for (GLenum e; (e = glGetError()) != GL_NO_ERROR;) log_warn("GL error 0x%04x while drawing (before the GPU cull)", e);
     if (!list_opaque_gpu(r, v, mask_all, rings, near, &st)) return false;
+    /* the depth is that of the framebuffer bound for reading, as the
+     * read-back path's; a multisampled one has none to tile (its blit
+     * would resolve, not bound): the frustum only */
+    GLint fb = 0, samples = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &fb);
+    glGetIntegerv(GL_SAMPLE_BUFFERS, &samples);
+    const int test = rings <= 0 ? 0 : samples ? 1 : 2;
     char err[512];
-    const int calls = gpu_cull_draw(r->gc, &r->frame, v->cam, rings > 0 ? 2 : 0, v->s->framebuffer, v->s->width,
-                                    v->s->height, mesh_arena_buffer(r->arena), r->ibo, err, sizeof err);
+    const int calls = gpu_cull_draw(r->gc, &r->frame, v->cam, test, (unsigned)fb, v->s->width, v->s->height,
+                                    mesh_arena_buffer(r->arena), r->ibo, err, sizeof err);
     if (calls < 0) {
         log_warn("render.gpu_cull: %s; the blocks mode culls with the depth read back from now on", err);
         gpu_cull_destroy(r->gc);
@@ -543,7 +546,7 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
         int i = v->visible[k].index;
         if (i < 0 || i >= n || !r->has[i]) continue;
         const gpu_mesh *g = &r->chunks[i].lod[0];
-        const long base = arena_base(r, i, 0);
+        const long base = 4 * mesh_arena_first(r->arena, i * RENDERER_LODS);
         if (!g->count[PASS_TRANSLUCENT] || base < 0) continue;
         int x, y, z;
         world_grid_coords(&v->grid, i, &x, &y, &z);
