@@ -9,7 +9,9 @@
  *  - where indirect draws are missing (STRATA_GL_NO_INDIRECT=1) a forced
  *    GPU path falls back to the read-back one, the same picture;
  *  - render.gpu_cull 2 draws its first frames the read-back way, then
- *    times both and chooses. */
+ *    times both and chooses;
+ *  - meshes past a frame's upload budget wait and land later: the same
+ *    picture in the end. */
 #include "test_support.h"
 
 #include <stdio.h>
@@ -176,12 +178,52 @@ static void test_probe(void **state)
     app_destroy(a);
 }
 
+/* An edit in a world whose frames land 1 KiB of meshes each: the meshes
+ * wait (the old ones drawn meanwhile), land over the next frames, and the
+ * picture ends as with no budget. */
+static unsigned char *cut_and_settle(const char *budget, int *w, int *h, int *most_pending)
+{
+    app *a = open_app(160, 90);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "set render.upload_budget %s; biome formula; look 30 -40; frames 2", budget);
+    assert_int_equal(cmd_exec(cmd), 0);
+    unsigned char *before = test_screenshot_rgb("gpu_cull_before.png", w, h);
+    assert_int_equal(cmd_exec("+cut; frames 3; -cut"), 0);
+    *most_pending = 0;
+    int f = 0;
+    for (; f < 200; f++) {
+        assert_int_equal(cmd_exec("frames 1"), 0);
+        if (a->stats.arena_pending > *most_pending) *most_pending = a->stats.arena_pending;
+        if (a->stats.arena_pending == 0 && a->w->dirty_count == 0 && f > 3) break;
+    }
+    assert_true(f < 200);
+    unsigned char *after = test_screenshot_rgb("gpu_cull_after.png", w, h);
+    assert_true(differ(before, after, *w, *h) > 0); /* the cut shows */
+    free(before);
+    app_destroy(a);
+    return after;
+}
+
+static void test_upload_budget(void **state)
+{
+    (void)state;
+    int w0, h0, w1, h1, p0, p1;
+    unsigned char *all = cut_and_settle("0", &w0, &h0, &p0);
+    unsigned char *few = cut_and_settle("1", &w1, &h1, &p1);
+    printf("uploads waiting: at most %d with no budget, %d with 1 KiB a frame\n", p0, p1);
+    assert_int_equal(p0, 0);
+    assert_true(p1 > 0);
+    assert_int_equal(differ(all, few, w0, h0), 0);
+    free(all), free(few);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_draw_calls),
         cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_probe),
+        cmocka_unit_test(test_upload_budget),
         cmocka_unit_test(test_same_picture),
     };
     if (getenv("STRATA_TEST_FILTER")) cmocka_set_test_filter(getenv("STRATA_TEST_FILTER"));

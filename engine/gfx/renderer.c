@@ -31,6 +31,10 @@
  * behind what is already drawn can be left out. */
 typedef struct gpu_mesh {
     bool live;             /* in the arena */
+    /* the chunk it was built for: a mesh still waiting to land (a frame's
+     * upload budget) leaves the slot's older one, drawn only while the
+     * slot holds that chunk, never at a streamed successor's place */
+    int chunk[3];
     int first[PASS_COUNT]; /* first vertex of each pass inside the range */
     int count[PASS_COUNT]; /* vertices of each pass */
     int part[PASS_COUNT][PARTS + 1]; /* vertex where part k starts, from first[p]; [PARTS] = count */
@@ -229,7 +233,7 @@ bool renderer_upload_lod(renderer *r, int cx, int cy, int cz, int level, const c
 {
     if (!world_grid_valid(&r->grid, cx, cy, cz) || level < 0 || level >= RENDERER_LODS) return false;
     int i = world_grid_index(&r->grid, cx, cy, cz);
-    gpu_mesh staged = { 0 }, *g = &staged;
+    gpu_mesh staged = { .chunk = { cx, cy, cz } }, *g = &staged;
     int total = 0, maxq = 0;
     for (int p = 0; p < PASS_COUNT; p++) {
         g->first[p] = total;
@@ -309,6 +313,7 @@ static const gpu_mesh *chunk_level(const renderer *r, const render_view *v, int 
     if (q < 0) return NULL;
     *base = q * 4;
     world_grid_coords(&v->grid, i, &xyz[0], &xyz[1], &xyz[2]);
+    if (xyz[0] != g->chunk[0] || xyz[1] != g->chunk[1] || xyz[2] != g->chunk[2]) return NULL; /* another chunk's */
     camera_rel(v->cam, xyz[0] * CHUNK_SIZE, xyz[1] * CHUNK_SIZE, xyz[2] * CHUNK_SIZE, o);
     return g;
 }
@@ -550,6 +555,7 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
         if (!g->count[PASS_TRANSLUCENT] || base < 0) continue;
         int x, y, z;
         world_grid_coords(&v->grid, i, &x, &y, &z);
+        if (x != g->chunk[0] || y != g->chunk[1] || z != g->chunk[2]) continue; /* another chunk's (chunk_level) */
         float o[3];
         camera_rel(cam, x * CHUNK_SIZE, y * CHUNK_SIZE, z * CHUNK_SIZE, o);
         glVertexAttrib4f(2, o[0], o[1], o[2], 0.f);
