@@ -199,7 +199,7 @@ static int c_stats(void *u, int argc, char **argv)
         log_out("occlusion_parts_outside=%d", os.outside);
         log_out("draw_calls=%d", a->stats.draw_calls);
         log_out("gpu_waits=%d", a->stats.gpu_waits);
-        log_out("gpu_cull=%s", a->stats.gpu_cull ? "gpu" : "readback");
+        log_out("opaque_cull=%s", a->stats.gpu_cull ? "gpu" : "readback");
         log_out("arena_bytes=%zu", a->stats.arena_bytes);
         log_out("arena_used=%zu", a->stats.arena_used);
         log_out("arena_fragments=%d", a->stats.arena_fragments);
