@@ -11,7 +11,10 @@
  * emitters, the sky's gradient and sun) cost a view, frames with them and
  * without alternated in one process, so the machine's drift and the other
  * processes' load fall on both alike (two processes of the same view
- * differ by up to 40 % here). Target: on / off <= 1.15. */
+ * differ by up to 40 % here). Target: on / off <= 1.15.
+ * render.gpucull.<view>: the blocks mode's opaque pass culled on the GPU
+ * (render.gpu_cull 1, "on") against the depth read back (0, "off"),
+ * alternated the same way; draw calls noted each way. */
 #include <glad/gl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +102,9 @@ static void frame_run(void *s)
     bench_note("triangles", (double)f->a->stats.triangles);
     bench_note("chunks_drawn", f->a->stats.chunks_drawn);
     bench_note("chunks_occluded", f->a->stats.chunks_occluded);
+    bench_note("draw_calls", f->a->stats.draw_calls);
+    bench_note("gpu_waits", f->a->stats.gpu_waits);
+    bench_note("gpu_cull", f->a->stats.gpu_cull);
     occlusion_stats os = app_render_occlusion_stats(f->a);
     bench_note("occlusion_read_ms", os.read_ms);
     bench_note("occlusion_tiles_ms", os.tiles_ms);
@@ -199,23 +205,35 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* What a paired bench switches: cvars with their "on" values (NULL: as the
+ * view has them) and their "off" values. */
+typedef struct cost_kind {
+    const char *const *cvars, *const *on, *const *off;
+    int n;
+} cost_kind;
+static const char *const cost_off[] = { "0", "0", "0" };
+static const cost_kind light_kind = { cost_cvars, NULL, cost_off, COST_NCVARS };
+/* render.gpucull.<view>: on the GPU cull (gfx/gpu_cull), off the read-back path */
+static const char *const cull_cvars[] = { "render.gpu_cull" }, *const cull_on[] = { "1" };
+static const cost_kind cull_kind = { cull_cvars, cull_on, cost_off, 1 };
+
 typedef struct cost_state { char on[COST_NCVARS][32]; } cost_state;
 
-/* The features as the view has them (the defaults: on). */
-static cost_state cost_save(void)
+/* The features' "on" values (the view's own where the kind names none). */
+static cost_state cost_save(const cost_kind *k)
 {
     cost_state c;
-    for (int i = 0; i < COST_NCVARS; i++) {
-        const cvar *v = cvar_find(cost_cvars[i]);
-        snprintf(c.on[i], sizeof c.on[i], "%s", v ? v->str : "0");
+    for (int i = 0; i < k->n; i++) {
+        const cvar *v = cvar_find(k->cvars[i]);
+        snprintf(c.on[i], sizeof c.on[i], "%s", k->on ? k->on[i] : v ? v->str : "0");
     }
     return c;
 }
 
 /* The features as saved, or all off. */
-static void cost_features(const cost_state *c, bool enable)
+static void cost_features(const cost_kind *k, const cost_state *c, bool enable)
 {
-    for (int i = 0; i < COST_NCVARS; i++) cvar_set_by_name(cost_cvars[i], enable ? c->on[i] : "0");
+    for (int i = 0; i < k->n; i++) cvar_set_by_name(k->cvars[i], enable ? c->on[i] : k->off[i]);
 }
 
 static double cost_frame(app *a)
@@ -227,38 +245,39 @@ static double cost_frame(app *a)
 }
 
 /* the view drawn once in each state: programs and textures made */
-static void cost_warmup(void *s)
+static void pair_warmup(void *s, const cost_kind *k)
 {
     frame_bench *f = s;
-    cost_state on = cost_save();
-    cost_features(&on, false);
+    cost_state on = cost_save(k);
+    cost_features(k, &on, false);
     cost_frame(f->a);
-    cost_features(&on, true);
+    cost_features(k, &on, true);
     cost_frame(f->a);
 }
 
-static void cost_run(void *s)
+static void pair_run(void *s, const cost_kind *k)
 {
     frame_bench *f = s;
-    cost_state on = cost_save();
+    cost_state on = cost_save(k);
     double t_on[COST_PAIRS], t_off[COST_PAIRS], ratio[COST_PAIRS];
+    int calls_on = 0, calls_off = 0;
     /* each pair in an order that alternates, so neither state always
      * follows the switch; one frame after each switch is not timed (a
      * changed state may rebuild a program or a texture once) */
     for (int i = 0; i < COST_PAIRS; i++) {
         bool on_first = i % 2 == 0;
-        for (int k = 0; k < 2; k++) {
-            bool enable = (k == 0) == on_first;
-            cost_features(&on, enable);
+        for (int j = 0; j < 2; j++) {
+            bool enable = (j == 0) == on_first;
+            cost_features(k, &on, enable);
             app_render(f->a);
             glFinish();
             double ms = cost_frame(f->a);
-            if (enable) t_on[i] = ms;
-            else t_off[i] = ms;
+            if (enable) t_on[i] = ms, calls_on = f->a->stats.draw_calls;
+            else t_off[i] = ms, calls_off = f->a->stats.draw_calls;
         }
         ratio[i] = t_on[i] / t_off[i];
     }
-    cost_features(&on, true);
+    cost_features(k, &on, true);
     qsort(t_on, COST_PAIRS, sizeof *t_on, cmp_double);
     qsort(t_off, COST_PAIRS, sizeof *t_off, cmp_double);
     qsort(ratio, COST_PAIRS, sizeof *ratio, cmp_double);
@@ -269,7 +288,14 @@ static void cost_run(void *s)
     bench_note("ratio", ratio[COST_PAIRS / 2]);
     bench_note("ratio_p10", ratio[COST_PAIRS / 10]);
     bench_note("ratio_p90", ratio[COST_PAIRS * 9 / 10]);
+    bench_note("draw_calls_on", calls_on);
+    bench_note("draw_calls_off", calls_off);
 }
+
+static void cost_warmup(void *s) { pair_warmup(s, &light_kind); }
+static void cost_run(void *s) { pair_run(s, &light_kind); }
+static void cull_warmup(void *s) { pair_warmup(s, &cull_kind); }
+static void cull_run(void *s) { pair_run(s, &cull_kind); }
 
 static const bench_case cost_cases[] = {
     { "render.lightcost.hills", s_hills, cost_run, frame_teardown, 1, cost_warmup },
@@ -283,3 +309,13 @@ static const bench_case cost_cases[] = {
     { "render.lightcost.enhanced.hills", s_enhanced_hills, cost_run, frame_teardown, 1, cost_warmup },
 };
 BENCH_REGISTER(cost_cases)
+
+static const bench_case cull_cases[] = {
+    { "render.gpucull.hills", s_hills, cull_run, frame_teardown, 1, cull_warmup },
+    { "render.gpucull.desert", s_desert, cull_run, frame_teardown, 1, cull_warmup },
+    { "render.gpucull.taiga", s_taiga, cull_run, frame_teardown, 1, cull_warmup },
+    { "render.gpucull.deciduous", s_deciduous, cull_run, frame_teardown, 1, cull_warmup },
+    { "render.gpucull.formula", s_formula, cull_run, frame_teardown, 1, cull_warmup },
+    { "render.gpucull.desert.high", s_high, cull_run, frame_teardown, 1, cull_warmup },
+};
+BENCH_REGISTER(cull_cases)

@@ -15,6 +15,7 @@ out vec3 v_normal;
 out vec3 v_wpos;
 out float v_dist;
 flat out uint v_tint;
+flat out int v_coarse; // chunk.frag's: a body is always fine
 
 const vec3 k_normals[6] = vec3[6](vec3(0, 0, 1), vec3(0, 0, -1), vec3(0, 1, 0),
                                   vec3(0, -1, 0), vec3(-1, 0, 0), vec3(1, 0, 0));
@@ -34,5 +35,6 @@ void main()
     vec3 wp = (u_model * vec4(gp, 1.0)).xyz;
     v_dist = distance(wp.xz, u_camera.xz);
     v_wpos = wp;
+    v_coarse = 0;
     gl_Position = u_viewproj * vec4(wp, 1.0);
 }

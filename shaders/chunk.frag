@@ -9,7 +9,7 @@ flat in uint v_tint;
 
 uniform sampler2DArray u_atlas;
 uniform int u_pass;          // 0 opaque, 1 cut-out, 2 translucent
-uniform int u_coarse;        // 1: the chunk's coarse level (engine/mesh/mesh_lod.h)
+flat in int v_coarse;        // 1: the chunk's coarse level (engine/mesh/mesh_lod.h)
 uniform vec3 u_sun;          // normalised direction towards the sun
 uniform vec3 u_fog_color;
 uniform float u_fog_start;
@@ -111,7 +111,7 @@ void main()
     }
     vec3 lit;
     if (u_light_on) {
-        vec2 sl = max(surface_light(v_wpos, v_normal, u_coarse != 0), u_light_floor);
+        vec2 sl = max(surface_light(v_wpos, v_normal, v_coarse != 0), u_light_floor);
         // the particles give shadow and openness; the normal still says
         // which way a face turns, or every lit face would look the same
         float facing = 0.35 + 0.65 * max(dot(v_normal, u_sun), 0.0);

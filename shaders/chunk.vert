@@ -5,8 +5,13 @@
 layout(location = 0) in uint a_pos;  // x | y<<6 | z<<12 | face<<18
 layout(location = 1) in uint a_mat;  // tile | tint<<8
 
+// The chunk's origin relative to the render origin, and w 1 for its
+// coarse level: a constant attribute set per draw (one multi-draw a
+// chunk), or an instanced one whose element is each indirect command's
+// baseInstance (engine/gfx/gpu_cull.h: many chunks a draw).
+layout(location = 2) in vec4 a_origin;
+
 uniform mat4 u_viewproj;
-uniform vec3 u_origin;   // chunk origin in world voxels
 uniform vec3 u_camera;
 
 out vec3 v_uvw;          // u, v, layer
@@ -14,6 +19,7 @@ out vec3 v_normal;
 out vec3 v_wpos;         // world position, for the light volume
 out float v_dist;
 flat out uint v_tint;
+flat out int v_coarse;   // 1: the chunk's coarse level (engine/mesh/mesh_lod.h)
 
 const vec3 k_normals[6] = vec3[6](vec3(0, 0, 1), vec3(0, 0, -1), vec3(0, 1, 0),
                                   vec3(0, -1, 0), vec3(-1, 0, 0), vec3(1, 0, 0));
@@ -37,7 +43,8 @@ void main()
 {
     uvec3 p = uvec3(a_pos & 63u, (a_pos >> 6) & 63u, (a_pos >> 12) & 63u);
     uint face = (a_pos >> 18) & 7u;
-    vec3 wp = u_origin + vec3(p);
+    vec3 wp = a_origin.xyz + vec3(p);
+    v_coarse = a_origin.w > 0.5 ? 1 : 0;
     vec2 uv;
     if (face < 2u) uv = vec2(wp.x, -wp.y);      // back/front: image up is world up
     else if (face < 4u) uv = vec2(wp.x, wp.z);  // top/bottom

@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glad/gl.h>
-#include <stb/stb_image.h>
 
 #include "app/app.h"
 #include "app/app_internal.h"
@@ -174,18 +173,6 @@ static void test_hole_keeps(void **state)
 
 /* ---- through the game ------------------------------------------------- */
 
-static unsigned char *shot(const char *path, int *w, int *h)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "screenshot %s", path);
-    assert_int_equal(cmd_exec(cmd), 0);
-    int n;
-    unsigned char *px = stbi_load(path, w, h, &n, 3);
-    assert_non_null(px);
-    remove(path);
-    return px;
-}
-
 /* The depth of the frame just drawn, tiled both ways; returns how many
  * tiles differ by more than a conversion's rounding (the shader reads
  * 24-bit depth as a float, the CPU as 32-bit integers), and adds the
@@ -229,10 +216,10 @@ static void compare_view(app *a, const char *what, view_sum *sum)
 {
     int w0, h0, w1, h1;
     cmd_exec("set render.occlusion 0");
-    unsigned char *off = shot("occlusion_off.png", &w0, &h0);
+    unsigned char *off = test_screenshot_rgb("occlusion_off.png", &w0, &h0);
     long tri_off = a->stats.triangles;
     cmd_exec("set render.occlusion 1");
-    unsigned char *on = shot("occlusion_on.png", &w1, &h1);
+    unsigned char *on = test_screenshot_rgb("occlusion_on.png", &w1, &h1);
     assert_int_equal(w0, w1);
     assert_int_equal(h0, h1);
     long differ = 0;
@@ -253,6 +240,8 @@ static app *open_app(int w, int h)
     /* the culling itself, not whether it pays on this machine (the judge
      * has its own test below) */
     assert_int_equal(cmd_exec("set render.occlusion_judge 0"), 0);
+    /* the read-back path (tests/test_gpu_cull.c has the GPU's) */
+    assert_int_equal(cmd_exec("set render.gpu_cull 0"), 0);
     return a;
 }
 

@@ -10,7 +10,8 @@
 #
 # The flights come first (the streaming frame-time targets), then the
 # generation rates, then the compute-shader benches beside their CPU
-# references, then the standing frames; nothing new starts after SECONDS
+# references, then the standing frames and the blocks mode's two culling
+# paths side by side; nothing new starts after SECONDS
 # (default 500), so a limited lease still returns what finished.
 set -u
 
@@ -65,4 +66,5 @@ step 60 grammar.gpu.cave.64
 step 60 grammar.reference.cave.64
 step 60 voxelize
 step 150 render.frame
+step 120 render.gpucull # the blocks mode's GPU cull against its read-back path, alternated
 echo "== done at t=${SECONDS} s"

@@ -52,7 +52,7 @@ struct body_draw {
     mesh_input *in;
     chunk_mesh cm;
     struct {
-        GLint model, origin, pass, coarse;
+        GLint model, origin, pass;
     } u;
     /* nets: smooth.vert + smooth.frag (0: not loaded, bodies drawn as blocks) */
     GLuint nprog, nvao;
@@ -75,7 +75,7 @@ body_draw *body_draw_create(char *err, size_t errlen)
         return NULL;
     }
 #define U(name) glGetUniformLocation(d->prog, "u_" #name)
-    d->u.model = U(model), d->u.origin = U(origin), d->u.pass = U(pass), d->u.coarse = U(coarse);
+    d->u.model = U(model), d->u.origin = U(origin), d->u.pass = U(pass);
 #undef U
     /* the chunk renderer's vertex layout */
     glCreateVertexArrays(1, &d->vao);
@@ -324,7 +324,6 @@ static void use_program(GLuint p, const camera *cam, const render_settings *s)
 static void begin(body_draw *d, const camera *cam, const render_settings *s)
 {
     use_program(d->prog, cam, s);
-    glUniform1i(d->u.coarse, 0);
     glBindVertexArray(d->vao);
     glVertexArrayElementBuffer(d->vao, d->ibo);
 }

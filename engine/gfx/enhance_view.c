@@ -528,6 +528,7 @@ static void ev_draw(void *self, const render_view *view, render_stats *stats)
     stats->chunks_loaded += far.chunks_loaded;
     stats->chunks_drawn += far.chunks_drawn;
     stats->chunks_occluded += far.chunks_occluded;
+    stats->draw_calls += far.draw_calls, stats->gpu_cull = far.gpu_cull;
     stats->triangles += far.triangles;
     stats->triangles_loaded += far.triangles_loaded;
 }
@@ -588,7 +589,7 @@ static void draw_near(enhance_view *v, const render_view *view, int nn, render_s
         glVertexArrayVertexBuffer(v->vao, 0, c->vbo, 0, sizeof(enhance_vertex));
         glMultiDrawElementsBaseVertex(GL_TRIANGLES, counts, GL_UNSIGNED_INT, v->offsets, ranges, bases);
         for (int q = 0; q < ranges; q++) stats->triangles += counts[q] / 3;
-        stats->chunks_drawn++;
+        stats->chunks_drawn++, stats->draw_calls++;
     }
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     glBindVertexArray(0);

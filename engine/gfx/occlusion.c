@@ -143,6 +143,8 @@ enum { WAY_UNDECIDED, WAY_CPU, WAY_GPU };
 struct render_occlusion {
     const camera *cam;
     int w, h;
+    int asked;     /* rings asked of occlusion_begin, */
+    float asked_near; /* and the first one's radius */
     float next;    /* the next ring: a chunk beyond it reads the depth again */
     int rings, rings_left;
     bool on;       /* culling at all this frame */
@@ -272,6 +274,8 @@ static bool ring_paid(int tested, int hidden) { return hidden > 0 && hidden * 8 
 void occlusion_begin(render_occlusion *o, const camera *cam, int w, int h, float near, int rings)
 {
     if (!o) return; /* none could be made: occlusion_keep keeps everything */
+    o->asked = w > 0 && h > 0 && rings > 0 ? (rings > RINGS_MAX ? RINGS_MAX : rings) : 0;
+    o->asked_near = near > 0.f ? near : 0.f;
     /* whether this frame culls at all (occlusion_judge), timed from the
      * last frame's start; with culling off the judge starts afresh */
     const uint64_t now = timer_ns();
@@ -439,6 +443,12 @@ bool occlusion_keep_parts(render_occlusion *o, float dist, const float origin[3]
         tested = true, any |= keep[i];
     }
     return any || !tested;
+}
+
+int occlusion_rings_asked(const render_occlusion *o, float *near)
+{
+    if (near) *near = o ? o->asked_near : 0.f;
+    return o ? o->asked : 0;
 }
 
 occlusion_stats occlusion_get_stats(const render_occlusion *o)

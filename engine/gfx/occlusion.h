@@ -139,5 +139,9 @@ void occlusion_set_judged(render_occlusion *o, bool on);
  * NULL). */
 bool occlusion_judge_verdict(const render_occlusion *o, int *verdicts, int *off);
 occlusion_stats occlusion_get_stats(const render_occlusion *o);
+/* The rings occlusion_begin was asked for this frame (0: culling off,
+ * or no culler) and the first one's radius: a mode that culls on the GPU
+ * (gfx/gpu_cull) follows them without reading anything back. */
+int occlusion_rings_asked(const render_occlusion *o, float *near);
 
 #endif

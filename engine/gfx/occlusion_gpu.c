@@ -100,7 +100,7 @@ static bool make_copy(occlusion_gpu *g, GLenum fmt, int w, int h)
     return true;
 }
 
-bool occlusion_gpu_tiles(occlusion_gpu *g, unsigned fb, int w, int h, occlusion_tiles *t, char *err, size_t errlen)
+bool occlusion_gpu_reduce(occlusion_gpu *g, unsigned fb, int w, int h, unsigned *buf, char *err, size_t errlen)
 {
     if (w <= 0 || h <= 0) {
         snprintf(err, errlen, "a %dx%d framebuffer has no depth to reduce", w, h);
@@ -123,10 +123,6 @@ bool occlusion_gpu_tiles(occlusion_gpu *g, unsigned fb, int w, int h, occlusion_
         glNamedBufferStorage(g->buf, (GLsizeiptr)bytes, NULL, 0);
         g->buf_bytes = bytes;
     }
-    if (!occlusion_tiles_size(t, w, h)) {
-        snprintf(err, errlen, "no memory for %dx%d tiles", tw, th);
-        return false;
-    }
     glBlitNamedFramebuffer(fb, g->fbo, 0, 0, w, h, 0, 0, w, h, GL_DEPTH_BUFFER_BIT, GL_NEAREST);
 
     GLint prog = 0, old_buf = 0, old_unit = 0, old_tex = 0;
@@ -143,8 +139,7 @@ bool occlusion_gpu_tiles(occlusion_gpu *g, unsigned fb, int w, int h, occlusion_
     glBindTextureUnit(DEPTH_UNIT, g->tex);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, TILES_BINDING, g->buf);
     glDispatchCompute((unsigned)(tw + 7) / 8u, (unsigned)(th + 7) / 8u, 1);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glGetNamedBufferSubData(g->buf, 0, (GLsizeiptr)bytes, t->far);
+    *buf = g->buf;
 
     glUseProgram((unsigned)prog);
     glBindTextureUnit(DEPTH_UNIT, (unsigned)old_tex);
@@ -152,6 +147,24 @@ bool occlusion_gpu_tiles(occlusion_gpu *g, unsigned fb, int w, int h, occlusion_
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) {
         snprintf(err, errlen, "GL error 0x%04x copying or reducing the depth", e);
+        return false;
+    }
+    return true;
+}
+
+bool occlusion_gpu_tiles(occlusion_gpu *g, unsigned fb, int w, int h, occlusion_tiles *t, char *err, size_t errlen)
+{
+    if (!occlusion_tiles_size(t, w, h)) {
+        snprintf(err, errlen, "no memory for %dx%d tiles", t->tw, t->th);
+        return false;
+    }
+    unsigned buf = 0;
+    if (!occlusion_gpu_reduce(g, fb, w, h, &buf, err, errlen)) return false;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(buf, 0, (GLsizeiptr)(sizeof(float) * (size_t)t->tw * (size_t)t->th), t->far);
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR) {
+        snprintf(err, errlen, "GL error 0x%04x reading the tiles back", e);
         return false;
     }
     return true;

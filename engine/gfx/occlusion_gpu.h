@@ -29,11 +29,16 @@ occlusion_gpu *occlusion_gpu_create(char *err, size_t errlen);
 void occlusion_gpu_destroy(occlusion_gpu *g);
 
 /* The depth of framebuffer `fb` (0: the default one), w x h pixels from
- * its origin, as drawn so far, reduced into t. False with err set when that
+ * its origin, as drawn so far, reduced to tiles in a storage buffer of
+ * the GPU's (*buf: (w+7)/8 x (h+7)/8 floats, rows from the bottom, valid
+ * until the next call), nothing read back: a later shader reads them
+ * (gfx/gpu_cull) after a storage barrier. False with err set when that
  * depth cannot be copied (no depth buffer, a format without a texture
- * twin) or GL raised an error; t is then to be rebuilt the CPU way. The
+ * twin) or GL raised an error; the tiles are then to be made the CPU way. The
  * program, the texture unit and the storage buffer binding it uses are
  * given back as they were, so a render mode goes on drawing. */
+/* occlusion_gpu_reduce's tiles read back into t (a wait for the GPU). */
+bool occlusion_gpu_reduce(occlusion_gpu *g, unsigned fb, int w, int h, unsigned *buf, char *err, size_t errlen);
 bool occlusion_gpu_tiles(occlusion_gpu *g, unsigned fb, int w, int h, occlusion_tiles *t, char *err, size_t errlen);
 
 #endif

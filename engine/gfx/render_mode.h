@@ -49,6 +49,11 @@ typedef struct render_stats {
     int chunks_occluded; /* in the visible set, every part culled: hidden behind what was drawn or outside the frustum (occlusion.h) */
     int chunks_meshed;   /* built and uploaded this frame (the streamed world's budget: stream.upload_budget) */
     float mesh_ms;       /* the frame's wait for that, wall time */
+    int draw_calls;      /* GL draw calls of the world's opaque pass (the blocks mode) */
+    int gpu_waits;       /* read-backs and blocking waits for the GPU this frame */
+    bool gpu_cull;       /* the opaque pass was culled on the GPU (gfx/gpu_cull) */
+    size_t arena_bytes, arena_used; /* the blocks mode's mesh arena (gfx/mesh_arena) */
+    int arena_fragments, arena_pending;
 } render_stats;
 
 /* One chunk of the visible set. */

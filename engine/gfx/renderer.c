@@ -7,7 +7,11 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/timer.h"
+#include "gfx/gpu_cull.h"
 #include "gfx/light_tex.h"
+#include "gfx/mesh_arena.h"
+#include "gfx/occlusion_judge.h"
 #include "gfx/quad_index.h"
 #include "gfx/shader.h"
 #include "mesh/mesh_world.h"
@@ -20,16 +24,21 @@
 #define CELLS OCCLUSION_CELLS
 #define PARTS (CELLS * FACE_COUNT)
 
-/* One level of detail of one chunk: its passes back to back in one VBO,
- * each pass's quads grouped by part (sorted at upload), so the directions
+/* One level of detail of one chunk: its passes back to back in one range
+ * of the arena (gfx/mesh_arena; slot chunk * RENDERER_LODS + level), each
+ * pass's quads grouped by part (sorted at upload), so the directions
  * facing away from the eye and the cells outside the frustum or hidden
  * behind what is already drawn can be left out. */
 typedef struct gpu_mesh {
-    GLuint vbo;
-    int first[PASS_COUNT]; /* first vertex of each pass inside the VBO */
+    bool live;             /* in the arena */
+    /* the chunk it was built for: a mesh still waiting to land (a frame's
+     * upload budget) leaves the slot's older one, drawn only while the
+     * slot holds that chunk, never at a streamed successor's place */
+    int chunk[3];
+    int first[PASS_COUNT]; /* first vertex of each pass inside the range */
     int count[PASS_COUNT]; /* vertices of each pass */
     int part[PASS_COUNT][PARTS + 1]; /* vertex where part k starts, from first[p]; [PARTS] = count */
-    size_t bytes;            /* the VBO's size */
+    size_t bytes;            /* the range's size */
     /* chunk-local box around the opaque and cut-out quads of each cell
      * (lo > hi: none), what occlusion culling tests */
     float lo[CELLS][3], hi[CELLS][3];
@@ -41,6 +50,7 @@ typedef struct gpu_chunk {
 
 struct renderer {
     GLuint prog, vao, ibo;
+    mesh_arena *arena;
     int ibo_quads;
     GLuint atlas;
     int cx, cy, cz;
@@ -49,15 +59,26 @@ struct renderer {
     unsigned char *has;   /* per chunk: any geometry (the visible set skips the rest) */
     render_item *order;   /* scratch: the visible set */
     renderer_options opt;
-    size_t bytes;         /* every chunk VBO together */
+    size_t bytes;         /* every chunk mesh together */
     /* the mode's build output, kept for upload */
     chunk_mesh *meshes, *lod_meshes;
     int mesh_cap, mesh_count;
     mesh_vertex *sorted;  /* scratch: a chunk's quads sorted by part for upload */
     int sorted_cap;
     struct {
-        GLint viewproj, origin, camera, atlas, pass, sun, fog_color, fog_start, fog_end, tints, coarse;
+        GLint viewproj, camera, atlas, pass, sun, fog_color, fog_start, fog_end, tints;
     } u;
+    /* the opaque pass culled on the GPU (gfx/gpu_cull): made when first
+     * wanted; failed for good (said once) where it cannot run */
+    gpu_cull *gc;
+    bool gc_failed;
+    gpu_cull_frame frame;
+    /* render.gpu_cull 2: frames timed both ways (gfx/occlusion_judge; its
+     * "with" is the read-back path), the last frame's start, said once */
+    occlusion_judge judge;
+    uint64_t last_ns;
+    bool said;
+    int judged_for; /* the render.gpu_cull the judge started for */
 };
 
 renderer *renderer_create(char *err, size_t errlen)
@@ -67,12 +88,15 @@ renderer *renderer_create(char *err, size_t errlen)
     r->prog = shader_load_composed("chunk.vert", "chunk.frag", err, errlen);
     if (!r->prog) goto fail;
 #define U(name) glGetUniformLocation(r->prog, "u_" #name)
-    r->u.viewproj = U(viewproj), r->u.origin = U(origin), r->u.camera = U(camera), r->u.atlas = U(atlas);
+    r->u.viewproj = U(viewproj), r->u.camera = U(camera), r->u.atlas = U(atlas);
     r->u.pass = U(pass), r->u.sun = U(sun), r->u.fog_color = U(fog_color), r->u.fog_start = U(fog_start);
-    r->u.fog_end = U(fog_end), r->u.tints = U(tints), r->u.coarse = U(coarse);
+    r->u.fog_end = U(fog_end), r->u.tints = U(tints);
 #undef U
+    r->arena = mesh_arena_create(4 * sizeof(mesh_vertex), 0, sizeof(gpu_mesh), err, errlen);
+    if (!r->arena) goto fail;
 
-    /* One VAO for every chunk: only the vertex buffer binding changes per draw. */
+    /* One VAO for every chunk, the arena its vertex buffer; the chunk's
+     * origin (attribute 2) is a constant attribute set per draw. */
     glCreateVertexArrays(1, &r->vao);
     glEnableVertexArrayAttrib(r->vao, 0);
     glEnableVertexArrayAttrib(r->vao, 1);
@@ -82,6 +106,7 @@ renderer *renderer_create(char *err, size_t errlen)
     glVertexArrayAttribBinding(r->vao, 1, 0);
     glCreateBuffers(1, &r->ibo);
     r->opt = renderer_default_options();
+    occlusion_judge_init(&r->judge);
     return r;
 fail:
     renderer_destroy(r);
@@ -90,10 +115,7 @@ fail:
 
 static void free_chunks(renderer *r)
 {
-    int n = r->cx * r->cy * r->cz;
-    for (int i = 0; i < n && r->chunks; i++)
-        for (int l = 0; l < RENDERER_LODS; l++)
-            if (r->chunks[i].lod[l].vbo) glDeleteBuffers(1, &r->chunks[i].lod[l].vbo);
+    if (r->arena) mesh_arena_reset(r->arena, 0);
     free(r->chunks);
     free(r->order);
     free(r->has);
@@ -107,6 +129,9 @@ void renderer_destroy(renderer *r)
 {
     if (!r) return;
     free_chunks(r);
+    mesh_arena_destroy(r->arena);
+    gpu_cull_destroy(r->gc);
+    gpu_cull_frame_free(&r->frame);
     if (r->prog) glDeleteProgram(r->prog);
     if (r->vao) glDeleteVertexArrays(1, &r->vao);
     if (r->ibo) glDeleteBuffers(1, &r->ibo);
@@ -135,6 +160,7 @@ void renderer_reset(renderer *r, int cx, int cy, int cz)
     r->chunks = calloc((size_t)n, sizeof *r->chunks);
     r->order = malloc(sizeof *r->order * (size_t)n);
     r->has = calloc((size_t)n, 1);
+    if (!mesh_arena_reset(r->arena, n * RENDERER_LODS)) log_warn("no memory for the mesh arena's %d slots", n * RENDERER_LODS);
 }
 
 /* The shared quad indices, for as many quads as the largest chunk. */
@@ -150,10 +176,27 @@ static void ensure_indices(renderer *r, int quads)
 static void drop_mesh(renderer *r, int i, int level)
 {
     gpu_mesh *g = &r->chunks[i].lod[level];
-    if (g->vbo) glDeleteBuffers(1, &g->vbo);
+    mesh_arena_drop(r->arena, i * RENDERER_LODS + level);
     r->bytes -= g->bytes;
     memset(g, 0, sizeof *g);
     if (level == 0) r->has[i] = 0;
+}
+
+/* A mesh is in the arena (at once, or a later frame: mesh_arena_put). */
+static void landed(void *user, int slot, const void *meta)
+{
+    renderer *r = user;
+    const int i = slot / RENDERER_LODS, level = slot % RENDERER_LODS;
+    gpu_mesh *g = &r->chunks[i].lod[level];
+    if (!meta) { /* no room after all */
+        drop_mesh(r, i, level);
+        return;
+    }
+    r->bytes -= g->bytes;
+    memcpy(g, meta, sizeof *g);
+    g->live = true;
+    r->bytes += g->bytes;
+    if (level == 0) r->has[i] = 1;
 }
 
 static int quad_part(uint32_t a)
@@ -190,7 +233,7 @@ bool renderer_upload_lod(renderer *r, int cx, int cy, int cz, int level, const c
 {
     if (!world_grid_valid(&r->grid, cx, cy, cz) || level < 0 || level >= RENDERER_LODS) return false;
     int i = world_grid_index(&r->grid, cx, cy, cz);
-    gpu_mesh *g = &r->chunks[i].lod[level];
+    gpu_mesh staged = { .chunk = { cx, cy, cz } }, *g = &staged;
     int total = 0, maxq = 0;
     for (int p = 0; p < PASS_COUNT; p++) {
         g->first[p] = total;
@@ -216,28 +259,28 @@ bool renderer_upload_lod(renderer *r, int cx, int cy, int cz, int level, const c
     for (int p = 0; p < PASS_COUNT; p++)
         sort_parts(&m->pass[p], r->sorted + g->first[p], g->part[p], g, p != PASS_TRANSLUCENT);
     ensure_indices(r, maxq);
-    if (!g->vbo) glCreateBuffers(1, &g->vbo);
     size_t bytes = sizeof(mesh_vertex) * (size_t)total;
-    if (r->opt.budget_bytes && r->bytes - g->bytes + bytes > r->opt.budget_bytes) {
+    const gpu_mesh *old = &r->chunks[i].lod[level];
+    if (r->opt.budget_bytes && r->bytes - old->bytes + bytes > r->opt.budget_bytes) {
         log_warn("chunk %d %d %d: %zu bytes would pass the GPU memory budget (%zu); the chunk is not drawn", cx, cy,
                  cz, bytes, r->opt.budget_bytes);
         drop_mesh(r, i, level);
         return false;
     }
-    while (glGetError() != GL_NO_ERROR) {} /* only this upload's errors count below */
-    /* Re-specifying the whole (small) store lets the driver orphan the old
-     * one instead of stalling on it: the paper's conclusion, done cheaply. */
-    glNamedBufferData(g->vbo, (GLsizeiptr)bytes, NULL, GL_STATIC_DRAW);
-    r->bytes += bytes - g->bytes;
     g->bytes = bytes;
-    if (glGetError() == GL_OUT_OF_MEMORY || r->ibo_quads < maxq) {
-        log_warn("chunk %d %d %d: no GPU memory for %d vertices; the chunk is not drawn", cx, cy, cz, total);
+    if (r->ibo_quads < maxq) {
+        log_warn("chunk %d %d %d: no GPU memory for %d quads' indices; the chunk is not drawn", cx, cy, cz, maxq);
         drop_mesh(r, i, level);
         return false;
     }
-    glNamedBufferSubData(g->vbo, 0, (GLsizeiptr)bytes, r->sorted);
-    if (level == 0) r->has[i] = 1;
-    return true;
+    /* passes start on a quad (every count is a multiple of 4): the arena
+     * counts in quads, so every base vertex stays a multiple of 4 */
+    mesh_arena_begin_frame(r->arena, landed, r);
+    switch (mesh_arena_put(r->arena, i * RENDERER_LODS + level, r->sorted, (uint32_t)(total / 4), g)) {
+    case MESH_ARENA_LANDED: landed(r, i * RENDERER_LODS + level, g); return true;
+    case MESH_ARENA_PENDING: return true; /* the old mesh is drawn until it lands */
+    default: drop_mesh(r, i, level); return false;
+    }
 }
 
 bool renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m)
@@ -254,12 +297,216 @@ void renderer_set_grid(renderer *r, world_grid g)
     if (g.cx == r->cx && g.cy == r->cy && g.cz == r->cz) r->grid = g;
 }
 
+/* The level visible chunk k draws (its coarse one beyond lod_distance,
+ * unless it has none yet), its level, the base vertex of its range in the
+ * arena, its coordinates and its origin relative to the render origin;
+ * NULL when it has nothing to draw. */
+static const gpu_mesh *chunk_level(const renderer *r, const render_view *v, int k, int *level, long *base, float o[3],
+                                   int xyz[3])
+{
+    const int i = v->visible[k].index;
+    if (i < 0 || i >= r->cx * r->cy * r->cz || !r->has[i]) return NULL;
+    *level = !v->visible[k].fine && r->opt.lod_distance > 0 && v->visible[k].dist > r->opt.lod_distance ? 1 : 0;
+    const gpu_mesh *g = &r->chunks[i].lod[*level];
+    if (!g->live) g = &r->chunks[i].lod[0], *level = 0; /* no coarse level (yet): fine */
+    const long q = mesh_arena_first(r->arena, i * RENDERER_LODS + *level);
+    if (q < 0) return NULL;
+    *base = q * 4;
+    world_grid_coords(&v->grid, i, &xyz[0], &xyz[1], &xyz[2]);
+    if (xyz[0] != g->chunk[0] || xyz[1] != g->chunk[1] || xyz[2] != g->chunk[2]) return NULL; /* another chunk's */
+    camera_rel(v->cam, xyz[0] * CHUNK_SIZE, xyz[1] * CHUNK_SIZE, xyz[2] * CHUNK_SIZE, o);
+    return g;
+}
+
+/* Today's path: one multi-draw per chunk, each chunk's cells asked of the
+ * occlusion culler (which reads the depth back at each ring). */
+static void draw_opaque_cpu(renderer *r, const render_view *v, unsigned mask_all, render_stats *stats)
+{
+    const camera *cam = v->cam;
+    GLsizei counts[2 * PARTS];
+    const void *offsets[2 * PARTS];
+    GLint bases[2 * PARTS];
+    memset(offsets, 0, sizeof offsets); /* every range starts at the pattern's first index */
+    for (int k = 0; k < v->visible_count; k++) {
+        int level, xyz[3];
+        long base;
+        float o[3];
+        const gpu_mesh *g = chunk_level(r, v, k, &level, &base, o, xyz);
+        if (!g) continue;
+        bool keep[CELLS]; /* the cells to draw */
+        if (!occlusion_keep_parts(v->occ, v->visible[k].dist, o, g->lo, g->hi, CELLS, keep)) {
+            stats->chunks_occluded++;
+            continue;
+        }
+        stats->chunks_drawn++;
+        unsigned mask = mask_all ? mask_all : render_facing_mask(cam, xyz[0], xyz[1], xyz[2]);
+        int ranges = 0, order[CELLS];
+        occlusion_cell_order(cam->pos, o, order);
+        for (int c = 0; c < CELLS; c++) {
+            if (!keep[order[c]]) continue;
+            for (int pass = PASS_OPAQUE; pass <= PASS_CUTOUT; pass++) {
+                for (int part = order[c] * FACE_COUNT; part < (order[c] + 1) * FACE_COUNT; part++) {
+                    int from = g->part[pass][part], to = g->part[pass][part + 1];
+                    if (from == to || !(mask >> (part % FACE_COUNT) & 1u)) continue;
+                    /* parts next to each other in the buffer are one range */
+                    const GLint at = (GLint)base + g->first[pass] + from;
+                    if (ranges && bases[ranges - 1] + counts[ranges - 1] / 6 * 4 == at)
+                        counts[ranges - 1] += (to - from) / 4 * 6;
+                    else
+                        counts[ranges] = (to - from) / 4 * 6, bases[ranges++] = at;
+                }
+            }
+        }
+        if (!ranges) continue;
+        glVertexAttrib4f(2, o[0], o[1], o[2], (float)level);
+        glMultiDrawElementsBaseVertex(GL_TRIANGLES, counts, GL_UNSIGNED_INT, offsets, ranges, bases);
+        stats->draw_calls++;
+        for (int q = 0; q < ranges; q++) stats->triangles += counts[q] / 3;
+    }
+}
+
+/* The GPU path's list (gfx/gpu_cull): the CPU path's draws, in its order,
+ * one command per cell, pass and run of face directions, in rings by
+ * distance as the occlusion culler reads (render.occlusion_near, then
+ * twice as far). False when out of memory. */
+static bool list_opaque_gpu(renderer *r, const render_view *v, unsigned mask_all, int rings, float near,
+                            render_stats *stats)
+{
+    gpu_cull_frame *f = &r->frame;
+    f->cmd_n = f->box_n = f->inst_n = 0;
+    f->rings = rings > 0 ? (rings + 1 < GPU_CULL_RINGS ? rings + 1 : GPU_CULL_RINGS) : 1;
+    int ring = 0;
+    float next = near;
+    for (int k = 0; k < v->visible_count; k++) {
+        int level, xyz[3];
+        long base;
+        float o[3];
+        const gpu_mesh *g = chunk_level(r, v, k, &level, &base, o, xyz);
+        if (!g) continue;
+        while (ring < f->rings - 1 && v->visible[k].dist > next) f->ring_end[ring++] = f->cmd_n, next *= 2.f;
+        if (!gpu_cull_reserve(f, 2 * PARTS, CELLS, 1)) return false;
+        const uint32_t inst = (uint32_t)f->inst_n++;
+        memcpy(f->inst[inst], o, sizeof o);
+        f->inst[inst][3] = (float)level;
+        stats->chunks_drawn++;
+        unsigned mask = mask_all ? mask_all : render_facing_mask(v->cam, xyz[0], xyz[1], xyz[2]);
+        int order[CELLS];
+        occlusion_cell_order(v->cam->pos, o, order);
+        for (int c = 0; c < CELLS; c++) {
+            const int cell = order[c];
+            if (g->lo[cell][0] > g->hi[cell][0]) continue; /* no opaque or cut-out quads */
+            const uint32_t box = (uint32_t)f->box_n;
+            const int cmd0 = f->cmd_n;
+            for (int pass = PASS_OPAQUE; pass <= PASS_CUTOUT; pass++) {
+                for (int part = cell * FACE_COUNT; part < (cell + 1) * FACE_COUNT; part++) {
+                    int from = g->part[pass][part], to = g->part[pass][part + 1];
+                    if (from == to || !(mask >> (part % FACE_COUNT) & 1u)) continue;
+                    const int32_t at = (int32_t)base + g->first[pass] + from;
+                    gpu_cull_cmd *last = f->cmd_n > cmd0 ? &f->cmd[f->cmd_n - 1] : NULL;
+                    if (last && last->base_vertex + (int32_t)(last->count / 6 * 4) == at)
+                        last->count += (uint32_t)((to - from) / 4 * 6);
+                    else {
+                        const uint32_t first = f->cmd_n == cmd0 ? GPU_CULL_FIRST : 0u; /* the box's first */
+                        f->cmd[f->cmd_n++] = (gpu_cull_cmd){ (uint32_t)((to - from) / 4 * 6), at, box, inst | first };
+                    }
+                }
+            }
+            if (f->cmd_n == cmd0) continue; /* nothing of the cell faces the eye */
+            for (int a = 0; a < 3; a++) {
+                f->box[box][a] = o[a] + g->lo[cell][a];
+                f->box[box][4 + a] = o[a] + g->hi[cell][a];
+            }
+            f->box[box][3] = f->box[box][7] = 0.f;
+            f->box_n++;
+        }
+    }
+    for (; ring < f->rings; ring++) f->ring_end[ring] = f->cmd_n;
+    return true;
+}
+
+/* Makes the GPU cull where it can run; false (said once) where not. */
+static bool have_gpu_cull(renderer *r)
+{
+    if (r->gc) return true;
+    if (r->gc_failed) return false;
+    char err[512];
+    if (!(r->gc = gpu_cull_create(err, sizeof err))) {
+        log_warn("render.gpu_cull: %s; the blocks mode culls with the depth read back", err);
+        r->gc_failed = true;
+    }
+    return r->gc != NULL;
+}
+
+/* render.gpu_cull: 0 the read-back path, 1 the GPU's, 2 whichever the
+ * frames' times say (gfx/occlusion_judge: its "with" is the read-back
+ * path, so a tie keeps it and a few frames draw as they always did). */
+static bool choose_gpu(renderer *r)
+{
+    if (r->opt.gpu_cull != r->judged_for) {
+        /* a new setting: judged afresh, its first trial a trial's length
+         * after the occlusion judge's (JUDGE_FIRST), so that neither times
+         * the other's alternation */
+        occlusion_judge_init(&r->judge);
+        r->judge.frame -= JUDGE_TRIAL + JUDGE_BLOCK;
+        r->judged_for = r->opt.gpu_cull, r->last_ns = 0, r->said = false;
+    }
+    if (r->opt.gpu_cull <= 0 || !have_gpu_cull(r)) return false;
+    if (r->opt.gpu_cull == 1) return true;
+    const uint64_t now = timer_ns();
+    const double ms = r->last_ns ? (double)(now - r->last_ns) * 1e-6 : -1.0;
+    r->last_ns = now;
+    const int before = r->judge.verdicts;
+    const bool cpu = occlusion_judge_next(&r->judge, ms);
+    if (r->judge.verdicts != before && !r->said) {
+        const occlusion_judge *j = &r->judge; /* its times sorted by the verdict */
+        log_dev("the blocks mode culls %s (median frame: read-back %.2f ms, GPU cull %.2f ms)",
+                j->verdict ? "with the depth read back" : "on the GPU", j->n_on ? (double)j->on_ms[j->n_on / 2] : -1.0,
+                j->n_off ? (double)j->off_ms[j->n_off / 2] : -1.0);
+        r->said = true;
+    }
+    return !cpu;
+}
+
+/* The GPU path; false (nothing drawn, or a part: the CPU path draws it
+ * all again, over it) when it cannot run this frame. */
+static bool draw_opaque_gpu(renderer *r, const render_view *v, unsigned mask_all, render_stats *stats)
+{
+    float near = 0.f;
+    const int rings = occlusion_rings_asked(v->occ, &near);
+    render_stats st = *stats;
+    for (GLenum e; (e = glGetError()) != GL_NO_ERROR;) log_warn("GL error 0x%04x while drawing (before the GPU cull)", e);
+    if (!list_opaque_gpu(r, v, mask_all, rings, near, &st)) return false;
+    /* the depth is that of the framebuffer bound for reading, as the
+     * read-back path's; a multisampled one has none to tile (its blit
+     * would resolve, not bound): the frustum only */
+    GLint fb = 0, samples = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &fb);
+    glGetIntegerv(GL_SAMPLE_BUFFERS, &samples);
+    const int test = rings <= 0 ? 0 : samples ? 1 : 2;
+    char err[512];
+    const int calls = gpu_cull_draw(r->gc, &r->frame, v->cam, test, (unsigned)fb, v->s->width, v->s->height,
+                                    mesh_arena_buffer(r->arena), r->ibo, err, sizeof err);
+    if (calls < 0) {
+        log_warn("render.gpu_cull: %s; the blocks mode culls with the depth read back from now on", err);
+        gpu_cull_destroy(r->gc);
+        r->gc = NULL, r->gc_failed = true;
+        return false;
+    }
+    *stats = st;
+    stats->draw_calls += calls;
+    stats->triangles += gpu_cull_last(r->gc).triangles; /* the newest frame counted, a frame or two back */
+    stats->gpu_cull = true;
+    return true;
+}
+
 void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
 {
     renderer_set_grid(r, v->grid);
     const render_settings *s = v->s;
     const camera *cam = v->cam;
     memset(stats, 0, sizeof *stats);
+    mesh_arena_set_budget(r->arena, r->opt.upload_budget);
+    mesh_arena_begin_frame(r->arena, landed, r); /* what waited lands first */
     int n = r->cx * r->cy * r->cz;
     for (int i = 0; i < n; i++) {
         if (!r->has[i]) continue;
@@ -284,58 +531,14 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     compose_apply(r->prog, &s->look, cam->pos, s->sun, COMPOSE_EMIT_UNIT);
     glBindVertexArray(r->vao);
     glVertexArrayElementBuffer(r->vao, r->ibo);
+    glVertexArrayVertexBuffer(r->vao, 0, mesh_arena_buffer(r->arena), 0, sizeof(mesh_vertex));
 
     /* Opaque and cut-out together, nearest chunk first and in each chunk
      * nearest cell first: foliage is drawn solid (its holes dark, see
-     * chunk.frag), so early depth rejects what lies behind it, and one
-     * multi-draw per chunk covers both passes. */
-    GLsizei counts[2 * PARTS];
-    const void *offsets[2 * PARTS];
-    GLint bases[2 * PARTS];
-    memset(offsets, 0, sizeof offsets); /* every range starts at the pattern's first index */
+     * chunk.frag), so early depth rejects what lies behind it. */
     glUniform1i(r->u.pass, PASS_OPAQUE);
-    int drawn_level = 0;
-    glUniform1i(r->u.coarse, 0);
-    for (int k = 0; k < v->visible_count; k++) {
-        int i = v->visible[k].index;
-        if (i < 0 || i >= n || !r->has[i]) continue;
-        int level = !v->visible[k].fine && r->opt.lod_distance > 0 && v->visible[k].dist > r->opt.lod_distance ? 1 : 0;
-        const gpu_mesh *g = &r->chunks[i].lod[level];
-        if (!g->vbo) g = &r->chunks[i].lod[0], level = 0; /* no coarse level (yet): fine */
-        int x, y, z;
-        world_grid_coords(&v->grid, i, &x, &y, &z);
-        float o[3]; /* relative to the render origin, as the eye is */
-        camera_rel(cam, x * CHUNK_SIZE, y * CHUNK_SIZE, z * CHUNK_SIZE, o);
-        bool keep[CELLS]; /* the cells to draw */
-        if (!occlusion_keep_parts(v->occ, v->visible[k].dist, o, g->lo, g->hi, CELLS, keep)) {
-            stats->chunks_occluded++;
-            continue;
-        }
-        stats->chunks_drawn++;
-        if (level != drawn_level) glUniform1i(r->u.coarse, drawn_level = level);
-        unsigned mask = r->opt.face_ranges && !s->wireframe ? render_facing_mask(cam, x, y, z) : 0x3fu;
-        int ranges = 0, order[CELLS];
-        occlusion_cell_order(cam->pos, o, order);
-        for (int c = 0; c < CELLS; c++) {
-            if (!keep[order[c]]) continue;
-            for (int pass = PASS_OPAQUE; pass <= PASS_CUTOUT; pass++) {
-                for (int part = order[c] * FACE_COUNT; part < (order[c] + 1) * FACE_COUNT; part++) {
-                    int from = g->part[pass][part], to = g->part[pass][part + 1];
-                    if (from == to || !(mask >> (part % FACE_COUNT) & 1u)) continue;
-                    /* parts next to each other in the buffer are one range */
-                    if (ranges && bases[ranges - 1] + counts[ranges - 1] / 6 * 4 == g->first[pass] + from)
-                        counts[ranges - 1] += (to - from) / 4 * 6;
-                    else
-                        counts[ranges] = (to - from) / 4 * 6, bases[ranges++] = g->first[pass] + from;
-                }
-            }
-        }
-        if (!ranges) continue;
-        glUniform3f(r->u.origin, o[0], o[1], o[2]);
-        glVertexArrayVertexBuffer(r->vao, 0, g->vbo, 0, sizeof(mesh_vertex));
-        glMultiDrawElementsBaseVertex(GL_TRIANGLES, counts, GL_UNSIGNED_INT, offsets, ranges, bases);
-        for (int q = 0; q < ranges; q++) stats->triangles += counts[q] / 3;
-    }
+    const unsigned mask_all = r->opt.face_ranges && !s->wireframe ? 0u : 0x3fu; /* 0: per chunk */
+    if (!(choose_gpu(r) && draw_opaque_gpu(r, v, mask_all, stats))) draw_opaque_cpu(r, v, mask_all, stats);
 
     /* translucent, far to near so overlapping bog surfaces blend in order;
      * always the fine level (bogs are flat: nothing to gain) */
@@ -344,20 +547,20 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     glDepthMask(GL_FALSE);
     glDisable(GL_CULL_FACE); /* a bog surface is seen from above and below */
     glUniform1i(r->u.pass, PASS_TRANSLUCENT);
-    glUniform1i(r->u.coarse, 0);
     for (int k = v->visible_count - 1; k >= 0; k--) {
         int i = v->visible[k].index;
         if (i < 0 || i >= n || !r->has[i]) continue;
         const gpu_mesh *g = &r->chunks[i].lod[0];
-        if (!g->count[PASS_TRANSLUCENT]) continue;
+        const long base = 4 * mesh_arena_first(r->arena, i * RENDERER_LODS);
+        if (!g->count[PASS_TRANSLUCENT] || base < 0) continue;
         int x, y, z;
         world_grid_coords(&v->grid, i, &x, &y, &z);
+        if (x != g->chunk[0] || y != g->chunk[1] || z != g->chunk[2]) continue; /* another chunk's (chunk_level) */
         float o[3];
         camera_rel(cam, x * CHUNK_SIZE, y * CHUNK_SIZE, z * CHUNK_SIZE, o);
-        glUniform3fv(r->u.origin, 1, o);
-        glVertexArrayVertexBuffer(r->vao, 0, g->vbo, 0, sizeof(mesh_vertex));
+        glVertexAttrib4f(2, o[0], o[1], o[2], 0.f);
         glDrawElementsBaseVertex(GL_TRIANGLES, g->count[PASS_TRANSLUCENT] / 4 * 6, GL_UNSIGNED_INT, NULL,
-                                 g->first[PASS_TRANSLUCENT]);
+                                 (GLint)base + g->first[PASS_TRANSLUCENT]);
         stats->triangles += g->count[PASS_TRANSLUCENT] / 2;
     }
     glDepthMask(GL_TRUE);
@@ -365,6 +568,17 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     glEnable(GL_CULL_FACE);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     glBindVertexArray(0);
+    mesh_arena_end_frame(r->arena);
+    const mesh_arena_stats as = mesh_arena_get_stats(r->arena);
+    stats->arena_bytes = as.bytes, stats->arena_used = as.used;
+    stats->arena_fragments = as.fragments, stats->arena_pending = as.pending;
+}
+
+gpu_cull_counts renderer_gpu_counts(const renderer *r, int *verdicts, bool *gpu)
+{
+    if (verdicts) *verdicts = r->judge.verdicts;
+    if (gpu) *gpu = !r->judge.verdict;
+    return gpu_cull_last(r->gc);
 }
 
 void renderer_draw(renderer *r, const camera *cam, const render_settings *s, render_stats *stats)
@@ -380,6 +594,18 @@ void renderer_draw(renderer *r, const camera *cam, const render_settings *s, ren
 static void *blocks_create(char *err, size_t errlen) { return renderer_create(err, errlen); }
 static void blocks_destroy(void *self) { renderer_destroy(self); }
 static void blocks_reset(void *self, int cx, int cy, int cz) { renderer_reset(self, cx, cy, cz); }
+
+/* the settings a player can change; tests set options directly */
+static void read_cvars(renderer *r)
+{
+    const cvar *lod = cvar_find("render.lod_distance"), *ranges = cvar_find("render.face_ranges");
+    const cvar *gpu = cvar_find("render.gpu_cull"), *budget = cvar_find("render.upload_budget");
+    if (lod) r->opt.lod_distance = lod->f;
+    if (ranges) r->opt.face_ranges = ranges->b;
+    if (gpu) r->opt.gpu_cull = gpu->i;
+    if (budget) r->opt.upload_budget = (size_t)budget->i << 10;
+    mesh_arena_set_budget(r->arena, r->opt.upload_budget);
+}
 
 static bool blocks_build(void *self, const world *w, job_pool *jobs, const int *idx, int n)
 {
@@ -407,6 +633,7 @@ static bool blocks_build(void *self, const world *w, job_pool *jobs, const int *
 static void blocks_upload(void *self, const world *w, const int *idx, int n)
 {
     renderer *r = self;
+    read_cvars(r);
     renderer_set_grid(r, world_grid_of(w)); /* the window may have moved */
     for (int i = 0; i < n && i < r->mesh_count; i++) {
         int cx, cy, cz;
@@ -419,10 +646,7 @@ static void blocks_upload(void *self, const world *w, const int *idx, int n)
 static void blocks_draw(void *self, const render_view *v, render_stats *stats)
 {
     renderer *r = self;
-    /* the settings a player can change; tests set options directly */
-    const cvar *lod = cvar_find("render.lod_distance"), *ranges = cvar_find("render.face_ranges");
-    if (lod) r->opt.lod_distance = lod->f;
-    if (ranges) r->opt.face_ranges = ranges->b;
+    read_cvars(r);
     renderer_draw_view(r, v, stats);
 }
 

@@ -1,7 +1,9 @@
-/* renderer: the "blocks" render mode — draws the block world from per-chunk
- * vertex buffers. One VBO per chunk holds its opaque, cut-out and
- * translucent quads back to back; a shared index buffer turns quads into
- * triangles. The shared visible set (render_mode.h) says which chunks to
+/* renderer: the "blocks" render mode — draws the block world from one
+ * vertex buffer, the arena (gfx/mesh_arena): each chunk's range holds its
+ * opaque, cut-out and translucent quads back to back; a shared index
+ * buffer turns quads into triangles. The opaque pass is one multi-draw per
+ * chunk culled on the CPU against depth read back (gfx/occlusion), or a
+ * few indirect multi-draws culled on the GPU (gfx/gpu_cull). The shared visible set (render_mode.h) says which chunks to
  * draw, nearest first; translucent chunks are drawn last, far to near.
  * GL is used on the main thread only. */
 #ifndef STRATA_RENDERER_H
@@ -27,6 +29,9 @@ typedef struct renderer_options {
     float lod_distance; /* coarse level beyond (voxels); 0 = always fine */
     size_t budget_bytes; /* chunk buffers together at most this (0 = as much as GL gives); an
                             upload past it is refused like GL_OUT_OF_MEMORY: reported, skipped */
+    int gpu_cull;        /* the opaque pass: 0 culled by reading the depth back (gfx/occlusion), 1 on
+                            the GPU (gfx/gpu_cull), 2 whichever the frames' times favour */
+    size_t upload_budget; /* bytes of meshes a frame lands at most (gfx/mesh_arena; 0: no limit) */
 } renderer_options;
 
 renderer_options renderer_default_options(void);
@@ -55,6 +60,10 @@ bool renderer_upload(renderer *r, int cx, int cy, int cz, const chunk_mesh *m);
 bool renderer_upload_lod(renderer *r, int cx, int cy, int cz, int level, const chunk_mesh *m);
 /* A whole frame: clear, visible set, draw (tests, benchmarks). */
 void renderer_draw(renderer *r, const camera *cam, const render_settings *s, render_stats *stats);
+/* What the GPU cull (gfx/gpu_cull) counted for the newest frame that has
+ * come back (zero before the first); verdicts: how many times
+ * render.gpu_cull 2 has chosen, and whether the last chose the GPU. */
+struct gpu_cull_counts renderer_gpu_counts(const renderer *r, int *verdicts, bool *gpu);
 /* Draws the chunks of a visible set (the frame is begun by the caller). */
 void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats);
 

@@ -361,6 +361,7 @@ static void draw_level(const smooth_renderer *r, const render_view *v, const smo
         if (keep[CELLS] && neighbour_finer(r, v, x, y, z, f, level)) add_range(&d, l->skirt[f], l->skirt[f + 1]);
     if (!d.n) return;
     glMultiDrawElements(GL_TRIANGLES, d.count, GL_UNSIGNED_INT, d.offset, d.n);
+    stats->draw_calls++;
     for (int i = 0; i < d.n; i++) stats->triangles += d.count[i] / 3;
 }
 
@@ -428,6 +429,7 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
                 glVertexArrayElementBuffer(r->gpu_vao, g->gm.indices);
                 glBindBuffer(GL_DRAW_INDIRECT_BUFFER, g->gm.counters);
                 glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, NULL); /* drawn by the count on the GPU */
+                stats->draw_calls++;
                 stats->triangles += gpu_triangles(g);
             } else {
                 glVertexArrayVertexBuffer(r->vao, 0, l->vbo, 0, sizeof(smooth_vertex));

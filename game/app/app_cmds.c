@@ -197,6 +197,13 @@ static int c_stats(void *u, int argc, char **argv)
         log_out("occlusion_judge_trials_without=%d", off);
         log_out("occlusion_parts_hidden=%d", os.hidden);
         log_out("occlusion_parts_outside=%d", os.outside);
+        log_out("draw_calls=%d", a->stats.draw_calls);
+        log_out("gpu_waits=%d", a->stats.gpu_waits);
+        log_out("opaque_cull=%s", a->stats.gpu_cull ? "gpu" : "readback");
+        log_out("arena_bytes=%zu", a->stats.arena_bytes);
+        log_out("arena_used=%zu", a->stats.arena_used);
+        log_out("arena_fragments=%d", a->stats.arena_fragments);
+        log_out("arena_pending=%d", a->stats.arena_pending);
         log_out("render_mode=%s", a->render_mode ? a->render_mode : "none");
     }
     /* what the HUD shows: the frames run so far (the window's, or `frames`) */

@@ -153,6 +153,13 @@ static void *render_init(app *a)
           "and keep the faster for 10 s (the reads cost more than they hide in open views on some machines); "
           "0 = always read",
           CVAR_BOOL, 0, "1" },
+        { "render.gpu_cull", "blocks mode's opaque pass: 0 = culled against the depth read back (one draw a chunk), "
+          "1 = culled by a compute shader and drawn by a few indirect multi-draws (no read-back; GL 4.3), "
+          "2 = whichever the frames' times favour here (said once)",
+          CVAR_INT, CVAR_ARCHIVE, "2", 0, 2 },
+        { "render.upload_budget", "blocks mode: KiB of chunk meshes landed in the GPU's arena a frame at most, the "
+          "rest the next frames; 0 = all at once",
+          CVAR_INT, CVAR_ARCHIVE, "4096", 0, 1048576 },
     };
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) cvar_register(&more[i]);
     const cvar_desc budget = { "stream.upload_budget",
@@ -350,6 +357,7 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
     render_view v = { cam, s, r->visible, n, grid, r->occ, current };
     r->mode->draw(r->inst, &v, &a->stats); /* (which zeroes the stats first) */
     a->stats.chunks_meshed = meshed, a->stats.mesh_ms = mesh_ms;
+    a->stats.gpu_waits += occlusion_get_stats(r->occ).reads; /* each read waits for the GPU */
     /* a mode that misuses GL says so (scripts and tests grep for it) */
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) log_warn("GL error 0x%04x while drawing (render.mode %s)", e, r->mode->name);

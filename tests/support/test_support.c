@@ -11,6 +11,7 @@
 #include "mesh/mesh_world.h"
 #include "platform/platform.h"
 #include "ui/cmd.h"
+#include <stb/stb_image.h>
 
 const char *test_source_path(const char *rel)
 {
@@ -119,6 +120,18 @@ int test_pixels_differ(const uint8_t *a, const uint8_t *b, int n, int tol)
                 break;
             }
     return differ;
+}
+
+unsigned char *test_screenshot_rgb(const char *path, int *w, int *h)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "screenshot %s", path);
+    assert_int_equal(cmd_exec(cmd), 0);
+    int n;
+    unsigned char *px = stbi_load(path, w, h, &n, 3);
+    assert_non_null(px);
+    remove(path);
+    return px;
 }
 
 int test_crack_pixels(const uint8_t *px, int w, int h, bool (*sky)(const uint8_t *rgba))

@@ -1,0 +1,87 @@
+/* gpu_cull: the blocks mode's opaque pass drawn from one vertex buffer
+ * (gfx/mesh_arena) with one glMultiDrawElementsIndirect per ring, the
+ * draws culled by a compute shader (shaders/chunk_cull.comp), nothing
+ * read back and nothing waited for on the main thread.
+ *
+ * The renderer lists the frame's draws as the CPU path would issue them
+ * (visible chunks nearest first, each chunk's cells nearest first, the
+ * face directions that can face the eye), one command per cell, pass and
+ * run of face directions, with the cell's box and the chunk's origin.
+ * Commands come in rings by distance, as occlusion culling's read-backs
+ * do (render.occlusion_near, then twice as far each): the first ring is
+ * tested against the frustum only and drawn; before each further ring the
+ * depth drawn so far is reduced to 8x8-pixel tiles on the GPU
+ * (gfx/occlusion_gpu, its tiles left where they are) and the ring's boxes
+ * are tested against them. Near rings first keeps the CPU path's
+ * correctness argument: the tiles are the real depth of what is drawn.
+ * A culled command keeps its slot with no instance, so the order of the
+ * draws, and with it every tie of depth, is the CPU path's: the same
+ * picture byte for byte.
+ *
+ * The origin of each chunk comes from an instanced attribute (location 2)
+ * whose element is the command's baseInstance: core since GL 4.2, where
+ * gl_DrawID or gl_BaseInstance need GL 4.6 or ARB_shader_draw_parameters.
+ * Counts of what was drawn come back through a persistently mapped buffer
+ * a frame or two later, polled by fence, never waited for.
+ *
+ * GL on the main thread only; needs GL 4.3 (compute, multi-draw indirect). */
+#ifndef STRATA_GPU_CULL_H
+#define STRATA_GPU_CULL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gfx/camera.h"
+
+/* rings at most: the first and three tested against the tiles */
+#define GPU_CULL_RINGS 4
+
+typedef struct gpu_cull gpu_cull;
+
+/* One draw of the opaque pass. */
+typedef struct gpu_cull_cmd {
+    uint32_t count;      /* indices (6 a quad, from the shared quad index buffer's start) */
+    int32_t base_vertex; /* in the arena */
+    uint32_t box;        /* its cell's box, gpu_cull_frame.box */
+    uint32_t inst;       /* its chunk, gpu_cull_frame.inst; | GPU_CULL_FIRST on the box's first command */
+} gpu_cull_cmd;
+#define GPU_CULL_FIRST 0x80000000u
+
+/* A frame's draws, filled by the renderer (grown with gpu_cull_reserve). */
+typedef struct gpu_cull_frame {
+    gpu_cull_cmd *cmd;
+    float (*box)[8];   /* lo xyz, 0, hi xyz, 0: relative to the render origin */
+    float (*inst)[4];  /* chunk origin relative to the render origin, coarse level (1) or fine (0) */
+    int cmd_n, box_n, inst_n;
+    int cmd_cap, box_cap, inst_cap;
+    int ring_end[GPU_CULL_RINGS]; /* commands [ring_end[r-1], ring_end[r]) are ring r */
+    int rings;                    /* used */
+} gpu_cull_frame;
+
+/* What the GPU counted for a frame that has come back. */
+typedef struct gpu_cull_counts {
+    long frame;      /* which (0: none yet) */
+    long triangles;  /* drawn by the opaque pass */
+    int tested, hidden, outside; /* cells tested against the tiles, hidden by them, outside the frustum */
+} gpu_cull_counts;
+
+/* NULL with err set where the path cannot run: GL older than 4.3, no
+ * compute shaders, the shader does not compile, or STRATA_GL_NO_INDIRECT=1
+ * (pretends the probe failed, to exercise the fallback). */
+gpu_cull *gpu_cull_create(char *err, size_t errlen);
+void gpu_cull_destroy(gpu_cull *g);
+/* Room for n more commands, boxes and instances; false when out of memory. */
+bool gpu_cull_reserve(gpu_cull_frame *f, int cmds, int boxes, int insts);
+void gpu_cull_frame_free(gpu_cull_frame *f);
+/* Culls and draws f's commands with the program bound now (its uniforms
+ * set), vertices from `vbo`, indices from `ibo`. `test`: 0 draws every
+ * command, 1 culls by the frustum, 2 by the frustum and, from the second
+ * ring on, the depth tiles of framebuffer `fb` (w x h). Returns the draw
+ * calls issued; -1 with err set on a GL error (what was drawn stays). */
+int gpu_cull_draw(gpu_cull *g, const gpu_cull_frame *f, const camera *cam, int test, unsigned fb, int w, int h,
+                  unsigned vbo, unsigned ibo, char *err, size_t errlen);
+/* The newest frame's counts that have come back. */
+gpu_cull_counts gpu_cull_last(const gpu_cull *g);
+
+#endif
