@@ -28,9 +28,10 @@ int far_layout_make(float near, float far, int half_cells, double px, double pz,
         r->z0 = (int)(mz - (long long)half_cells * cell);
         /* Ring k-1's middle is within 1.5 cells of ring k's, so it covers
          * half_cells / 2 - 2 cells round ring k's middle wherever the player
-         * stands; ring 0 leaves out what the near field draws for certain
-         * (its disc holds the square of 0.6 near even 10% off centre) */
-        int hole = k == 0 ? (int)floorf(0.6f * near / (float)cell) : half_cells / 2 - 2;
+         * stands; ring 0 leaves out what the near field draws for certain:
+         * the square whose corners stay within its disc with the middle up
+         * to a cell off the player each way */
+        int hole = k == 0 ? (int)floorf(near / (1.41422f * (float)cell) - 1.f) : half_cells / 2 - 2;
         r->hole = hole > half_cells - 2 ? half_cells - 2 : hole < 0 ? 0 : hole;
         r->cut = far + 1.5f * (float)cell;
         out->count = k + 1;
