@@ -481,7 +481,8 @@ void app_far_print_stats(app *a)
 }
 
 /* The height the rings draw at (x, z): the finest ring holding it, between
- * its grid points (bilinear, as its triangles are to within a cell). */
+ * its grid points (bilinear, as its triangles are to within a cell), and
+ * in out[1] the highest corner of its cell there. */
 static bool far_height_at(const far_comp *c, double x, double z, float *out, int *ring)
 {
     for (int k = 0; k < c->drawn.count; k++) {
@@ -495,6 +496,7 @@ static bool far_height_at(const far_comp *c, double x, double z, float *out, int
         float a0 = h[j * s + i] + (h[j * s + i + 1] - h[j * s + i]) * tx;
         float a1 = h[(j + 1) * s + i] + (h[(j + 1) * s + i + 1] - h[(j + 1) * s + i]) * tx;
         *out = a0 + (a1 - a0) * tz;
+        out[1] = fmaxf(fmaxf(h[j * s + i], h[j * s + i + 1]), fmaxf(h[(j + 1) * s + i], h[(j + 1) * s + i + 1]));
         *ring = k;
         return true;
     }
@@ -521,13 +523,14 @@ static int c_far(void *u, int argc, char **argv)
             log_error("far at: '%s %s' is not a place (X Z in voxels)", argv[2], argv[3]);
             return 1;
         }
-        float h;
+        float h[2];
         int ring;
-        if (!far_height_at(c, x, z, &h, &ring)) {
+        if (!far_height_at(c, x, z, h, &ring)) {
             log_error("far at: %.0f %.0f is outside the far rings", x, z);
             return 1;
         }
-        log_out("far_height=%.2f", (double)h);
+        log_out("far_height=%.2f", (double)h[0]);
+        log_out("far_cell_top=%.2f", (double)h[1]);
         log_out("far_ring=%d", ring);
         return 0;
     } else if (argc >= 2) {
