@@ -163,6 +163,12 @@ void far_gfx_draw(far_gfx *g, const camera *cam, const render_settings *s, const
         glUniform2i(g->u.mask_size, v->mask_w, v->mask_h);
     }
     glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
+    /* the state render_frame_begin set: the passes before may leave it changed */
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
     glBindVertexArray(g->vao);
     for (int i = 0; i < v->rings && i < FAR_RING_MAX; i++) {
         far_slot *sl = &g->slot[i];
