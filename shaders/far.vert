@@ -21,6 +21,7 @@ uniform bool u_light_on;
 uniform vec3 u_sun_color;
 uniform vec3 u_sky_color;
 uniform float u_ambient;
+uniform bool u_smooth;   // the smooth mode: its triplanar weights and the true normal, no staircase
 
 out vec3 v_albedo;
 out vec3 v_lit;
@@ -52,22 +53,34 @@ void main()
     float nx = float(int(a_info << 8u) >> 24) / 127.0;
     float nz = float(int(a_info) >> 24) / 127.0;
     vec3 n = vec3(nx, sqrt(max(1.0 - nx * nx - nz * nz, 0.0)), nz);
-    vec3 v = normalize(wp - u_camera);
-    // the staircase's faces per area of the slope, times how much of each
-    // faces the eye: top faces n.y, risers facing x |n.x|, facing z |n.z|
-    float sx = nx < 0.0 ? -1.0 : 1.0, sz = nz < 0.0 ? -1.0 : 1.0;
-    float wt = n.y * max(-v.y, 0.0);
-    float wx = abs(nx) * max(-sx * v.x, 0.0);
-    float wz = abs(nz) * max(-sz * v.z, 0.0);
-    float sum = wt + wx + wz;
-    if (sum < 1e-4) {
-        wt = 1.0;
-        sum = 1.0;
-    }
     vec3 top = tile_mean(a_info & 255u), side = tile_mean((a_info >> 8) & 255u);
-    v_albedo = (wt * top + (wx + wz) * side) / sum;
-    v_lit = (wt * top * light_of(vec3(0.0, 1.0, 0.0)) + wx * side * light_of(vec3(sx, 0.0, 0.0)) +
-             wz * side * light_of(vec3(0.0, 0.0, sz))) / sum;
+    if (u_smooth) {
+        // smooth.frag's sharp triplanar weights, lit by the surface's normal
+        vec3 w = abs(n);
+        w *= w;
+        w *= w;
+        w *= w;
+        w = max(w - 0.002, 0.0);
+        w /= (w.x + w.y + w.z);
+        v_albedo = w.y * top + (w.x + w.z) * side;
+        v_lit = v_albedo * light_of(n);
+    } else {
+        vec3 v = normalize(wp - u_camera);
+        // the staircase's faces per area of the slope, times how much of each
+        // faces the eye: top faces n.y, risers facing x |n.x|, facing z |n.z|
+        float sx = nx < 0.0 ? -1.0 : 1.0, sz = nz < 0.0 ? -1.0 : 1.0;
+        float wt = n.y * max(-v.y, 0.0);
+        float wx = abs(nx) * max(-sx * v.x, 0.0);
+        float wz = abs(nz) * max(-sz * v.z, 0.0);
+        float sum = wt + wx + wz;
+        if (sum < 1e-4) {
+            wt = 1.0;
+            sum = 1.0;
+        }
+        v_albedo = (wt * top + (wx + wz) * side) / sum;
+        v_lit = (wt * top * light_of(vec3(0.0, 1.0, 0.0)) + wx * side * light_of(vec3(sx, 0.0, 0.0)) +
+                 wz * side * light_of(vec3(0.0, 0.0, sz))) / sum;
+    }
     v_normal = n;
     v_wpos = wp;
     v_dist = distance(wp.xz, u_camera.xz); // horizontal, as every pass's fog

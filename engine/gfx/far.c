@@ -28,7 +28,7 @@ struct far_gfx {
     int cap;
     struct {
         GLint viewproj, origin, camera, sun, atlas, hole_on, hole, mask_on, mask, mask_origin, mask_size, fog_start,
-            fog_end;
+            fog_end, smooth;
     } u;
 };
 
@@ -45,7 +45,7 @@ far_gfx *far_gfx_create(char *err, size_t errlen)
     g->u.viewproj = U(viewproj), g->u.origin = U(origin), g->u.camera = U(camera), g->u.sun = U(sun);
     g->u.atlas = U(atlas), g->u.hole_on = U(hole_on), g->u.hole = U(hole), g->u.mask_on = U(mask_on);
     g->u.mask = U(mask), g->u.mask_origin = U(mask_origin), g->u.mask_size = U(mask_size);
-    g->u.fog_start = U(fog_start), g->u.fog_end = U(fog_end);
+    g->u.fog_start = U(fog_start), g->u.fog_end = U(fog_end), g->u.smooth = U(smooth);
 #undef U
     glCreateVertexArrays(1, &g->vao);
     glEnableVertexArrayAttrib(g->vao, 0);
@@ -146,7 +146,8 @@ void far_gfx_draw(far_gfx *g, const camera *cam, const render_settings *s, const
     glm_vec3_normalize(sun);
     glUniform3fv(g->u.sun, 1, sun);
     glUniform1f(g->u.fog_start, render_fog_start(s));
-    glUniform1f(g->u.fog_end, v->fog_end);
+    glUniform1f(g->u.fog_end, render_fog_end(s));
+    glUniform1i(g->u.smooth, v->smooth);
     glUniform1i(g->u.atlas, 0);
     glBindTextureUnit(0, s->atlas);
     light_shading_apply(g->prog, &s->light, 1);

@@ -35,7 +35,7 @@ typedef struct far_view {
     const unsigned char *mask;   /* mask_w x mask_h columns, 1 where the near field drew; NULL: none */
     int mask_w, mask_h;
     int mask_cx, mask_cz;        /* the mask's first column (global chunk coordinates) */
-    float fog_end;               /* fog from RENDER_FOG_START of it to it */
+    bool smooth;                 /* shaded as the smooth mode's surface, not as a voxel staircase */
 } far_view;
 
 typedef struct far_draw_stats {

@@ -236,7 +236,9 @@ static void build_ring(void *arg)
                      * lay above the last near voxels, a ray over them would
                      * pass under it and find no surface. Lowered there by
                      * the most its interpolation can stand above them,
-                     * back to exact at its outer edge (the walls' heights). */
+                     * back to exact at its outer edge (the walls' heights);
+                     * a quarter cell: the smooth mode's skirts show what
+                     * lies below its edge. */
                     float dx = fabsf((float)(r->x0 + (ii - 1) * r->cell) - mid_x);
                     float dz = fabsf((float)(r->z0 + (jj - 1) * r->cell) - mid_z);
                     float d = fmaxf(dx, dz), t = (j->lower_out - d) / (j->lower_out - j->lower_in);
@@ -300,7 +302,7 @@ static bool start_build(far_comp *c, app *a)
         j->ws = c->ws;
         j->edits = &c->snap;
         if (k == 0) {
-            j->lower = (float)(j->r.cell / 2 + 1);
+            j->lower = (float)(j->r.cell / 4 + 1);
             j->lower_in = a->cv.distance->f + 48.f;
             j->lower_out = (float)((j->r.n / 2 - 1) * j->r.cell);
             if (j->lower_out <= j->lower_in) j->lower_in = j->lower_out - (float)j->r.cell;
@@ -410,7 +412,8 @@ static void far_draw_hook(void *self, app *a, const frame_draw *f)
         c->mask_cap = need;
     }
     app_render_drawn_columns(a, c->mask, w->cx, w->cz, w->ocx, w->ocz);
-    far_view v = { c->drawn.count, c->mask, w->cx, w->cz, w->ocx, w->ocz, render_fog_end(f->s) };
+    bool smooth = a->render_mode && strcmp(a->render_mode, "smooth") == 0;
+    far_view v = { c->drawn.count, c->mask, w->cx, w->cz, w->ocx, w->ocz, smooth };
     far_gfx_draw(c->gfx, f->cam, f->s, &v, &c->st);
     a->stats.triangles += c->st.triangles;
     a->stats.triangles_loaded += c->st.triangles_loaded;
