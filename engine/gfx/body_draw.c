@@ -307,8 +307,8 @@ static void use_program(GLuint p, const camera *cam, const render_settings *s)
     glm_vec3_normalize(sun);
     glUniform3fv(U(sun), 1, sun);
     glUniform3fv(U(fog_color), 1, s->sky);
-    glUniform1f(U(fog_start), s->view_distance * RENDER_FOG_START);
-    glUniform1f(U(fog_end), s->view_distance);
+    glUniform1f(U(fog_start), render_fog_start(s));
+    glUniform1f(U(fog_end), render_fog_end(s));
     glUniform3fv(U(tints), 8, &s->tints[0][0]);
     glUniform1i(U(atlas), 0);
     glUniform2f(U(light_floor), BODY_DRAW_LIGHT_FLOOR_SUN, BODY_DRAW_LIGHT_FLOOR_SKY);

@@ -543,8 +543,8 @@ static void draw_near(enhance_view *v, const render_view *view, int nn, render_s
     glUniform1f(v->u.inv_factor, 1.0f / (float)enhance_factor(&v->p));
     glUniform1f(v->u.factor, (float)enhance_factor(&v->p));
     glUniform3fv(v->u.fog_color, 1, s->sky);
-    glUniform1f(v->u.fog_start, s->view_distance * 0.6f);
-    glUniform1f(v->u.fog_end, s->view_distance);
+    glUniform1f(v->u.fog_start, render_fog_start(s));
+    glUniform1f(v->u.fog_end, render_fog_end(s));
     glUniform3fv(v->u.tints, 8, &s->tints[0][0]);
     glUniform1i(v->u.atlas, 0);
     glBindTextureUnit(0, s->atlas);

@@ -50,8 +50,8 @@ void plain_draw(plain_renderer *p, const camera *cam, const render_settings *s, 
     glUniform3fv(p->u.sun, 1, sun);
     /* the fog of renderer_draw, so the plain meets the terrain seamlessly */
     glUniform3fv(p->u.fog_color, 1, s->sky);
-    glUniform1f(p->u.fog_start, s->view_distance * RENDER_FOG_START);
-    glUniform1f(p->u.fog_end, s->view_distance);
+    glUniform1f(p->u.fog_start, render_fog_start(s));
+    glUniform1f(p->u.fog_end, render_fog_end(s));
     glUniform2f(p->u.world_size, (float)sx, (float)sz);
     glUniform1f(p->u.layer, (float)tile);
     glUniform1i(p->u.atlas, 0);

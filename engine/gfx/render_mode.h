@@ -24,6 +24,7 @@ typedef struct render_settings {
     int width, height;     /* framebuffer size */
     unsigned framebuffer;  /* 0 = window */
     float view_distance;   /* horizontal: chunks beyond are not drawn; fog ends here */
+    float fog_distance;    /* where fog ends instead, when beyond (the far rings': view.far); 0: none */
     float sky[3];
     float sun[3];          /* direction towards the sun (need not be normalised) */
     float tints[8][3];     /* tint id -> colour; 0 unused */
@@ -40,6 +41,16 @@ typedef struct render_settings {
      * all off, the flat fog of `sky`. */
     compose_look look;
 } render_settings;
+
+/* Where every pass's fog starts: RENDER_FOG_START of view_distance, with
+ * far rings too (their reach is then where it is full: a haze over the
+ * whole far field, nothing over the near field). */
+static inline float render_fog_start(const render_settings *s) { return s->view_distance * RENDER_FOG_START; }
+/* Where every pass's fog is full: view_distance, or the far rings' reach. */
+static inline float render_fog_end(const render_settings *s)
+{
+    return s->fog_distance > s->view_distance ? s->fog_distance : s->view_distance;
+}
 
 typedef struct render_stats {
     int chunks_loaded;  /* chunks with any geometry */

@@ -522,8 +522,8 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     glm_vec3_normalize(sun);
     glUniform3fv(r->u.sun, 1, sun);
     glUniform3fv(r->u.fog_color, 1, s->sky);
-    glUniform1f(r->u.fog_start, s->view_distance * RENDER_FOG_START);
-    glUniform1f(r->u.fog_end, s->view_distance);
+    glUniform1f(r->u.fog_start, render_fog_start(s));
+    glUniform1f(r->u.fog_end, render_fog_end(s));
     glUniform3fv(r->u.tints, 8, &s->tints[0][0]);
     glUniform1i(r->u.atlas, 0);
     glBindTextureUnit(0, s->atlas ? s->atlas : r->atlas);

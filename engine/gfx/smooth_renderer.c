@@ -386,8 +386,8 @@ void smooth_renderer_draw_view(smooth_renderer *r, const render_view *v, render_
         glUniform3fv(p->camera, 1, v->cam->pos);
         glUniform3fv(p->sun, 1, sun);
         glUniform3fv(p->fog_color, 1, s->sky);
-        glUniform1f(p->fog_start, s->view_distance * RENDER_FOG_START);
-        glUniform1f(p->fog_end, s->view_distance);
+        glUniform1f(p->fog_start, render_fog_start(s));
+        glUniform1f(p->fog_end, render_fog_end(s));
         glUniform3fv(p->tints, 8, &s->tints[0][0]);
         glUniform1i(p->atlas, 0);
         glBindTextureUnit(0, s->atlas ? s->atlas : r->atlas);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "app_bodies.h"
+#include "app_far.h"
 #include "app_frame.h"
 #include "app_light.h"
 #include "app_move.h"
@@ -217,6 +218,7 @@ static int c_stats(void *u, int argc, char **argv)
     log_out("facing=%.1f %.1f", a->pl.yaw, a->pl.pitch);
     app_bodies_print_stats(a);
     app_stream_print_stats(a);
+    app_far_print_stats(a);
     for (int m = 0; m < MAT_COUNT; m++) log_out("material.%s=%llu", material_table[m].name, (unsigned long long)counts[m]);
     return 0;
 }

@@ -8,6 +8,7 @@
 #include "app_internal.h"
 #include "app_emit.h"
 #include "app_enhance.h"
+#include "app_far.h"
 #include "app_light.h"
 #include "app_menu.h"
 #include "app_move.h"
@@ -26,6 +27,7 @@ void app_add_components(app *a)
         &app_stream_component, /* first: a streamed world's spawn ground is there before anyone looks */
         &app_save_component,   /* a saved world's edits are in before anyone meshes or lights it */
         &app_render_component, /* a new world is meshed before others look at it */
+        &app_far_component,    /* the far rings behind the near field, before the sky fills the rest */
         &app_sky_component,   /* fills what the world left empty, before anything blends over it */
         &app_plain_component, /* draws before the tool's ghost, which blends over it */
         &app_tool_component,

@@ -7,6 +7,7 @@
 #include "app_bodies.h"
 #include "app_emit.h"
 #include "app_enhance.h"
+#include "app_far.h"
 #include "app_hud.h"
 #include "app_light.h"
 #include "app_menu.h"
@@ -51,11 +52,12 @@ void app_render(app *a)
     /* the farthest point in view: view.distance away on the map, and as far
      * down as the eye is high (fog and culling are horizontal) */
     float above = a->w ? fmaxf(c->pos[1], (float)a->w->sy) : c->pos[1];
-    c->zfar = a->cv.distance->f + 64.f + fmaxf(above, 0.f);
+    float far = app_far_distance(a); /* the far rings reach further (0: off) */
+    c->zfar = fmaxf(a->cv.distance->f, far) + 64.f + fmaxf(above, 0.f);
     camera_update(c);
     render_settings s = {
         .width = w, .height = h, .framebuffer = platform_framebuffer(a->plat),
-        .view_distance = a->cv.distance->f,
+        .view_distance = a->cv.distance->f, .fog_distance = far,
         .sky = { 0.62f, 0.76f, 0.93f }, .sun = { 0.35f, 1.0f, 0.25f },
         .wireframe = a->cv.wireframe->b, .atlas = a->atlas_tex,
     };

@@ -26,6 +26,7 @@ typedef struct render_comp {
     int *dirty;              /* scratch: dirty chunk indices */
     struct mesh_key { float key; int index; } *order; /* scratch: the budget's order */
     render_item *visible;    /* scratch: the visible set */
+    int visible_n;           /* its size in the last frame drawn */
     /* per chunk slot, what the mode last built there: from which column
      * (x INT_MIN: nothing since the mode was reset), and whether that
      * column was ready (a mesh of it, not of nothing).
@@ -348,6 +349,7 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
     const unsigned char *current = current_slots(r, a->w, app_stream(a) != NULL);
     /* a chunk is drawn once its column's light has landed, never first unlit */
     int n = render_visible_set(cam, s->view_distance, &grid, app_light_drawable(a, current), r->visible);
+    r->visible_n = current ? n : 0;
     bool cull = cvar_int("render.occlusion", 1) && !s->wireframe; /* lines hide nothing */
     occlusion_set_gpu(r->occ, shader_compute_supported() ? cvar_int("render.occlusion_gpu", 2) : 0);
     occlusion_set_adaptive(r->occ, cvar_int("render.occlusion_adaptive", 1) != 0);
@@ -362,6 +364,24 @@ bool app_render_world(app *a, const camera *cam, const render_settings *s)
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) log_warn("GL error 0x%04x while drawing (render.mode %s)", e, r->mode->name);
     return true;
+}
+
+int app_render_drawn_columns(app *a, unsigned char *mask, int w, int h, int cx0, int cz0)
+{
+    render_comp *r = state(a);
+    memset(mask, 0, (size_t)w * (size_t)h);
+    if (!r || !a->w || !r->current) return 0;
+    int count = 0;
+    for (int k = 0; k < r->visible_n; k++) {
+        int i = r->visible[k].index, cx, cy, cz;
+        if (!(r->current[i] & RENDER_SLOT_GENERATED)) continue; /* a mesh of nothing: the column is still to come */
+        world_chunk_coords(a->w, i, &cx, &cy, &cz);
+        int x = cx - cx0, z = cz - cz0;
+        if (x < 0 || z < 0 || x >= w || z >= h || mask[z * w + x]) continue;
+        mask[z * w + x] = 1;
+        count++;
+    }
+    return count;
 }
 
 void *app_render_instance(app *a, const render_mode **mode)

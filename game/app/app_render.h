@@ -15,6 +15,12 @@ extern const component app_render_component;
 bool app_render_world(app *a, const camera *cam, const render_settings *s);
 /* Builds and uploads every dirty chunk now (stats, tests). */
 void app_render_mesh_dirty(app *a);
+/* The columns the last frame drew from a streamed world (a chunk of each
+ * in its visible set, meshed from the generated column): mask[(cz - cz0)
+ * * w + (cx - cx0)] = 1 over the w x h columns from (cx0, cz0), the rest
+ * 0; returns how many. Nothing for a finite world. The far rings leave
+ * these out. */
+int app_render_drawn_columns(app *a, unsigned char *mask, int w, int h, int cx0, int cz0);
 /* The drawing mode and its instance (NULL before GL or without a world). */
 void *app_render_instance(app *a, const render_mode **mode);
 /* What occlusion culling did in the last frame (zeros before GL). */

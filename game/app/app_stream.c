@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_far.h"
 #include "app_light.h"
 #include "app_render.h"
 #include "app_save.h"
@@ -117,6 +118,7 @@ void app_stream_settle(app *a, double x, double z, int radius)
     announce_arrivals(c, a);
     app_light_settle(a);
     app_render_mesh_dirty(a);
+    app_far_settle(a); /* the far rings round the player too */
 }
 
 /* What the stream generates around the player: view.distance plus the

@@ -449,3 +449,37 @@ float biome_plan_biomass(const void *plan, int x, int z)
     region_cache_release(b->regions, r);
     return v;
 }
+
+void biome_set_cover(biome_plan *b, uint8_t mat, uint8_t on, int height, const biome_sites_params *zone)
+{
+    b->cover_mat = mat;
+    b->cover_on = on;
+    b->cover_h = height;
+    b->cover_zone = zone != NULL;
+    if (zone) {
+        b->zone_scale = zone->zone_scale;
+        b->zone_threshold = zone->zone_threshold;
+        noise_init(&b->zone, -b->seed);
+    }
+}
+
+void biome_surface(const biome_plan *b, biome_material_fn mat, int x0, int z0, int step, int nx, int nz,
+                   worldgen_point *out)
+{
+    for (int j = 0; j < nz; j++)
+        for (int i = 0; i < nx; i++) {
+            int x = x0 + i * step, z = z0 + j * step, h = biome_height(b, x, z);
+            uint8_t m = mat(b, h, h, true);
+            if (m == MAT_PLACEHOLDER) m = MAT_MUSKEG; /* what the second pass makes of it */
+            worldgen_point p = { (int16_t)h, (int16_t)h, m, m };
+            /* a forest seen from afar is its canopy: plants root only on
+             * cover_on ground, and only where the zone noise passes */
+            if (b->cover_mat && m == b->cover_on &&
+                (!b->cover_zone || biome_site_noise(&b->zone, b->zone_scale, x, z) > b->zone_threshold)) {
+                int top = h + b->cover_h;
+                p.top = (int16_t)(top > b->sy - 1 ? b->sy - 1 : top);
+                p.mat = b->cover_mat;
+            }
+            out[j * nx + i] = p;
+        }
+}

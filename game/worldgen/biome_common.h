@@ -63,6 +63,15 @@ struct biome_plan {
     int wx0, wz0, wsx, wsz;
     flora_set window;
     bool window_ready;
+    /* The far rings' coarse forest (biome_surface): a canopy of cover_mat
+     * cover_h voxels over ground of cover_on, where, with cover_zone, the
+     * zone noise of eq. 14 passes (the only place sites are planned).
+     * cover_mat 0: bare. */
+    uint8_t cover_mat, cover_on;
+    int cover_h;
+    bool cover_zone;
+    float zone_scale, zone_threshold;
+    noise zone; /* noise_init(-seed), eq. 14's field */
 };
 
 /* Looks up a registered cvar's value; false with a message when it is missing. */
@@ -137,6 +146,14 @@ typedef uint8_t (*biome_material_fn)(const biome_plan *b, int h, int y, bool ope
  * feature, so the check holds against the final column. */
 void biome_fill_column(const biome_plan *b, world *w, int cx, int cz, biome_material_fn mat, uint8_t feature, int lo,
                        int hi);
+
+/* worldgen_kind.surface of a biome with layer rules `mat`: heights as
+ * biome_height, the top voxel's material as the rules give it (a muskeg's
+ * placeholder as muskeg), and the plan's coarse forest (cover_*) on top. */
+void biome_surface(const biome_plan *b, biome_material_fn mat, int x0, int z0, int step, int nx, int nz,
+                   worldgen_point *out);
+/* Sets the coarse forest of the far rings (the cover_* fields). */
+void biome_set_cover(biome_plan *b, uint8_t mat, uint8_t on, int height, const biome_sites_params *zone);
 
 /* Writes one column's materials (col[0 .. sy)) into the world's chunks. */
 void biome_write_column(world *w, int x, int z, const uint8_t *col);

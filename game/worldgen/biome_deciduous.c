@@ -209,6 +209,8 @@ static void *deciduous_plan_make(const world *w, int64_t seed, char *err, size_t
         deciduous_free(p);
         return NULL;
     }
+    /* the growth model fills the forest: oak crowns over all of its grass */
+    biome_set_cover(&p->b, MAT_OAK_LEAVES, MAT_GRASS, (q.min_h + q.max_h) / 2 + st.oak_leaf_radius, NULL);
     return p;
 }
 
@@ -216,6 +218,11 @@ static void deciduous_fill_column(void *plan, world *w, int cx, int cz)
 {
     const deciduous_plan *p = plan;
     biome_fill_column(&p->b, w, cx, cz, deciduous_material, MAT_AIR, 1, 0);
+}
+
+static void deciduous_surface(void *plan, int x0, int z0, int step, int nx, int nz, worldgen_point *out)
+{
+    biome_surface(plan, deciduous_material, x0, z0, step, nx, nz, out);
 }
 
 static const char *const k_own_cvars[] = { "deciduous.", NULL };
@@ -228,6 +235,7 @@ const worldgen_kind biome_deciduous = {
     .fill_column = deciduous_fill_column,
     .free_plan = deciduous_free,
     .ground = biome_ground,
+    .surface = deciduous_surface,
 };
 
 void biome_deciduous_register(void)

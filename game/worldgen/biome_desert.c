@@ -214,6 +214,12 @@ static void desert_fill_column(void *plan, world *w, int cx, int cz)
     biome_fill_column(&p->b, w, cx, cz, desert_material, MAT_SALT_FLAT, p->b.lv.playa_lo, p->b.lv.playa_hi);
 }
 
+/* Cacti are too sparse to show from afar: dunes, mesas and playas alone. */
+static void desert_surface(void *plan, int x0, int z0, int step, int nx, int nz, worldgen_point *out)
+{
+    biome_surface(plan, desert_material, x0, z0, step, nx, nz, out);
+}
+
 static const char *const k_own_cvars[] = { "desert.", NULL };
 
 const worldgen_kind biome_desert = {
@@ -224,6 +230,7 @@ const worldgen_kind biome_desert = {
     .fill_column = desert_fill_column,
     .free_plan = desert_free,
     .ground = biome_ground,
+    .surface = desert_surface,
 };
 
 void biome_desert_register(void)

@@ -136,6 +136,8 @@ static void *taiga_plan_make(const world *w, int64_t seed, char *err, size_t n)
     p->b.reach = flora_reach(&tallest, &st); /* the widest fir: reach grows with height */
     bool ok = biome_heightmap(&p->b, w, "taiga", seed, err, n);
     if (ok) taiga_levels(p, &q);
+    /* firs' crowns, about half their height above the ground on average */
+    if (ok) biome_set_cover(&p->b, MAT_FIR_LEAVES, MAT_TAIGA_GRASS, (q.min_h + q.max_h) / 2, &q.sites);
     if (!ok || !biome_plan_regions(&p->b, taiga_plant, false, err, n)) {
         if (!err[0]) snprintf(err, n, "out of memory");
         taiga_free(p);
@@ -168,6 +170,11 @@ static void taiga_finish_column(void *plan, world *w, int cx, int cz)
     }
 }
 
+static void taiga_surface(void *plan, int x0, int z0, int step, int nx, int nz, worldgen_point *out)
+{
+    biome_surface(plan, taiga_material, x0, z0, step, nx, nz, out);
+}
+
 static const char *const k_own_cvars[] = { "taiga.", NULL };
 
 const worldgen_kind biome_taiga = {
@@ -179,6 +186,7 @@ const worldgen_kind biome_taiga = {
     .finish_column = taiga_finish_column,
     .free_plan = taiga_free,
     .ground = biome_ground,
+    .surface = taiga_surface,
 };
 
 void biome_taiga_register(void)

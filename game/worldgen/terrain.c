@@ -56,6 +56,7 @@ typedef struct hills_plan {
     int64_t seed;
     int sy;
     int soil; /* dirt depth under the grass */
+    noise n;  /* of seed, for the far rings' scattered points */
 } hills_plan;
 
 static void *hills_plan_make(const world *w, int64_t seed, char *err, size_t errlen)
@@ -75,6 +76,7 @@ static void *hills_plan_make(const world *w, int64_t seed, char *err, size_t err
     pl->seed = seed;
     pl->sy = w->sy;
     pl->soil = cvar_int("world.soil_depth", 4);
+    noise_init(&pl->n, seed);
     return pl;
 }
 
@@ -115,6 +117,17 @@ static void hills_ground(void *plan, int x0, int z0, int n, int *out)
     terrain_heightmap(&pl->p, pl->seed, x0, z0, n, n, pl->sy, out);
 }
 
+/* Grass on equation 9, nothing standing on it. */
+static void hills_surface(void *plan, int x0, int z0, int step, int nx, int nz, worldgen_point *out)
+{
+    const hills_plan *pl = plan;
+    for (int j = 0; j < nz; j++)
+        for (int i = 0; i < nx; i++) {
+            int16_t h = (int16_t)terrain_height_at(&pl->p, &pl->n, x0 + i * step, z0 + j * step, pl->sy);
+            out[j * nx + i] = (worldgen_point){ h, h, MAT_GRASS, MAT_GRASS };
+        }
+}
+
 static const char *const k_own_cvars[] = { "world.terrain_", "world.ground_height", "world.soil_depth", NULL };
 
 const worldgen_kind terrain_hills = {
@@ -125,6 +138,7 @@ const worldgen_kind terrain_hills = {
     .fill_column = hills_fill_column,
     .free_plan = hills_free,
     .ground = hills_ground,
+    .surface = hills_surface,
 };
 
 void terrain_register(void)

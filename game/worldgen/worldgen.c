@@ -78,6 +78,21 @@ void worldgen_stream_column(worldgen_stream *ws, world *w, int cx, int cz)
     else worldgen_fill_base(ws->kind, ws->plan, w, cx, cz);
 }
 
+void worldgen_stream_surface(const worldgen_stream *ws, int x0, int z0, int step, int nx, int nz,
+                             worldgen_point *out)
+{
+    if (ws->kind->surface) {
+        ws->kind->surface(ws->plan, x0, z0, step, nx, nz, out);
+        return;
+    }
+    for (int j = 0; j < nz; j++)
+        for (int i = 0; i < nx; i++) {
+            int h = 1;
+            if (ws->kind->ground) ws->kind->ground(ws->plan, x0 + i * step, z0 + j * step, 1, &h);
+            out[j * nx + i] = (worldgen_point){ (int16_t)h, (int16_t)h, MAT_STONE, MAT_STONE };
+        }
+}
+
 void worldgen_stream_prepare(worldgen_stream *ws, const world *w, job_pool *jobs)
 {
     if (ws->pass_state && ws->pass->prepare_window) ws->pass->prepare_window(ws->pass_state, w, jobs);

@@ -31,6 +31,16 @@
  * every 256 cells; inside the square nothing changed. */
 #define WORLDGEN_VERSION 4
 
+/* One point of the surface as the far rings see it (docs/streaming.md,
+ * "The far rings"): the terrain's top voxel, and what stands on it seen
+ * from afar (a forest's canopy as a coarse shape; caves left out). */
+typedef struct worldgen_point {
+    int16_t ground;     /* the terrain's top voxel (plants, caves and features left out) */
+    int16_t top;        /* the top of what is seen from above: ground, or a canopy over it */
+    uint8_t mat;        /* the material seen from above at top */
+    uint8_t ground_mat; /* the terrain's top voxel's material */
+} worldgen_point;
+
 typedef struct worldgen_kind {
     const char *name; /* "hills", "desert", ... (the `biome NAME` argument) */
     const char *help;
@@ -51,6 +61,11 @@ typedef struct worldgen_kind {
      * without filling them: the caves' worms walk on it. Without it a pass
      * fills the column to measure its ground. */
     void (*ground)(void *plan, int x0, int z0, int n, int *out);
+    /* Optional: the surface at the points (x0 + i * step, z0 + j * step),
+     * i < nx, j < nz (row by row), from the kind's height and layer rules
+     * alone, for the far rings: a pure function of the point, any thread.
+     * Without it the far rings take `ground` and stone. */
+    void (*surface)(void *plan, int x0, int z0, int step, int nx, int nz, worldgen_point *out);
     void (*free_plan)(void *plan);
     /* Name prefixes of the cvars only this kind reads ("taiga."), NULL-
      * terminated; NULL = none. Changing another kind's cvar must not
@@ -118,6 +133,11 @@ void worldgen_stream_column(worldgen_stream *ws, world *w, int cx, int cz);
  * columns' bits are the same with or without it. */
 void worldgen_stream_prepare(worldgen_stream *ws, const world *w, job_pool *jobs);
 void worldgen_stream_destroy(worldgen_stream *ws);
+/* The kind's surface (worldgen_kind.surface) at the points (x0 + i * step,
+ * z0 + j * step): what the far rings are built from. Any thread,
+ * concurrently; the same point gives the same values from any call. */
+void worldgen_stream_surface(const worldgen_stream *ws, int x0, int z0, int step, int nx, int nz,
+                             worldgen_point *out);
 
 /* Synchronous generation of every column of w's window on the pool
  * (tests, bench, headless): worldgen_stream_prepare, then

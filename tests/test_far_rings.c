@@ -1,0 +1,226 @@
+/* The far rings on the CPU (mesh/far_mesh.h, worldgen_stream_surface): the
+ * rings nest wherever the player stands (each inside the next, its edges on
+ * the next one's grid lines, the static holes covered by the ring inside);
+ * the far field's heights are the generated columns' ground where the near
+ * field takes over (ring 0's points round the near window's edge, every
+ * kind that streams); and the walls close every step between two rings. */
+#include "test_support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesh/far_mesh.h"
+#include "ui/cvar.h"
+#include "voxel/material.h"
+#include "worldgen/biomes.h"
+#include "worldgen/terrain.h"
+#include "worldgen/worldgen.h"
+
+#define CY 4
+
+static int setup(void **state)
+{
+    (void)state;
+    terrain_register();
+    biomes_register();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cvar_shutdown();
+    return 0;
+}
+
+static void check_layout(float near, float far, int cells, double px, double pz)
+{
+    far_layout l;
+    int n = far_layout_make(near, far, cells, px, pz, &l);
+    assert_true(n >= 1);
+    const far_ring *r0 = &l.ring[0];
+    int b0[4];
+    far_ring_box(r0, b0);
+    /* ring 0 reaches past every near chunk (near + 44 from the eye) */
+    assert_true(px - b0[0] >= near + 44 && b0[2] - px >= near + 44);
+    assert_true(pz - b0[1] >= near + 44 && b0[3] - pz >= near + 44);
+    /* its static hole lies inside the near disc */
+    int mid = r0->n / 2;
+    double hx0 = b0[0] + (double)(mid - r0->hole) * r0->cell, hx1 = b0[0] + (double)(mid + r0->hole) * r0->cell;
+    double hz0 = b0[1] + (double)(mid - r0->hole) * r0->cell, hz1 = b0[1] + (double)(mid + r0->hole) * r0->cell;
+    double cx = fmax(fabs(hx0 - px), fabs(hx1 - px)), cz = fmax(fabs(hz0 - pz), fabs(hz1 - pz));
+    assert_true(sqrt(cx * cx + cz * cz) <= near);
+    for (int k = 1; k < n; k++) {
+        const far_ring *in = &l.ring[k - 1], *r = &l.ring[k];
+        assert_int_equal(r->cell, 2 * in->cell);
+        int bi[4], b[4];
+        far_ring_box(in, bi);
+        far_ring_box(r, b);
+        assert_true(bi[0] >= b[0] && bi[1] >= b[1] && bi[2] <= b[2] && bi[3] <= b[3]);
+        for (int q = 0; q < 4; q++) assert_int_equal(((bi[q] - b[q & 1]) % r->cell + r->cell) % r->cell, 0);
+        /* ring k's static hole is inside ring k-1 */
+        int m = r->n / 2;
+        assert_true(b[0] + (m - r->hole) * r->cell >= bi[0] && b[0] + (m + r->hole) * r->cell <= bi[2]);
+        assert_true(b[1] + (m - r->hole) * r->cell >= bi[1] && b[1] + (m + r->hole) * r->cell <= bi[3]);
+    }
+    assert_true(l.ring[n - 1].outer);
+    assert_true((double)l.half_cells * l.ring[n - 1].cell >= far);
+}
+
+static void test_rings_nest_wherever_the_player_stands(void **state)
+{
+    (void)state;
+    const double spots[][2] = { { 0, 0 }, { 200, 300 }, { -1234.5, 77.25 }, { 1e7 + 5, -1e7 - 9 }, { 15.9, 16.1 } };
+    const float nears[] = { 64, 192, 512 };
+    const int cells[] = { 8, 16, 32 };
+    for (size_t s = 0; s < sizeof spots / sizeof spots[0]; s++)
+        for (int a = 0; a < 3; a++)
+            for (int c = 0; c < 3; c++) check_layout(nears[a], 4096, cells[c], spots[s][0], spots[s][1]);
+    far_layout l;
+    assert_int_equal(far_layout_make(192, 192, 16, 0, 0, &l), 0); /* far within near: none */
+}
+
+static bool plant(uint8_t m)
+{
+    return m == MAT_OAK_LOG || m == MAT_FIR_LOG || m == MAT_OAK_LEAVES || m == MAT_FIR_LEAVES || m == MAT_CACTUS;
+}
+
+/* The generated ground at (x, z): the top voxel that is neither air nor a plant. */
+static int near_ground(const world *col, int x, int z)
+{
+    for (int y = col->sy - 1; y > 0; y--) {
+        uint8_t m = world_get(col, x, y, z);
+        if (m != MAT_AIR && !plant(m)) return y;
+    }
+    return 0;
+}
+
+static void test_far_heights_match_the_columns_at_the_seam(void **state)
+{
+    (void)state;
+    const char *kinds[] = { "hills", "desert", "taiga", "deciduous" };
+    const double px = 200.5, pz = 300.5;
+    const float near = 192;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        world *shape = world_create(1, CY, 1);
+        char err[256];
+        worldgen_stream *ws = worldgen_stream_create(worldgen_find(kinds[k]), 7, shape, err, sizeof err);
+        assert_non_null(ws);
+        far_layout l;
+        far_layout_make(near, 4096, 16, px, pz, &l);
+        const far_ring *r = &l.ring[0];
+        /* ring 0's points in the band where the near field ends: from 32
+         * inside its distance to the window's margin */
+        int checked = 0, exact = 0, worst = 0;
+        for (int j = 0; j <= r->n; j += 3)
+            for (int i = 0; i <= r->n; i++) {
+                int x = r->x0 + i * r->cell, z = r->z0 + j * r->cell;
+                double d = hypot(x - px, z - pz);
+                if (d < near - 32 || d > near + 64) continue;
+                world *col = world_create_at(x >> CHUNK_BITS, z >> CHUNK_BITS, 1, CY, 1);
+                assert_non_null(col);
+                worldgen_stream_column(ws, col, x >> CHUNK_BITS, z >> CHUNK_BITS);
+                int g = near_ground(col, x, z);
+                world_destroy(col);
+                worldgen_point p;
+                worldgen_stream_surface(ws, x, z, r->cell, 1, 1, &p);
+                int diff = abs(p.ground - g);
+                assert_true(p.top >= p.ground);
+                if (diff > worst) worst = diff;
+                exact += diff == 0;
+                checked++;
+                assert_true(diff <= r->cell);
+            }
+        printf("%s: %d points of ring 0 (cells of %d) at the seam, %d exact, worst %d voxels off\n", kinds[k], checked,
+               r->cell, exact, worst);
+        assert_true(checked >= 20);
+        assert_true(exact * 10 >= checked * 9);
+        worldgen_stream_destroy(ws);
+        world_destroy(shape);
+    }
+}
+
+/* Ring k's height at a point of its grid line (straight between its vertices). */
+static float ring_edge_height(const far_mesh *m, const far_ring *r, int x, int z)
+{
+    double fx = (double)(x - r->x0) / r->cell, fz = (double)(z - r->z0) / r->cell;
+    int i = (int)floor(fx), j = (int)floor(fz), s = r->n + 1;
+    const far_vertex *v = m->v;
+    if (fx == i) { /* along z */
+        float t = (float)(fz - j);
+        return v[j * s + i].y + (v[(j + (t > 0)) * s + i].y - v[j * s + i].y) * t;
+    }
+    float t = (float)(fx - i);
+    return v[j * s + i].y + (v[j * s + i + (t > 0)].y - v[j * s + i].y) * t;
+}
+
+static void build(const far_ring *r, worldgen_stream *ws, far_mesh *m)
+{
+    int s = r->n + 3;
+    worldgen_point *p = malloc(sizeof *p * (size_t)s * (size_t)s);
+    float *h = malloc(sizeof *h * (size_t)s * (size_t)s);
+    uint8_t *mat = malloc((size_t)s * (size_t)s);
+    worldgen_stream_surface(ws, r->x0 - r->cell, r->z0 - r->cell, r->cell, s, s, p);
+    for (int i = 0; i < s * s; i++) h[i] = (float)p[i].top + 1.f, mat[i] = p[i].mat;
+    assert_true(far_mesh_build(r, &(far_grid){ h, mat }, m));
+    free(p);
+    free(h);
+    free(mat);
+}
+
+static void test_walls_close_every_step_between_rings(void **state)
+{
+    (void)state;
+    world *shape = world_create(1, CY, 1);
+    char err[256];
+    worldgen_stream *ws = worldgen_stream_create(worldgen_find("desert"), 3, shape, err, sizeof err); /* mesas: steps */
+    assert_non_null(ws);
+    far_layout l;
+    int n = far_layout_make(192, 2048, 16, -77.0, 1234.0, &l);
+    far_mesh m[FAR_RING_MAX];
+    for (int k = 0; k < n; k++) build(&l.ring[k], ws, &m[k]);
+    int edges = 0, steps = 0;
+    for (int k = 0; k + 1 < n; k++) {
+        const far_ring *r = &l.ring[k];
+        int s = r->n + 1;
+        /* every vertex of ring k's outer edge: a wall spans from its height
+         * to ring k+1's there */
+        for (int u = 0; u < s; u++)
+            for (int e = 0; e < 4; e++) {
+                int i = e < 2 ? u : e == 2 ? 0 : r->n, j = e >= 2 ? u : e == 0 ? 0 : r->n;
+                float hf = m[k].v[j * s + i].y;
+                int x = r->x0 + i * r->cell, z = r->z0 + j * r->cell;
+                float hc = ring_edge_height(&m[k + 1], &l.ring[k + 1], x, z);
+                float lo = fminf(hf, hc), hi = fmaxf(hf, hc);
+                bool covered = false;
+                for (int q = s * s; q + 1 < m[k].nv && !covered; q++) {
+                    const far_vertex *a = &m[k].v[q];
+                    if (a->x != (float)(i * r->cell) || a->z != (float)(j * r->cell) || a->y < hi - 1e-3f) continue;
+                    for (int t = s * s; t < m[k].nv && !covered; t++) {
+                        const far_vertex *b = &m[k].v[t];
+                        covered = b->x == a->x && b->z == a->z && b->y <= lo - r->cell + 1e-3f;
+                    }
+                }
+                edges++;
+                steps += hi - lo > 0.5f;
+                assert_true(covered);
+            }
+    }
+    printf("%d edge points between %d rings, %d of them a step the walls close\n", edges, n, steps);
+    assert_true(steps > 0);
+    for (int k = 0; k < n; k++) far_mesh_free(&m[k]);
+    worldgen_stream_destroy(ws);
+    world_destroy(shape);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rings_nest_wherever_the_player_stands),
+        cmocka_unit_test(test_far_heights_match_the_columns_at_the_seam),
+        cmocka_unit_test(test_walls_close_every_step_between_rings),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
