@@ -26,6 +26,8 @@ shot 800 500 "$fell; screenshot $out/fell_before.png; set tool.size 3; set tool.
 # caves and overhangs (voxel grammars) in the desert
 shot 1280 720 "set world.stream 0; biome desert; set tool.visible 0; tp 320 51 60; look -50 0; screenshot $out/cave_entrance.png; tp 210 52 280; look -172 16; screenshot $out/overhang.png"
 shot 1280 720 "set world.stream 0; biome desert; set tool.visible 0; tp 142 56 312; look -35 -8; screenshot $out/alcoves.png; tp 146 52 303; look 5 2; screenshot $out/alcove_close.png; set caves.features_desert none; tp 142 56 312; look -35 -8; screenshot $out/alcoves_off.png"
+# the 4 km horizon: the far rings beyond the near field
+shot 1280 720 "set view.far 4096; set player.fly 1; biome desert; tp 256 150 256; stream wait; look 30 -8; set tool.visible 0; set render.crosshair 0; screenshot $out/horizon.png"
 # far from the origin, streamed
 shot 1280 720 "set world.stream 1; set view.distance 384; set player.fly 1; biome taiga; tp 10000000 120 10000300; frames 1; stream wait 384; frames 2; look 60 -20; set tool.visible 0; screenshot $out/stream_far.png"
 shot 1280 720 "set world.stream 1; set view.distance 384; set player.fly 1; biome taiga; tp 5000 120 300; frames 1; stream wait 384; frames 2; look 60 -20; set tool.visible 0; screenshot $out/stream_taiga.png"
