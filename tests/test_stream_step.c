@@ -63,8 +63,9 @@ static void pace(uint64_t *due)
 
 /* Frames along +x from (x0, z) at the flight's speed, the player placed each
  * frame (as the bench flies); the step's CPU time of each into ms[] when
- * it is not NULL, and the frames with a hole counted. */
-static int fly(app *a, double x0, double z, int frames, double *ms)
+ * it is not NULL (and each component's into comp[c * frames + i] when that
+ * is not NULL), and the frames with a hole counted. */
+static int fly(app *a, double x0, double z, int frames, double *ms, double *comp)
 {
     const player_input none = { 0 };
     int holes = 0;
@@ -78,6 +79,7 @@ static int fly(app *a, double x0, double z, int frames, double *ms)
         double step = timer_cpu_ms_since(c0);
         app_render(a);
         if (ms) ms[i] = step;
+        for (int c = 0; comp && c < a->comps.count; c++) comp[(size_t)c * (size_t)frames + (size_t)i] = a->comps.frame_cpu_ms[c];
         holes += app_stream_holes(a) > 0;
         pace(&due);
     }
@@ -98,17 +100,26 @@ static flight fly_biome(const char *biome, int distance, double seconds)
     const double away = 20000.0;
     a->pl.pos[0] = 0.5, a->pl.pos[2] = away;
     app_stream_settle(a, 0.5, away, distance);
-    fly(a, 0.5, away, 120, NULL);
+    fly(a, 0.5, away, 120, NULL, NULL);
     /* the start, whole, then the flight */
     a->pl.pos[0] = 0.5, a->pl.pos[1] = 110.0, a->pl.pos[2] = 0.5;
     app_stream_settle(a, 0.5, 0.5, 1 << 16);
-    fly(a, 0.0, 0.5, 10, NULL);
+    fly(a, 0.0, 0.5, 10, NULL, NULL);
     flight f = { .frames = (int)(seconds * 60.0) };
-    double *ms = malloc(sizeof *ms * (size_t)f.frames);
+    const int nc = a->comps.count;
+    double *ms = malloc(sizeof *ms * (size_t)f.frames * (size_t)(nc + 1)), *comp = ms + f.frames;
     assert_non_null(ms);
-    f.holes = fly(a, 0.5, 0.5, f.frames, ms);
+    f.holes = fly(a, 0.5, 0.5, f.frames, ms, comp);
     qsort(ms, (size_t)f.frames, sizeof *ms, cmp_double);
     f.p50 = ms[f.frames / 2], f.p95 = ms[(int)(f.frames * 0.95)], f.max = ms[f.frames - 1];
+    /* which parts the step was: each component's p95 and max (those over
+     * a twentieth of a millisecond) */
+    for (int c = 0; c < nc; c++) {
+        double *v = comp + (size_t)c * (size_t)f.frames;
+        qsort(v, (size_t)f.frames, sizeof *v, cmp_double);
+        if (v[f.frames - 1] >= 0.05)
+            printf("  %s: p95 %.3f ms, max %.3f ms\n", a->comps.c[c]->name, v[(int)(f.frames * 0.95)], v[f.frames - 1]);
+    }
     free(ms);
     app_destroy(a);
     printf("%s, view %d, %.0f s: step cpu p50 %.3f ms, p95 %.3f ms, max %.3f ms; %d frames with a hole\n", biome,

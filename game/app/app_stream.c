@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_emit.h"
 #include "app_light.h"
 #include "app_render.h"
 #include "app_save.h"
@@ -116,6 +117,7 @@ void app_stream_settle(app *a, double x, double z, int radius)
     stream_wait_each(c->s, x, z, radius, settle_between, a);
     announce_arrivals(c, a);
     app_light_settle(a);
+    app_emit_settle(a);
     app_render_mesh_dirty(a);
 }
 
@@ -451,7 +453,7 @@ void app_stream_print_stats(app *a)
     log_out("chunks_generating=%d", st.in_flight * w->cy);
     log_out("chunks_evicted=%lld", st.evicted * w->cy);
     log_out("chunks_paged=%d", st.paged_chunks); /* edited chunks that live only in the world file */
-    size_t bytes = (size_t)w->chunk_count * sizeof(chunk) + world_tint_bytes(w) + st.stored_bytes;
+    size_t bytes = (size_t)w->chunk_count * (sizeof(chunk) + CHUNK_VOLUME) + world_tint_bytes(w) + st.stored_bytes;
     log_out("resident_bytes=%zu", bytes);
     if (!s) return;
     const char *label = "";
