@@ -121,40 +121,6 @@ static void flight_at(double t, double total, float pos[3], float *yaw)
     pos[1] = FLY_HEIGHT;
 }
 
-/* A chunk of the column waits to be meshed (stream.upload_budget left it
- * for a later frame): counted as a hole, though a chunk meshed before
- * still draws its old mesh meanwhile. */
-static bool mesh_pending(const world *w, int cx, int cz)
-{
-    for (int cy = 0; cy < w->cy; cy++)
-        if (world_chunk_valid(w, cx, cy, cz) && w->dirty[world_chunk_index(w, cx, cy, cz)]) return true;
-    return false;
-}
-
-/* Columns inside 0.75 x view.distance and the frustum that cannot be
- * drawn: not there, a neighbour missing, or not meshed yet. */
-static int holes(app *a)
-{
-    const world *w = a->w;
-    const float reach = 0.75f * a->cv.distance->f;
-    /* the eye in world voxels; boxes relative to the render origin (camera.h) */
-    const double ex = a->cam.origin[0] + (double)a->cam.pos[0], ez = a->cam.origin[2] + (double)a->cam.pos[2];
-    int x0 = (int)floor((ex - reach) / CHUNK_SIZE), x1 = (int)floor((ex + reach) / CHUNK_SIZE);
-    int z0 = (int)floor((ez - reach) / CHUNK_SIZE), z1 = (int)floor((ez + reach) / CHUNK_SIZE);
-    int n = 0;
-    for (int cz = z0; cz <= z1; cz++)
-        for (int cx = x0; cx <= x1; cx++) {
-            float lo[3];
-            camera_rel(&a->cam, cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE, lo);
-            float hi[3] = { lo[0] + CHUNK_SIZE, lo[1] + (float)w->sy, lo[2] + CHUNK_SIZE };
-            float dx = fmaxf(fmaxf(lo[0] - a->cam.pos[0], a->cam.pos[0] - hi[0]), 0.f);
-            float dz = fmaxf(fmaxf(lo[2] - a->cam.pos[2], a->cam.pos[2] - hi[2]), 0.f);
-            if (dx * dx + dz * dz > reach * reach || !camera_box_visible(&a->cam, lo, hi)) continue;
-            n += !stream_meshable(w, cx, cz) || mesh_pending(w, cx, cz);
-        }
-    return n;
-}
-
 /* Where a frame's time went, beside its total: the step (stream, light,
  * physics) and the wait for the chunks meshed and uploaded; the rest is
  * drawing and glFinish. */
@@ -191,6 +157,13 @@ static float frame_split(app *a, double now, frame_parts *parts)
                 ms, ts, tc, (double)(job_pool_cpu_ns(a->jobs) - w0) / 1e6, a->stats.mesh_ms, a->stats.chunks_meshed,
                 a->stats.triangles, a->stats.chunks_drawn, os.reads, os.read_ms, os.tiles_ms, os.hidden, os.tested,
                 a->pl.pos[0]);
+        double rest = tc; /* the step less its components: the player's move and its octree */
+        for (int c = 0; c < a->comps.count; c++) { /* the step's dear parts, main-thread CPU */
+            rest -= a->comps.frame_cpu_ms[c];
+            if (a->comps.frame_cpu_ms[c] >= 0.2f)
+                fprintf(stderr, "  step %s %.2f ms cpu\n", a->comps.c[c]->name, (double)a->comps.frame_cpu_ms[c]);
+        }
+        if (rest >= 0.2) fprintf(stderr, "  step player %.2f ms cpu\n", rest);
     }
     return ms;
 }
@@ -453,9 +426,9 @@ static void fly_run(void *s)
         ms[i] = frame_split(a, a->script_time += 1.0 / 60.0, &parts);
         worker_ms[i] = (float)((double)(job_pool_cpu_ns(a->jobs) - w0) / 1e6);
         step_ms[i] = parts.step_ms, step_cpu[i] = parts.step_cpu_ms, mesh_ms[i] = parts.mesh_ms;
-        for (int c = 0; c < ct->count; c++) comp_ms[(size_t)c * (size_t)frames + (size_t)i] = ct->frame_ms[c];
+        for (int c = 0; c < ct->count; c++) comp_ms[(size_t)c * (size_t)frames + (size_t)i] = ct->frame_cpu_ms[c];
         meshed += parts.meshed;
-        int h = holes(a);
+        int h = app_stream_holes(a);
         hole_frames += h > 0;
         if (h > hole_max) hole_max = h;
         paced += pace(&due);
@@ -484,6 +457,7 @@ static void fly_run(void *s)
     float p50 = ms[frames / 2], p95 = ms[(int)(frames * 0.95)], mx = ms[frames - 1];
     float step_p95 = step_ms[(int)(frames * 0.95)], mesh_p50 = mesh_ms[frames / 2];
     float step_p50 = step_ms[frames / 2], step_cpu_p95 = step_cpu[(int)(frames * 0.95)];
+    float step_cpu_p50 = step_cpu[frames / 2], step_cpu_max = step_cpu[frames - 1];
     float mesh_p95 = mesh_ms[(int)(frames * 0.95)];
     float worker_p50 = worker_ms[frames / 2], worker_p95 = worker_ms[(int)(frames * 0.95)];
     free(ms);
@@ -500,17 +474,26 @@ static void fly_run(void *s)
     bench_note("max_ratio", mx / standing);
     /* the frame's parts on the main thread (frame_parts), to tell arriving
      * columns' meshing from the drawing */
-    bench_note("step_p50_ms", step_p50);
-    bench_note("step_p95_ms", step_p95);
+    /* step_*: the main thread's CPU time in the step (the targets': the
+     * machine is shared, and wall time counts the waits for a core);
+     * step_wall_*: its wall time */
+    bench_note("step_p50_ms", step_cpu_p50);
+    bench_note("step_p95_ms", step_cpu_p95);
+    bench_note("step_max_ms", step_cpu_max);
     bench_note("step_cpu_p95_ms", step_cpu_p95);
-    /* which components the slow steps were: each one's p95 (those that
-     * ever take a hundredth of a millisecond) */
+    bench_note("step_wall_p50_ms", step_p50);
+    bench_note("step_wall_p95_ms", step_p95);
+    /* which components the slow steps were: each one's CPU p95 (those
+     * that ever take a hundredth of a millisecond) and its max (those
+     * that reach half a millisecond) */
     for (int c = 0; c < ct->count; c++) {
         float *v = comp_ms + (size_t)c * (size_t)frames;
         qsort(v, (size_t)frames, sizeof *v, cmp_float);
-        static char keys[COMPONENT_MAX][64]; /* bench_note keeps the key's pointer */
-        snprintf(keys[c], sizeof keys[c], "step_%s_p95_ms", ct->c[c]->name);
-        if (v[(int)(frames * 0.95)] >= 0.01f) bench_note(keys[c], v[(int)(frames * 0.95)]);
+        static char keys[COMPONENT_MAX][2][64]; /* bench_note keeps the key's pointer */
+        snprintf(keys[c][0], sizeof keys[c][0], "step_%s_p95_ms", ct->c[c]->name);
+        snprintf(keys[c][1], sizeof keys[c][1], "step_%s_max_ms", ct->c[c]->name);
+        if (v[(int)(frames * 0.95)] >= 0.01f) bench_note(keys[c][0], v[(int)(frames * 0.95)]);
+        if (v[frames - 1] >= 0.5f) bench_note(keys[c][1], v[frames - 1]);
     }
     free(comp_ms);
     /* the workers' CPU time a frame, and in the frames at or over the p95

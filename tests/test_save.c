@@ -87,7 +87,8 @@ static void test_codec_round_trip(void **state)
     uint8_t *blob = malloc(chunk_codec_bound());
     char err[256];
     for (int t = 0; t < 2; t++) {
-        chunk a, b = { 0 };
+        uint8_t av[CHUNK_VOLUME], bv[CHUNK_VOLUME] = { 0 };
+        chunk a = chunk_over(av), b = chunk_over(bv);
         make_chunk(&a, 7 + (unsigned)t, t == 1);
         size_t n = chunk_codec_encode(cc, &a, blob, chunk_codec_bound());
         assert_true(n > 2 && n < CHUNK_VOLUME / 4); /* layered chunks compress well */
@@ -106,10 +107,11 @@ static void test_codec_refuses_damage(void **state)
     (void)state;
     chunk_codec *cc = chunk_codec_create();
     uint8_t *blob = malloc(chunk_codec_bound());
-    chunk a, out;
+    uint8_t av[CHUNK_VOLUME], outv[CHUNK_VOLUME], keepv[CHUNK_VOLUME];
+    chunk a = chunk_over(av), out = chunk_over(outv), keep = chunk_over(keepv);
     make_chunk(&a, 3, true);
     make_chunk(&out, 4, false);
-    chunk keep = out;
+    memcpy(keep.vox, out.vox, CHUNK_VOLUME);
     char err[256];
     size_t n = chunk_codec_encode(cc, &a, blob, chunk_codec_bound());
     /* every truncation is refused and leaves the target as it was */
@@ -146,7 +148,8 @@ static void save_state(save_file *f, const char *slot, int count, unsigned base,
 {
     save_begin(f, slot, true);
     for (int i = 0; i < count; i++) {
-        chunk c;
+        uint8_t cv[CHUNK_VOLUME];
+        chunk c = chunk_over(cv);
         make_chunk(&c, base + (unsigned)i, i % 3 == 0);
         save_put_chunk(f, i * 2, chunk_copy(&c));
         free(c.tint);
@@ -169,7 +172,8 @@ typedef struct check {
 static bool check_chunk(void *user, int index, const void *blob, size_t len, char *err, size_t errlen)
 {
     check *k = user;
-    chunk got = { 0 }, want;
+    uint8_t gotv[CHUNK_VOLUME] = { 0 }, wantv[CHUNK_VOLUME];
+    chunk got = chunk_over(gotv), want = chunk_over(wantv);
     if (!chunk_codec_decode(k->cc, blob, len, &got, err, errlen)) return false;
     make_chunk(&want, k->base + (unsigned)(index / 2), (index / 2) % 3 == 0);
     if (index % 2 || !chunk_equal(&got, &want)) k->ok = false;
@@ -522,7 +526,8 @@ static void test_disk_full_keeps_last_save(void **state)
         setrlimit(RLIMIT_FSIZE, &rl);
         save_begin(f, "hills", true);
         for (int i = 0; i < 400; i++) {
-            chunk c;
+            uint8_t cv[CHUNK_VOLUME];
+            chunk c = chunk_over(cv);
             make_chunk(&c, 7000 + (unsigned)i, true);
             save_put_chunk(f, i * 2, chunk_copy(&c));
             free(c.tint);
@@ -560,7 +565,8 @@ static void test_kill_during_save(void **state)
             for (unsigned k = 2;; k++) { /* saves forever: B, C, ... each 300 chunks */
                 save_begin(f, "hills", true);
                 for (int i = 0; i < 300; i++) {
-                    chunk c;
+                    uint8_t cv[CHUNK_VOLUME];
+                    chunk c = chunk_over(cv);
                     make_chunk(&c, k * 1000 + (unsigned)i, i % 3 == 0);
                     save_put_chunk(f, i * 2, chunk_copy(&c));
                     free(c.tint);
@@ -613,7 +619,8 @@ static void test_queueing_never_waits(void **state)
     sqlite3 *db;
     sqlite3_open(p, &db);
     assert_int_equal(sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL), SQLITE_OK);
-    chunk c;
+    uint8_t cv[CHUNK_VOLUME];
+    chunk c = chunk_over(cv);
     make_chunk(&c, 1, true);
     uint64_t t0 = timer_ns();
     save_begin(f, "hills", false);

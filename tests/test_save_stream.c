@@ -165,7 +165,8 @@ static void test_reader_reads_commits_whole(void **state)
     save_file *f = save_open(p, note, sizeof note, err, sizeof err);
     assert_non_null(f);
     save_slot meta = { .name = "hills", .inputs = "i", .state = "s" };
-    chunk c = { 0 };
+    uint8_t vox[CHUNK_VOLUME];
+    chunk c = chunk_over(vox);
     memset(c.vox, MAT_STONE, CHUNK_VOLUME);
     save_begin(f, "hills", true);
     save_put_chunk_at(f, 3, 0, 4, 0, chunk_copy(&c));

@@ -128,7 +128,10 @@ static void test_moving_hook_before_each_move(void **state)
     stream_update(s, 16 + 32, 16);
     assert_int_equal(m.calls, 0); /* within the hysteresis */
     const int was = w->ocx;
-    world_set(w, was * 32 + 1, 1, 1, MAT_GRASS); /* a voxel of a column about to leave */
+    /* a voxel of a column about to leave, once it is there (a column
+     * still to come takes no write) */
+    while (world_column_state(w, was, 0) != WORLD_COL_READY) stream_update(s, 16 + 32, 16);
+    assert_true(world_set(w, was * 32 + 1, 1, 1, MAT_GRASS));
     stream_update(s, 16 + 64, 16);
     assert_int_equal(m.calls, 1);
     assert_int_equal(m.was_ocx[0], was);               /* heard before the move */

@@ -2,6 +2,8 @@
 #include "test_support.h"
 
 #include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "voxel/world.h"
 
@@ -171,6 +173,65 @@ static void test_move_keeps_overlap_and_empties_the_rest(void **state)
     world_destroy(w);
 }
 
+/* The streamed window's move (world_move_release) hands the leaving
+ * columns' arrays to the spare list instead of clearing them: those
+ * columns read air through the shared array and refuse writes, the ones
+ * that stay keep their arrays; a column handed in (world_swap_vox) is
+ * the caller's array itself, not a copy, and the arrays go round. */
+static void test_release_move_hands_arrays_over(void **state)
+{
+    (void)state;
+    world *w = world_create(4, 2, 4);
+    world *ref = world_create(4, 2, 4);
+    fill_pattern(w);
+    fill_pattern(ref);
+    uint8_t *kept = world_chunk(w, 2, 1, 1)->vox, *left = world_chunk(w, 0, 0, 0)->vox;
+    assert_int_equal(w->spare_n, 0);
+    assert_int_equal(world_move_release(w, 1, -2), 10);
+    assert_int_equal(w->spare_n, 10 * 2); /* every chunk of the columns that left */
+    assert_ptr_equal(world_chunk(w, 2, 1, 1)->vox, kept);
+    bool spared = false; /* the array of a column that left is kept, not freed nor cleared */
+    for (int k = 0; k < w->spare_n; k++) spared |= w->spare[k] == left;
+    assert_true(spared);
+    assert_memory_equal(left, world_chunk(ref, 0, 0, 0)->vox, CHUNK_VOLUME); /* no byte written on the move */
+    for (int z = -64; z < 64; z += 3)
+        for (int x = 32; x < 160; x += 3)
+            for (int y = 0; y < 64; y += 7) {
+                bool stays = x < 128 && z >= 0;
+                assert_int_equal(world_get(w, x, y, z), stays ? world_get(ref, x, y, z) : MAT_AIR);
+                assert_true(world_vox_shared(world_chunk(w, x >> 5, y >> 5, z >> 5)->vox) == !stays);
+            }
+    /* a column not there takes no write */
+    assert_false(world_set(w, 140, 3, -40, MAT_STONE));
+    assert_false(world_set_tint(w, 140, 3, -40, 2));
+    assert_int_equal(world_get(w, 140, 3, -40), MAT_AIR);
+    /* handed in: the slot holds the very array, and the shared air comes back */
+    int i = world_chunk_index(w, 4, 0, -2);
+    uint8_t *col = world_take_spare(w);
+    assert_int_equal(w->spare_n, 19);
+    memset(col, MAT_STONE, CHUNK_VOLUME);
+    uint8_t *back = col;
+    world_swap_vox(w, i, &back);
+    assert_ptr_equal(w->chunks[i].vox, col);
+    assert_true(world_vox_shared(back));
+    assert_int_equal(world_get(w, 140, 3, -60), MAT_STONE);
+    world_give_spare(w, back); /* the shared air is never kept */
+    assert_int_equal(w->spare_n, 19);
+    /* a column world whose chunks read the shared air takes arrays of its own */
+    world *job = world_create_at(4, -2, 1, 2, 1);
+    for (int y = 0; y < 2; y++) {
+        uint8_t *air = back;
+        world_swap_vox(job, y, &air);
+        free(air);
+    }
+    assert_true(world_own_storage(job, w));
+    assert_int_equal(w->spare_n, 17);
+    for (int y = 0; y < 2; y++) assert_false(world_vox_shared(job->chunks[y].vox));
+    world_destroy(job);
+    world_destroy(ref);
+    world_destroy(w); /* frees its spare arrays too (the sanitizers check) */
+}
+
 static void test_moved_window_equals_a_new_one(void **state)
 {
     (void)state;
@@ -229,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_window_at_negative_origin),
         cmocka_unit_test(test_move_keeps_overlap_and_empties_the_rest),
         cmocka_unit_test(test_moved_window_equals_a_new_one),
+        cmocka_unit_test(test_release_move_hands_arrays_over),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -507,6 +507,7 @@ static void *writer_main(void *arg)
             /* copy under the guard (microseconds), compress outside it */
             pthread_mutex_lock(&f->guard);
             const chunk *c = &o->w->chunks[o->index];
+            f->live.vox = f->live_vox;
             memcpy(f->live.vox, c->vox, CHUNK_VOLUME);
             f->live.tint = c->tint ? f->live_tint : NULL;
             if (c->tint) memcpy(f->live_tint, c->tint, CHUNK_VOLUME);

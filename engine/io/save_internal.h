@@ -88,7 +88,8 @@ struct save_file {
      * which world_set takes too; busy is the world the writer is reading. */
     pthread_mutex_t guard;
     world *guarded, *busy;
-    chunk live; /* writer only: the chunk read under the guard */
+    chunk live; /* writer only: the chunk read under the guard, over live_vox */
+    uint8_t live_vox[CHUNK_VOLUME];
     uint8_t live_tint[CHUNK_VOLUME];
 };
 

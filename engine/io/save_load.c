@@ -81,7 +81,9 @@ int save_load_chunks(save_file *f, const char *slot, world *w, job_pool *jobs, c
     blob_list bl = { .w = w, .index = malloc(sizeof(int) * n), .data = calloc(n, sizeof(void *)),
                      .len = malloc(sizeof(size_t) * n) };
     decode_job d = { .bl = &bl, .staged = calloc(n, sizeof(chunk)) };
-    bool ok = bl.index && bl.data && bl.len && d.staged;
+    uint8_t *staged_vox = malloc(n * CHUNK_VOLUME);
+    for (size_t i = 0; d.staged && staged_vox && i < n; i++) d.staged[i].vox = staged_vox + i * CHUNK_VOLUME;
+    bool ok = bl.index && bl.data && bl.len && d.staged && staged_vox;
     if (!ok) snprintf(err, errlen, "out of memory loading %s", save_path(f));
     if (ok) ok = save_read_chunks(f, slot, keep_blob, &bl, err, errlen) >= 0;
     if (ok) {
@@ -106,7 +108,7 @@ int save_load_chunks(save_file *f, const char *slot, world *w, job_pool *jobs, c
         }
         free(bl.data[i]);
     }
-    free(bl.index), free(bl.data), free(bl.len), free(d.staged);
+    free(bl.index), free(bl.data), free(bl.len), free(d.staged), free(staged_vox);
     return ok ? bl.count : -1;
 }
 

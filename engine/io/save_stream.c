@@ -81,7 +81,7 @@ static void check_column(entry *e0, int n, const world *col, int cy, bool load)
             snprintf(e->why, sizeof e->why, "layer %d is outside the world's %d", e->cy, cy);
             continue;
         }
-        e->c = calloc(1, sizeof *e->c);
+        e->c = chunk_new();
         char why[120];
         if (!e->c || !cc) snprintf(e->why, sizeof e->why, "out of memory");
         else if (!chunk_codec_decode(cc, e->blob, e->len, e->c, why, sizeof why))

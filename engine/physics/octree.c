@@ -211,7 +211,10 @@ bool octree_box_fill(octree *o, const world *w, int *next, int columns)
     const int cx0 = o->org[0] >> CHUNK_BITS, cz0 = o->org[2] >> CHUNK_BITS;
     for (; *next < ncx * ncz && columns > 0; ++*next, columns--) {
         int cx = cx0 + *next % ncx, cz = cz0 + *next / ncx;
-        for (int cy = 0; cy < w->cy; cy++) fill_chunk(o, world_chunk(w, cx, cy, cz), cx, cy, cz);
+        for (int cy = 0; cy < w->cy; cy++) {
+            const chunk *c = world_chunk(w, cx, cy, cz);
+            if (c) fill_chunk(o, c, cx, cy, cz); /* a column the window left since the box began: air */
+        }
         /* the levels whose cells lie inside one column (a level-5 cell is
          * a column's 32 voxels wide; the origin is chunk aligned): with
          * the column, so the tree's last frame does not derive them all */

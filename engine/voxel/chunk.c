@@ -1,5 +1,6 @@
 #include "voxel/chunk.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/hash.h"
@@ -21,4 +22,14 @@ uint64_t chunk_fingerprint(const chunk *c)
     uint64_t h = hash_bytes(HASH_SEED, c->vox, CHUNK_VOLUME);
     if (c->tint) h = hash_bytes(h ^ 0x7469, c->tint, CHUNK_VOLUME);
     return h;
+}
+
+chunk *chunk_new(void)
+{
+    chunk *c = malloc(sizeof *c + CHUNK_VOLUME);
+    if (!c) return NULL;
+    c->vox = (uint8_t *)(c + 1);
+    c->tint = NULL;
+    memset(c->vox, 0, CHUNK_VOLUME); /* MAT_AIR */
+    return c;
 }

@@ -130,10 +130,9 @@ bool chunk_codec_decode(chunk_codec *cc, const void *blob, size_t len, chunk *ou
 
 chunk *chunk_copy(const chunk *c)
 {
-    chunk *k = malloc(sizeof *k);
+    chunk *k = chunk_new();
     if (!k) return NULL;
     memcpy(k->vox, c->vox, CHUNK_VOLUME);
-    k->tint = NULL;
     if (c->tint) {
         k->tint = malloc(CHUNK_VOLUME);
         if (!k->tint) {

@@ -64,6 +64,9 @@ struct stream {
 static void run_job(void *arg)
 {
     stream_job *j = arg;
+    /* air first, here rather than on the main thread: the arrays came back
+     * from the window holding whatever column was there (install) */
+    world_clear(j->col);
     bool ok = j->s->gen(j->s->ctx, j->col, j->cx, j->cz);
     for (int y = 0; y < 64; y++) j->fp[y] = ok && y < j->col->cy ? chunk_fingerprint(world_chunk(j->col, j->cx, y, j->cz)) : 0;
     j->got = 0, j->read_ms = 0, j->warn[0] = 0;
@@ -87,7 +90,7 @@ int stream_window_columns(int distance, int margin, int hysteresis)
 
 size_t stream_window_bytes(int columns, int cy)
 {
-    return (size_t)columns * (size_t)columns * ((size_t)cy * (sizeof(chunk) + 2) + 1);
+    return (size_t)columns * (size_t)columns * ((size_t)cy * (sizeof(chunk) + CHUNK_VOLUME + 2) + 1);
 }
 
 stream *stream_create(world *w, job_pool *jobs, stream_gen_fn gen, void *ctx, int max_in_flight, int hysteresis)
@@ -237,8 +240,12 @@ static void install(stream *s, stream_job *j, uint32_t paged)
     }
     for (int y = 0; y < w->cy; y++) {
         chunk *dst = world_chunk(w, j->cx, y, j->cz), *src = world_chunk(j->col, j->cx, y, j->cz);
-        s->fp[world_chunk_index(w, j->cx, y, j->cz)] = y < 64 ? j->fp[y] : 0; /* taken before any page-in */
-        memcpy(dst->vox, src->vox, CHUNK_VOLUME);
+        int i = world_chunk_index(w, j->cx, y, j->cz);
+        s->fp[i] = y < 64 ? j->fp[y] : 0; /* taken before any page-in */
+        /* handed over, not copied: the job's column takes the slot's old
+         * array (the shared air of an entered column, mostly) and gets one
+         * of its own again when it is next submitted */
+        world_swap_vox(w, i, &src->vox);
         free(dst->tint);
         dst->tint = src->tint;
         src->tint = NULL;
@@ -265,8 +272,9 @@ static void submit(stream *s, stream_job *j, int cx, int cz)
 {
     if (!j->col) j->col = world_create_at(cx, cz, 1, s->w->cy, 1);
     else {
-        world_move(j->col, cx, cz);
-        world_clear(j->col); /* a retry of the same column starts from air too */
+        /* no clear here: the worker clears (run_job), a retry too */
+        world_move_scratch(j->col, cx, cz);
+        if (!world_own_storage(j->col, s->w)) return; /* arrays for what install handed over */
     }
     if (!j->col) return;
     j->s = s, j->cx = cx, j->cz = cz;
@@ -344,7 +352,7 @@ static void store_leaving(stream *s, int ocx, int ocz, int ncx, int ncz)
         int cx, cy, cz;
         world_chunk_coords(w, i, &cx, &cy, &cz);
         if (cx >= ocx && cx < ocx + ncx && cz >= ocz && cz < ocz + ncz) continue;
-        chunk *c = malloc(sizeof *c);
+        chunk *c = chunk_new();
         if (!c) {
             log_error("stream: out of memory keeping the edits of chunk %d,%d,%d", cx, cy, cz);
             continue;
@@ -411,7 +419,7 @@ void stream_adopt(stream *to, stream *from, double x, double z)
     int ocx = floor_div(x) - tw->cx / 2, ocz = floor_div(z) - tw->cz / 2;
     ocx = ocx < -limit ? -limit : ocx > limit - tw->cx ? limit - tw->cx : ocx;
     ocz = ocz < -limit ? -limit : ocz > limit - tw->cz ? limit - tw->cz : ocz;
-    world_move(tw, ocx, ocz); /* empty: nothing leaves */
+    world_move_release(tw, ocx, ocz); /* empty: nothing leaves; its arrays to spare, fw's come in */
     /* the edited chunks the new window does not cover, then the old store */
     store_leaving(from, ocx, ocz, tw->cx, tw->cz);
     for (int i = 0; i < from->st.cap; i++) {
@@ -430,7 +438,7 @@ void stream_adopt(stream *to, stream *from, double x, double z)
             if (world_column_state(fw, cx, cz) != WORLD_COL_READY || !world_chunk_valid(tw, cx, 0, cz)) continue;
             for (int y = 0; y < tw->cy; y++) {
                 int fi = world_chunk_index(fw, cx, y, cz), ti = world_chunk_index(tw, cx, y, cz);
-                memcpy(tw->chunks[ti].vox, fw->chunks[fi].vox, CHUNK_VOLUME);
+                world_swap_vox(tw, ti, &fw->chunks[fi].vox); /* fw is destroyed: its arrays move */
                 free(tw->chunks[ti].tint);
                 tw->chunks[ti].tint = fw->chunks[fi].tint; /* ownership moves */
                 fw->chunks[fi].tint = NULL;
@@ -474,7 +482,7 @@ bool stream_update(stream *s, double x, double z)
     if (move == 1) {
         if (s->moving) s->moving(s->moving_ctx, ocx, ocz);
         store_leaving(s, ocx, ocz, w->cx, w->cz);
-        world_move(w, ocx, ocz);
+        world_move_release(w, ocx, ocz); /* no clear: the leaving arrays go back to the spare list */
         s->stats.moves++;
     }
     bool ok = move != -1;
@@ -585,10 +593,9 @@ bool stream_generate_column(const stream *s, world *column, int cx, int cz)
 bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, const uint8_t *tint)
 {
     if (cy < 0 || cy >= s->w->cy) return false;
-    chunk *c = malloc(sizeof *c);
+    chunk *c = chunk_new();
     if (!c) return false;
     memcpy(c->vox, vox, CHUNK_VOLUME);
-    c->tint = NULL;
     if (tint) {
         c->tint = malloc(CHUNK_VOLUME);
         if (!c->tint) return free(c), false;
@@ -697,7 +704,7 @@ stream_stats stream_get_stats(const stream *s)
     t.stored_unsaved = 0;
     for (int i = 0; i < s->st.cap; i++) t.paged_chunks += s->st.e[i].paged;
     t.stored_chunks = s->st.live - t.paged_chunks;
-    t.stored_bytes = (size_t)t.stored_chunks * sizeof(chunk) + (size_t)s->st.cap * sizeof(stored);
+    t.stored_bytes = (size_t)t.stored_chunks * (sizeof(chunk) + CHUNK_VOLUME) + (size_t)s->st.cap * sizeof(stored);
     for (int i = 0; i < s->st.cap; i++) {
         if (s->st.e[i].c && s->st.e[i].c->tint) t.stored_bytes += CHUNK_VOLUME;
         t.stored_unsaved += s->st.e[i].c && (s->st.e[i].flags & WORLD_UNSAVED);

@@ -8,11 +8,12 @@
  * comes again, so memory holds only what is not yet written.
  *
  * Threads: workers never touch the world. Each generates one column into a
- * private 1 x cy x 1 window of its own; the main thread copies finished
- * columns in (stream_update), so nothing reads a column while it is being
- * written and a column the window left before its job finished is simply
- * dropped. Generation must be a pure function of the column's coordinates:
- * then the world is the same whatever order columns arrive in and however
+ * private 1 x cy x 1 window of its own; the main thread hands finished
+ * columns' voxel arrays in (stream_update: world_swap_vox, no copy), so
+ * nothing reads a column while it is being written and a column the
+ * window left before its job finished is simply dropped. Generation must
+ * be a pure function of the column's coordinates: then the world is the
+ * same whatever order columns arrive in and however
  * many workers run.
  *
  * Meshing: a chunk reads its neighbours (faces, ambient occlusion), so it
@@ -117,8 +118,8 @@ void stream_set_moving(stream *s, stream_moving_fn fn, void *ctx);
 /* view.distance changed: `to` (a new stream over an empty window of the
  * new size, with the same generator) takes over from `from`. Waits for
  * from's jobs, places to's window around (x, z) as stream_update would,
- * copies every ready column both windows cover as it is (voxels, tints,
- * edit and unsaved flags; marked dirty, not announced: the world is new to
+ * hands over every ready column both windows cover as it is (voxel
+ * arrays, tints, edit and unsaved flags; marked dirty, not announced: the world is new to
  * the caller's components), and keeps in to's store the edited chunks of
  * from's columns it does not cover and everything from had stored. `from`
  * is left with nothing to lose: destroy it. */

@@ -68,11 +68,20 @@ static world *create(int ocx, int ocz, int cx, int cy, int cz, long long max_chu
     w->slot_x0 = wrap(ocx, cx), w->slot_z0 = wrap(ocz, cz);
     w->chunk_count = cx * cy * cz;
     w->chunks = calloc((size_t)w->chunk_count, sizeof *w->chunks);
+    /* one array a chunk, so that arrays can change hands (world_swap_vox) */
+    for (int i = 0; w->chunks && i < w->chunk_count; i++)
+        if (!(w->chunks[i].vox = calloc(1, CHUNK_VOLUME))) {
+            log_error("out of memory for a %dx%dx%d chunk world", cx, cy, cz);
+            world_destroy(w);
+            return NULL;
+        }
+    w->spare_cap = w->chunk_count + 256; /* a window's arrays and its jobs' */
+    w->spare = malloc(sizeof *w->spare * (size_t)w->spare_cap);
     w->dirty = calloc((size_t)w->chunk_count, 1);
     w->edit = calloc((size_t)w->chunk_count, 1);
     w->col_state = malloc((size_t)cx * (size_t)cz);
     if (w->col_state) memset(w->col_state, WORLD_COL_READY, (size_t)cx * (size_t)cz);
-    if (!w->chunks || !w->dirty || !w->edit || !w->col_state) {
+    if (!w->chunks || !w->spare || !w->dirty || !w->edit || !w->col_state) {
         log_error("out of memory for a %dx%dx%d chunk world", cx, cy, cz);
         world_destroy(w);
         return NULL;
@@ -84,8 +93,13 @@ void world_destroy(world *w)
 {
     if (!w) return;
     if (w->chunks)
-        for (int i = 0; i < w->chunk_count; i++) free(w->chunks[i].tint);
+        for (int i = 0; i < w->chunk_count; i++) {
+            free(w->chunks[i].tint);
+            if (!world_vox_shared(w->chunks[i].vox)) free(w->chunks[i].vox);
+        }
     free(w->chunks);
+    for (int i = 0; i < w->spare_n; i++) free(w->spare[i]);
+    free(w->spare);
     free(w->dirty);
     free(w->edit);
     free(w->col_state);
@@ -123,13 +137,60 @@ void world_set_column_state(world *w, int cx, int cz, int state)
     if (world_chunk_valid(w, cx, 0, cz)) w->col_state[world_chunk_index(w, cx, 0, cz)] = (uint8_t)state;
 }
 
-/* Empties the chunks of the column in slot index `slot` (y = 0 index). */
-static void empty_column(world *w, int slot, bool clear)
+/* The air of every chunk world_move_release emptied: read, never written
+ * (a write there is refused), so one array serves every window. */
+static uint8_t shared_air[CHUNK_VOLUME];
+
+bool world_vox_shared(const uint8_t *vox) { return vox == shared_air; }
+
+void world_give_spare(world *w, uint8_t *vox)
+{
+    if (!vox || world_vox_shared(vox)) return;
+    if (w->spare_n < w->spare_cap) w->spare[w->spare_n++] = vox;
+    else free(vox); /* more than a window and its jobs ever hold */
+}
+
+uint8_t *world_take_spare(world *w)
+{
+    return w->spare_n > 0 ? w->spare[--w->spare_n] : malloc(CHUNK_VOLUME);
+}
+
+void world_swap_vox(world *w, int index, uint8_t **vox)
+{
+    guard_lock(w); /* a save writer may be reading this chunk */
+    uint8_t *old = w->chunks[index].vox;
+    w->chunks[index].vox = *vox;
+    *vox = old;
+    guard_unlock(w);
+}
+
+bool world_own_storage(world *w, world *from)
+{
+    for (int i = 0; i < w->chunk_count; i++) {
+        if (!world_vox_shared(w->chunks[i].vox)) continue;
+        uint8_t *v = world_take_spare(from);
+        if (!v) return false;
+        w->chunks[i].vox = v;
+    }
+    return true;
+}
+
+enum { MOVE_KEEP, MOVE_CLEAR, MOVE_RELEASE };
+
+/* Empties the chunks of the column in slot index `slot` (y = 0 index):
+ * MOVE_CLEAR writes air, MOVE_RELEASE gives the arrays back (the chunks
+ * read the shared air), MOVE_KEEP leaves the bytes. */
+static void empty_column(world *w, int slot, int how)
 {
     for (int y = 0; y < w->cy; y++) {
         int i = slot + y * w->cx * w->cz;
         chunk *c = &w->chunks[i];
-        if (clear) memset(c->vox, MAT_AIR, CHUNK_VOLUME);
+        if (how == MOVE_RELEASE) {
+            world_give_spare(w, c->vox);
+            c->vox = shared_air;
+        } else if (how == MOVE_CLEAR && !world_vox_shared(c->vox)) {
+            memset(c->vox, MAT_AIR, CHUNK_VOLUME);
+        }
         free(c->tint);
         c->tint = NULL;
         if (w->edit[i] & WORLD_UNSAVED) w->unsaved_count--;
@@ -139,7 +200,7 @@ static void empty_column(world *w, int slot, bool clear)
     w->col_state[slot] = WORLD_COL_EMPTY;
 }
 
-static int move(world *w, int ocx, int ocz, bool clear)
+static int move(world *w, int ocx, int ocz, int how)
 {
     if (ocx < -WORLD_COORD_LIMIT / CHUNK_SIZE || ocz < -WORLD_COORD_LIMIT / CHUNK_SIZE ||
         ocx > WORLD_COORD_LIMIT / CHUNK_SIZE - w->cx || ocz > WORLD_COORD_LIMIT / CHUNK_SIZE - w->cz)
@@ -156,7 +217,7 @@ static int move(world *w, int ocx, int ocz, bool clear)
             int x_old = w->ocx + wrap(sx - w->slot_x0, w->cx), z_old = w->ocz + wrap(sz - w->slot_z0, w->cz);
             bool stays = x_old >= ocx && x_old < ocx + w->cx && z_old >= ocz && z_old < ocz + w->cz;
             if (stays) continue;
-            empty_column(w, slot, clear);
+            empty_column(w, slot, how);
             entered++;
         }
     w->ocx = ocx, w->ocz = ocz;
@@ -165,9 +226,11 @@ static int move(world *w, int ocx, int ocz, bool clear)
     return entered;
 }
 
-int world_move(world *w, int ocx, int ocz) { return move(w, ocx, ocz, true); }
+int world_move(world *w, int ocx, int ocz) { return move(w, ocx, ocz, MOVE_CLEAR); }
 
-int world_move_scratch(world *w, int ocx, int ocz) { return move(w, ocx, ocz, false); }
+int world_move_scratch(world *w, int ocx, int ocz) { return move(w, ocx, ocz, MOVE_KEEP); }
+
+int world_move_release(world *w, int ocx, int ocz) { return move(w, ocx, ocz, MOVE_RELEASE); }
 
 uint8_t world_get_tint(const world *w, int x, int y, int z)
 {
@@ -217,6 +280,7 @@ bool world_set(world *w, int x, int y, int z, uint8_t m)
 {
     if (!world_in_bounds(w, x, y, z) || m >= MAT_COUNT) return false;
     chunk *c = &w->chunks[world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS)];
+    if (world_vox_shared(c->vox)) return m == MAT_AIR; /* a column not there: it is air, and stays so */
     uint8_t *v = &c->vox[CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK)];
     if (*v == m) return true;
     guard_lock(w);
@@ -233,6 +297,7 @@ bool world_set_tint(world *w, int x, int y, int z, uint8_t tint)
     if (!world_in_bounds(w, x, y, z)) return false;
     chunk *c = &w->chunks[world_chunk_index(w, x >> CHUNK_BITS, y >> CHUNK_BITS, z >> CHUNK_BITS)];
     int i = CHUNK_INDEX(x & CHUNK_MASK, y & CHUNK_MASK, z & CHUNK_MASK);
+    if (world_vox_shared(c->vox)) return false; /* a column not there */
     if (!c->tint) {
         if (tint == 0) return true;
         uint8_t *t = calloc(CHUNK_VOLUME, 1);
@@ -328,7 +393,7 @@ void world_clear(world *w)
         /* (even a new window's air: writing it now makes the system hand
          * over its pages here, not one column at a time while the player
          * flies, on the frames that install them) */
-        memset(w->chunks[i].vox, MAT_AIR, CHUNK_VOLUME);
+        if (!world_vox_shared(w->chunks[i].vox)) memset(w->chunks[i].vox, MAT_AIR, CHUNK_VOLUME);
         free(w->chunks[i].tint);
         w->chunks[i].tint = NULL;
     }

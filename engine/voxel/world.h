@@ -45,6 +45,11 @@ typedef struct world {
      * when another thread reads chunks of this world (the save writer, see
      * io/save.h); NULL otherwise. */
     void *guard;
+    /* Voxel arrays the world owns but no chunk uses (world_move_release
+     * gave them back; world_take_spare hands them out), so a streamed
+     * window's arrays go round without malloc or free while it flies. */
+    uint8_t **spare;
+    int spare_n, spare_cap;
 } world;
 
 enum { WORLD_EDITED = 1, WORLD_UNSAVED = 2 };
@@ -208,6 +213,27 @@ int world_move(world *w, int ocx, int ocz);
  * in after the move: the columns that leave keep their old voxels (no
  * clear of bytes about to be overwritten; light_column's ring). */
 int world_move_scratch(world *w, int ocx, int ocz);
+/* world_move for the streamed window: the columns that leave give their
+ * voxel arrays to the spare list and read as air through one shared
+ * array (world_vox_shared) until a column is handed in (world_swap_vox);
+ * no byte is cleared on the caller's thread. A write into such a chunk is
+ * refused (world_set returns false): nothing is there yet. */
+int world_move_release(world *w, int ocx, int ocz);
+/* Whether `vox` is the shared air of the columns world_move_release emptied. */
+bool world_vox_shared(const uint8_t *vox);
+/* Swaps chunk `index`'s voxel array with *vox (under the guard): the
+ * caller hands a finished array in and gets the old one back (the shared
+ * air, or an array of its own, its bytes whatever they were). */
+void world_swap_vox(world *w, int index, uint8_t **vox);
+/* A voxel array off the spare list (its bytes stale), or a new one when
+ * the list is empty; NULL when out of memory. */
+uint8_t *world_take_spare(world *w);
+/* Keeps `vox` on the spare list (the shared air is ignored). */
+void world_give_spare(world *w, uint8_t *vox);
+/* Every chunk of `w` reading the shared air gets an array of its own from
+ * `from`'s spare list (a generation job's column about to be written);
+ * false when out of memory. */
+bool world_own_storage(world *w, world *from);
 /* State of column (cx, cz), global; WORLD_COL_EMPTY outside the window. */
 int world_column_state(const world *w, int cx, int cz);
 void world_set_column_state(world *w, int cx, int cz, int state);

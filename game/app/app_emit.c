@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu_budget.h"
 #include "core/log.h"
 #include "gfx/emit_tex.h"
 #include "gfx/sky.h"
@@ -18,6 +19,12 @@ typedef struct app_emit {
     struct {
         cvar *enable, *color, *lamp, *lamp_range, *brightness;
     } cv;
+    /* Streamed columns whose block light waits for a frame's budget
+     * (stream.emit_budget_ms), oldest first: a ring as long as the window
+     * has columns, made with the world, so nothing is allocated in flight. */
+    int *wait_x, *wait_z, wait_cap, wait_head, wait_n;
+    cvar *budget;
+    cpu_budget spend; /* a relight's running cost, frame to frame */
 } app_emit;
 
 static void *emit_init(app *a)
@@ -35,6 +42,11 @@ static void *emit_init(app *a)
     };
     cvar **slots[] = { &E->cv.enable, &E->cv.color, &E->cv.lamp, &E->cv.lamp_range, &E->cv.brightness };
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *slots[i] = cvar_register(&d[i]);
+    E->budget = cvar_register(&(cvar_desc){
+        "stream.emit_budget_ms",
+        "streamed world: main-thread CPU time a frame gives the block light of arrived columns (one column always; "
+        "the rest waits for the next frame)",
+        CVAR_FLOAT, CVAR_ARCHIVE, "0.2", 0, 100 });
     return E;
 }
 
@@ -61,6 +73,14 @@ static void emit_new_world(void *self, app *a, world *w)
     app_emit *E = self;
     if (!E) return;
     E->w = w;
+    E->wait_head = E->wait_n = 0;
+    if (E->wait_cap != w->cx * w->cz) {
+        free(E->wait_x), free(E->wait_z);
+        E->wait_cap = w->cx * w->cz;
+        E->wait_x = malloc(sizeof *E->wait_x * (size_t)E->wait_cap);
+        E->wait_z = malloc(sizeof *E->wait_z * (size_t)E->wait_cap);
+        if (!E->wait_x || !E->wait_z) E->wait_cap = 0; /* arrivals are then lit at once */
+    }
     emit_destroy(E->vol);
     if (E->gl) emit_tex_destroy(&E->tex);
     E->vol = emit_create(w->sx, w->sy, w->sz);
@@ -76,20 +96,63 @@ static void emit_new_world(void *self, app *a, world *w)
     if (E->gl) emit_tex_upload(&E->tex, E->vol, NULL, NULL);
 }
 
+static void relight(app_emit *E, const int lo[3], const int hi[3])
+{
+    int wl[3], wh[3];
+    if (emit_relight(E->vol, E->w, lo, hi, wl, wh) && E->gl) emit_tex_upload(&E->tex, E->vol, wl, wh);
+}
+
+/* The oldest waiting column's block light; false when none waits. */
+static bool relight_waiting(app_emit *E)
+{
+    if (E->wait_n == 0) return false;
+    const int cx = E->wait_x[E->wait_head], cz = E->wait_z[E->wait_head];
+    E->wait_head = (E->wait_head + 1) % E->wait_cap, E->wait_n--;
+    const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE };
+    const int hi[3] = { lo[0] + CHUNK_SIZE, E->w->sy, lo[2] + CHUNK_SIZE };
+    relight(E, lo, hi); /* (clipped away if the window left it) */
+    return true;
+}
+
+/* A streamed column's arrival waits for a frame's budget (emit_frame): its
+ * relight floods the emitters within reach around it, a third of a
+ * millisecond of the main thread where caves hold glowing ore, and it
+ * arrives beyond the view distance, where a frame's delay shows nothing.
+ * Relit later it is relit exactly: the fill reads the world as it is then.
+ * Edits are relit at once. */
 static void emit_on_edit(void *self, app *a, const world_edit *e)
 {
     (void)a;
     app_emit *E = self;
     if (!E || !E->vol) return;
     follow_window(E);
-    int lo[3], hi[3];
-    if (emit_relight(E->vol, E->w, e->lo, e->hi, lo, hi) && E->gl) emit_tex_upload(&E->tex, E->vol, lo, hi);
+    bool column = e->generated && e->hi[0] - e->lo[0] == CHUNK_SIZE && e->hi[2] - e->lo[2] == CHUNK_SIZE &&
+                  !(e->lo[0] & CHUNK_MASK) && !(e->lo[2] & CHUNK_MASK);
+    if (column && E->wait_n < E->wait_cap) {
+        int at = (E->wait_head + E->wait_n++) % E->wait_cap;
+        E->wait_x[at] = e->lo[0] >> CHUNK_BITS, E->wait_z[at] = e->lo[2] >> CHUNK_BITS;
+        return;
+    }
+    relight(E, e->lo, e->hi);
 }
 
 static void emit_frame(void *self, app *a, double now, float dt)
 {
     (void)a, (void)now, (void)dt;
-    if (self) follow_window(self);
+    app_emit *E = self;
+    if (!E || !E->vol) return;
+    follow_window(E);
+    cpu_budget_begin(&E->spend, E->budget->f);
+    while (E->wait_n > 0 && cpu_budget_next(&E->spend)) relight_waiting(E);
+}
+
+void app_emit_settle(app *a)
+{
+    app_emit *E = component_state(&a->comps, app_emit_component.name);
+    if (!E || !E->vol) return;
+    follow_window(E);
+    while (relight_waiting(E)) {
+    }
 }
 
 static void emit_shutdown(void *self, app *a)
@@ -99,6 +162,7 @@ static void emit_shutdown(void *self, app *a)
     if (!E) return;
     emit_destroy(E->vol);
     if (E->gl) emit_tex_destroy(&E->tex);
+    free(E->wait_x), free(E->wait_z);
     free(E);
 }
 

@@ -19,5 +19,8 @@ extern const component app_sky_component;
 void app_emit_settings(const app *a, render_settings *s, const camera *cam);
 /* The volume of the current world (NULL before one): tests compare it. */
 const emit *app_emit_volume(const app *a);
+/* Relights every streamed column whose block light still waits for a
+ * frame's budget (`stream wait` draws the whole picture next). */
+void app_emit_settle(app *a);
 
 #endif

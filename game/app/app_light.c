@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu_budget.h"
 #include "core/log.h"
 #include "gfx/light_tex.h"
 #include "io/save.h"
@@ -61,6 +62,8 @@ typedef struct app_light {
     bool lit_fp_ok;
     float bar;               /* the HUD's bar while columns in view wait for light, else -1 */
     char bar_label[96];
+    cvar *step_budget;       /* stream.light_budget_ms (columns_step) */
+    cpu_budget budget;       /* its pieces' running cost, frame to frame */
     struct {
         cvar *enable, *sun_particles, *sky_particles, *steps, *step, *radius, *sun_yaw, *sun_pitch, *jitter,
             *sun_color, *sky_color, *ambient, *smooth, *wait;
@@ -208,6 +211,11 @@ static void *light_init(app *a)
                        &L->cv.radius, &L->cv.sun_yaw, &L->cv.sun_pitch, &L->cv.jitter, &L->cv.sun_color,
                        &L->cv.sky_color, &L->cv.ambient, &L->cv.smooth, &L->cv.wait };
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *slots[i] = cvar_register(&d[i]);
+    L->step_budget = cvar_register(&(cvar_desc){
+        "stream.light_budget_ms",
+        "streamed world: main-thread CPU time a frame gives landing columns' light and starting their bakes "
+        "(one piece always runs; the rest waits for the next frame)",
+        CVAR_FLOAT, CVAR_ARCHIVE, "0.5", 0, 100 });
     cmd_register(&(cmd_desc){ "light", "bake|stats", "bake the snowflake light of the whole world now, or report on it",
                               c_light, L });
     return L;
@@ -220,6 +228,10 @@ static bool light_gfx_init(void *self, app *a)
     return L != NULL;
 }
 
+/* Whether the frame's budget (columns_step) is spent: checked before each
+ * piece of work. */
+static bool over_budget(cpu_budget *b) { return !cpu_budget_next(b); }
+
 /* Columns of the texture a move left with the light of the columns that
  * went, drawn dark a few a frame (light_take_stale), nearest the eye
  * first; any within the view distance at once. They enter at the window's
@@ -229,7 +241,10 @@ static bool light_gfx_init(void *self, app *a)
  * bytes there are not cleared for it (light_move). */
 #define STALE_COLUMNS_A_FRAME 4
 
-static void take_stale(app_light *L, app *a)
+/* Within the frame's budget b (columns_step's, what the landings left of
+ * it; NULL: none): on llvmpipe a column's clear is a fifth of a
+ * millisecond of the main thread, more than a landing's upload. */
+static void take_stale(app_light *L, app *a, cpu_budget *b)
 {
     if (!L->vol) return;
     int px = (int)floor(a->pl.pos[0]), pz = (int)floor(a->pl.pos[2]);
@@ -237,7 +252,8 @@ static void take_stale(app_light *L, app *a)
     for (int n = 0;; n++) {
         int cx, cz;
         bool dark;
-        if (!light_take_stale(L->vol, px, pz, n < STALE_COLUMNS_A_FRAME ? -1 : near, &cx, &cz, &dark)) break;
+        bool more = n < STALE_COLUMNS_A_FRAME && !(b && over_budget(b));
+        if (!light_take_stale(L->vol, px, pz, more ? -1 : near, &cx, &cz, &dark)) break;
         if (!L->gl) continue;
         if (dark) {
             light_tex_dark_column(&L->tex, L->vol, cx, cz);
@@ -404,14 +420,16 @@ static void column_queue(app_light *L, int cx, int cz, bool front)
 
 /* Gives the waiting columns to free jobs, oldest first: each snapshots its
  * ring now (main thread), then bakes on a worker. A column whose ring left
- * the window is forgotten (its next arrival queues it again). */
-static void columns_start(app_light *L)
+ * the window is forgotten (its next arrival queues it again). No snapshot
+ * starts once the budget since t0 is spent (columns_step). */
+static void columns_start_within(app_light *L, cpu_budget *b)
 {
     if (!L->vol || !L->w) return;
     int k = 0;
     for (int i = 0; i < L->ncols && k < L->pend_n; i++) {
         struct col_job *j = &L->cols[i];
         if (j->busy) continue;
+        if (over_budget(b)) break;
         while (k < L->pend_n) {
             int cx = L->pend_x[k], cz = L->pend_z[k];
             k++;
@@ -439,13 +457,17 @@ static void columns_start(app_light *L)
     memmove(L->pend_z, L->pend_z + k, sizeof *L->pend_z * (size_t)L->pend_n);
 }
 
+static void columns_start(app_light *L) { columns_start_within(L, &(cpu_budget){ .ms = -1 }); }
+
 /* Lands the finished columns: their light into the volume and the
- * texture; a stale one is baked again. */
-static void columns_land(app_light *L)
+ * texture; a stale one is baked again. None lands once the budget since
+ * t0 is spent: it waits, done, in its job for the next frame. */
+static void columns_land_within(app_light *L, cpu_budget *b)
 {
     for (int i = 0; i < L->ncols; i++) {
         struct col_job *j = &L->cols[i];
         if (!j->busy || !job_group_done(L->jobs, &j->group)) continue;
+        if (over_budget(b)) break;
         j->busy = false;
         if (j->epoch != L->col_epoch || !L->vol || !L->w) continue;
         int cx, cz;
@@ -467,6 +489,26 @@ static void columns_land(app_light *L)
             light_tex_upload(&L->tex, L->vol, lo, hi);
         }
     }
+}
+
+static void columns_land(app_light *L) { columns_land_within(L, &(cpu_budget){ .ms = -1 }); }
+
+/* A frame's share of the streamed columns' light on the main thread, in
+ * its own CPU time (stream.light_budget_ms): landings first (a column's
+ * light into the volume, then into the texture), then the snapshots that
+ * start the next bakes. Each piece is a fraction of the budget and the
+ * first always runs, so a frame passes it by one piece at most and the
+ * light never stops; the rest waits for the next frame, a finished bake
+ * in its job, a column in `pend`; then the texture columns a move left
+ * dark (take_stale) with what is left of it. The columns land beyond the view
+ * distance, so a frame's delay shows nothing; `stream wait` and the
+ * settles land everything (columns_land, columns_start). */
+static void columns_step(app_light *L, app *a)
+{
+    cpu_budget_begin(&L->budget, L->step_budget ? (double)L->step_budget->f : -1.0);
+    columns_land_within(L, &L->budget);
+    columns_start_within(L, &L->budget);
+    take_stale(L, a, &L->budget);
 }
 
 /* A whole bake or a new world: the columns in flight are not landed (their
@@ -498,7 +540,7 @@ void app_light_pump(app *a)
     if (!L) return;
     columns_land(L);
     columns_start(L);
-    take_stale(L, a);
+    take_stale(L, a, NULL);
 }
 
 void app_light_settle(app *a)
@@ -558,7 +600,7 @@ static void light_column_arrived(app_light *L, const world_edit *e)
     for (int dz = -1; dz <= 1; dz++)
         for (int dx = -1; dx <= 1; dx++)
             if (stream_meshable(w, cx + dx, cz + dz)) column_queue(L, cx + dx, cz + dz, false);
-    columns_start(L);
+    /* snapshotted by this frame's light_frame, within its budget */
 }
 
 static void light_on_edit(void *self, app *a, const world_edit *e)
@@ -594,9 +636,7 @@ static void light_frame(void *self, app *a, double now, float dt)
     if (!L) return;
     if (L->task && light_task_done(L->task)) land_bake(L);
     follow_window(L);
-    columns_land(L);
-    columns_start(L);
-    take_stale(L, a);
+    columns_step(L, a);
     bar_update(L, a);
     if (L->rebake) {
         start_bake(L);

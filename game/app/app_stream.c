@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app_far.h"
+#include "app_emit.h"
 #include "app_light.h"
 #include "app_render.h"
 #include "app_save.h"
@@ -117,6 +118,7 @@ void app_stream_settle(app *a, double x, double z, int radius)
     stream_wait_each(c->s, x, z, radius, settle_between, a);
     announce_arrivals(c, a);
     app_light_settle(a);
+    app_emit_settle(a);
     app_render_mesh_dirty(a);
     app_far_settle(a); /* the far rings round the player too */
 }
@@ -394,6 +396,39 @@ uint64_t app_world_hash(app *a)
     return h;
 }
 
+/* A chunk of the column waits to be meshed (stream.upload_budget left it
+ * for a later frame): counted as a hole, though a chunk meshed before
+ * still draws its old mesh meanwhile. */
+static bool mesh_pending(const world *w, int cx, int cz)
+{
+    for (int cy = 0; cy < w->cy; cy++)
+        if (world_chunk_valid(w, cx, cy, cz) && w->dirty[world_chunk_index(w, cx, cy, cz)]) return true;
+    return false;
+}
+
+int app_stream_holes(app *a)
+{
+    const world *w = a->w;
+    if (!app_stream(a)) return 0;
+    const float reach = 0.75f * a->cv.distance->f;
+    /* the eye in world voxels; boxes relative to the render origin (camera.h) */
+    const double ex = a->cam.origin[0] + (double)a->cam.pos[0], ez = a->cam.origin[2] + (double)a->cam.pos[2];
+    int x0 = (int)floor((ex - reach) / CHUNK_SIZE), x1 = (int)floor((ex + reach) / CHUNK_SIZE);
+    int z0 = (int)floor((ez - reach) / CHUNK_SIZE), z1 = (int)floor((ez + reach) / CHUNK_SIZE);
+    int n = 0;
+    for (int cz = z0; cz <= z1; cz++)
+        for (int cx = x0; cx <= x1; cx++) {
+            float lo[3];
+            camera_rel(&a->cam, cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE, lo);
+            float hi[3] = { lo[0] + CHUNK_SIZE, lo[1] + (float)w->sy, lo[2] + CHUNK_SIZE };
+            float dx = fmaxf(fmaxf(lo[0] - a->cam.pos[0], a->cam.pos[0] - hi[0]), 0.f);
+            float dz = fmaxf(fmaxf(lo[2] - a->cam.pos[2], a->cam.pos[2] - hi[2]), 0.f);
+            if (dx * dx + dz * dz > reach * reach || !camera_box_visible(&a->cam, lo, hi)) continue;
+            n += !stream_meshable(w, cx, cz) || mesh_pending(w, cx, cz);
+        }
+    return n;
+}
+
 float app_stream_progress(app *a, const char **label)
 {
     stream *s = app_stream(a);
@@ -420,7 +455,7 @@ void app_stream_print_stats(app *a)
     log_out("chunks_generating=%d", st.in_flight * w->cy);
     log_out("chunks_evicted=%lld", st.evicted * w->cy);
     log_out("chunks_paged=%d", st.paged_chunks); /* edited chunks that live only in the world file */
-    size_t bytes = (size_t)w->chunk_count * sizeof(chunk) + world_tint_bytes(w) + st.stored_bytes;
+    size_t bytes = (size_t)w->chunk_count * (sizeof(chunk) + CHUNK_VOLUME) + world_tint_bytes(w) + st.stored_bytes;
     log_out("resident_bytes=%zu", bytes);
     if (!s) return;
     const char *label = "";

@@ -43,6 +43,10 @@ bool app_stream_begin(app *a, world **out);
  * columns ready and a label that says whether the player is held; -1 when
  * all is there (or the world is finite). */
 float app_stream_progress(app *a, const char **label);
+/* Columns inside 0.75 x view.distance and the last frame's frustum that
+ * cannot be drawn: not there, a neighbour missing, or not meshed yet (the
+ * flight bench's and test's holes); 0 in a finite world. */
+int app_stream_holes(app *a);
 /* Announces the columns installed since the last frame (each frame does;
  * the bench times the stages after generation one by one). */
 void app_stream_announce(app *a);

@@ -71,9 +71,10 @@ void component_frame_all(component_table *t, app *a, double now, float dt)
 {
     for (int i = 0; i < t->count; i++) {
         if (!t->c[i]->on_frame || (t->paused && t->c[i]->pauses)) continue;
-        uint64_t t0 = timer_ns();
+        uint64_t t0 = timer_ns(), c0 = timer_thread_cpu_ns();
         t->c[i]->on_frame(t->self[i], a, now, dt);
         t->frame_ms[i] = (float)timer_ms_since(t0);
+        t->frame_cpu_ms[i] = (float)timer_cpu_ms_since(c0);
     }
 }
 

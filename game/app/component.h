@@ -83,6 +83,9 @@ typedef struct component_table {
     /* each on_frame's wall time in the last component_frame_all: the
      * flight bench says which component a slow step was */
     float frame_ms[COMPONENT_MAX];
+    /* and its main-thread CPU time (timer_thread_cpu_ns): on a loaded
+     * machine the wall time also counts waits for a core */
+    float frame_cpu_ms[COMPONENT_MAX];
     int count;
     bool paused; /* the game is paused: component_frame_all skips `pauses` */
 } component_table;

@@ -45,7 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 256 * 1024) return 0;
     setup();
     /* as one chunk record */
-    chunk c = { 0 };
+    static uint8_t vox[CHUNK_VOLUME];
+    chunk c = chunk_over(vox);
     char err[1024], note[2048];
     if (chunk_codec_decode(g_codec, data, size, &c, err, sizeof err)) {
         for (int i = 0; i < CHUNK_VOLUME; i++) FUZZ_CHECK(c.vox[i] < MAT_COUNT && chunk_tint(&c, i) < CHUNK_CODEC_TINTS);
