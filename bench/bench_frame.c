@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "app/app_bodies.h"
 #include "app/app_frame.h"
@@ -37,14 +36,6 @@ typedef struct frame_bench {
     GLuint query; /* GL_TIME_ELAPSED of the timed frame */
 } frame_bench;
 
-/* The calling thread's CPU time, ms: what the frame cost the main thread,
- * without llvmpipe's or the workers' threads. */
-static double thread_cpu_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
 
 /* A spot inside the forest: the ground column near the centre with the
  * most leaves around it at eye height (deterministic for the seed). */
@@ -112,11 +103,12 @@ static void frame_run(void *s)
      * the wall time hides how much of the frame the CPU alone took) and the
      * main thread's CPU time beside the whole process's */
     if (!f->query) glGenQueries(1, &f->query);
-    double c0 = bench_cpu_ms(), m0 = thread_cpu_ms();
+    double c0 = bench_cpu_ms();
+    uint64_t m0 = timer_thread_cpu_ns();
     glBeginQuery(GL_TIME_ELAPSED, f->query);
     app_render(f->a);
     glEndQuery(GL_TIME_ELAPSED);
-    double main_ms = thread_cpu_ms() - m0;
+    double main_ms = timer_cpu_ms_since(m0); /* the main thread's alone */
     glFinish(); /* the frame is done when the rasterizer is */
     GLuint64 gpu_ns = 0;
     glGetQueryObjectui64v(f->query, GL_QUERY_RESULT, &gpu_ns);

@@ -129,22 +129,14 @@ typedef struct frame_parts {
     int meshed;
 } frame_parts;
 
-/* The main thread's own CPU time: a step's wall time less this is time
- * it waited (for a core, a lock, the driver). */
-static double thread_cpu_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 static float frame_split(app *a, double now, frame_parts *parts)
 {
     const player_input none = { 0 };
     uint64_t t0 = timer_ns(), w0 = job_pool_cpu_ns(a->jobs);
-    double c0 = thread_cpu_ms();
+    uint64_t c0 = timer_thread_cpu_ns(); /* a step's wall time less this is time it waited */
     app_step(a, &none, 1.f / 60.f, now);
-    double ts = timer_ms_since(t0), tc = thread_cpu_ms() - c0;
+    double ts = timer_ms_since(t0), tc = timer_cpu_ms_since(c0);
     app_render(a);
     glFinish();
     float ms = (float)timer_ms_since(t0);

@@ -318,7 +318,7 @@ static const gpu_mesh *chunk_level(const renderer *r, const render_view *v, int 
     return g;
 }
 
-/* Today's path: one multi-draw per chunk, each chunk's cells asked of the
+/* The read-back path: one multi-draw per chunk, each chunk's cells asked of the
  * occlusion culler (which reads the depth back at each ring). */
 static void draw_opaque_cpu(renderer *r, const render_view *v, unsigned mask_all, render_stats *stats)
 {
