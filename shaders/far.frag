@@ -11,7 +11,7 @@ in float v_dist;
 uniform bool u_hole_on;
 uniform vec4 u_hole;         // x0, z0, x1, z1 of the ring inside, relative to the render origin
 uniform bool u_mask_on;
-uniform sampler2D u_mask;    // 1 where the near field drew the column
+uniform sampler2D u_mask;    // R8 texel of byte 1 (reads 1/255) where the near field drew the column, else 0
 uniform ivec2 u_mask_origin; // the mask's first column's first voxel, relative to the render origin
 uniform ivec2 u_mask_size;
 uniform float u_fog_start;
@@ -26,7 +26,7 @@ void main()
     if (u_hole_on && all(greaterThan(v_wpos.xz, u_hole.xy)) && all(lessThan(v_wpos.xz, u_hole.zw))) discard;
     if (u_mask_on) {
         ivec2 c = ivec2(floor((v_wpos.xz - vec2(u_mask_origin)) / 32.0));
-        if (all(greaterThanEqual(c, ivec2(0))) && all(lessThan(c, u_mask_size)) && texelFetch(u_mask, c, 0).r > 0.5)
+        if (all(greaterThanEqual(c, ivec2(0))) && all(lessThan(c, u_mask_size)) && texelFetch(u_mask, c, 0).r > 0.0)
             discard;
     }
     float fog = smoothstep(u_fog_start, u_fog_end, v_dist);

@@ -7,6 +7,8 @@
  * near field and by the far ring, mean grey within 4 %, blocks and smooth). */
 #include "test_support.h"
 
+#include <cglm/cglm.h>
+#include <glad/gl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -216,6 +218,68 @@ static void test_far_as_bright_as_the_near_field(void **state)
     bright_as_near("smooth");
 }
 
+/* Pixels the near field draws (closer than 160 voxels along the view with
+ * the far rings hidden) that change when they are shown: the far rings
+ * leave out the columns the near field drew, so only where a drawn
+ * column's edge meets an undrawn one in front of it may one change. And
+ * with them shown, pixels of the plain under the world (y < 1): a ray that
+ * passed under ring 0's edge where it stands above the near terrain (the
+ * curtain closes that slit). (Depth rows run bottom up, as glReadPixels
+ * gives them; the pictures' top down, as screenshot_read does.) */
+static void near_field_uncovered(const char *biome, const char *mode)
+{
+    app *a = open_far(192, 2048);
+    run("biome %s; set render.mode %s; tp 256 110 256; stream wait; far wait; look 30 -15", biome, mode);
+    run("set far.show 0");
+    uint8_t *off = frame(a);
+    float *depth = malloc(sizeof(float) * W * H);
+    assert_non_null(depth);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, platform_framebuffer(a->plat));
+    glReadPixels(0, 0, W, H, GL_DEPTH_COMPONENT, GL_FLOAT, depth);
+    run("set far.show 1");
+    uint8_t *on = frame(a);
+    float *depth_on = malloc(sizeof(float) * W * H);
+    assert_non_null(depth_on);
+    glReadPixels(0, 0, W, H, GL_DEPTH_COMPONENT, GL_FLOAT, depth_on);
+    mat4 inv;
+    glm_mat4_inv(a->cam.viewproj, inv);
+    int plain = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            float d = depth_on[y * W + x];
+            if (d >= 1.f) continue;
+            vec4 ndc = { (x + 0.5f) / W * 2 - 1, (y + 0.5f) / H * 2 - 1, d * 2 - 1, 1 }, p;
+            glm_mat4_mulv(inv, ndc, p);
+            plain += p[1] / p[3] + (float)a->cam.origin[1] < 1.f;
+        }
+    free(depth_on);
+    const float n = a->cam.znear, f = a->cam.zfar;
+    int near = 0, changed = 0;
+    for (int i = 0; i < W * H; i++) {
+        float d = depth[(H - 1 - i / W) * W + i % W];
+        float ahead = 2.f * n * f / (f + n - (2.f * d - 1.f) * (f - n)); /* the eye's depth of the pixel */
+        if (d >= 1.f || ahead > 160.f) continue;
+        near++;
+        changed += !same(on + 4 * i, off + 4 * i);
+    }
+    printf("%s %s: %d of %d near-field pixels change when the far rings are shown; %d pixels of the plain\n", biome,
+           mode, changed, near, plain);
+    assert_true(near >= W * H / 4);
+    assert_true(changed <= near / 100);
+    assert_true(plain <= W * H / 1000);
+    free(depth);
+    free(on);
+    free(off);
+    app_destroy(a);
+}
+
+static void test_far_never_covers_the_near_field(void **state)
+{
+    (void)state;
+    near_field_uncovered("taiga", "smooth");
+    near_field_uncovered("taiga", "blocks");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_edit_far_away_shows_in_the_far_ring),
         cmocka_unit_test(test_view_far_over_budget_refused),
         cmocka_unit_test(test_far_as_bright_as_the_near_field),
+        cmocka_unit_test(test_far_never_covers_the_near_field),
     };
     return test_run_group("far_app", tests, sizeof tests / sizeof tests[0], NULL, NULL);
 }

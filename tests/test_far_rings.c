@@ -3,7 +3,9 @@
  * the next one's grid lines, the static holes covered by the ring inside);
  * the far field's heights are the generated columns' ground where the near
  * field takes over (ring 0's points round the near window's edge, every
- * kind that streams); and the walls close every step between two rings. */
+ * kind that streams); the walls close every step between two rings; and the
+ * curtain round the near field stands on every edge between a drawn and an
+ * undrawn column, from ring 0's surface down, facing the drawn one. */
 #include "test_support.h"
 
 #include <math.h>
@@ -215,12 +217,78 @@ static void test_walls_close_every_step_between_rings(void **state)
     world_destroy(shape);
 }
 
+/* A ring 0 of 16-voxel cells over a 6 x 6 mask with a plus of drawn
+ * columns: one quad a cell along each of the plus's outer edges, none
+ * inside it; tops on the surface, bottoms `drop` below, normals into the
+ * drawn column; and no quad where ring 0 leaves its cells out. */
+static void test_curtain_stands_on_the_near_fields_edge(void **state)
+{
+    (void)state;
+    far_ring r = { .cell = 16, .x0 = -64, .z0 = -64, .n = 24, .hole = 0, .cut = 1e9f, .outer = false };
+    int s = r.n + 1;
+    float *h = malloc(sizeof(float) * (size_t)s * (size_t)s);
+    uint8_t *mat = malloc((size_t)s * (size_t)s);
+    assert_non_null(h);
+    assert_non_null(mat);
+    for (int j = 0; j < s; j++)
+        for (int i = 0; i < s; i++) {
+            h[j * s + i] = 40.f + (float)i + 2.f * (float)j; /* a slope: each point its own height */
+            mat[j * s + i] = MAT_GRASS;
+        }
+    enum { MW = 6, MH = 6 };
+    unsigned char mask[MW * MH] = { 0 };
+    const int plus[5][2] = { { 2, 2 }, { 1, 2 }, { 3, 2 }, { 2, 1 }, { 2, 3 } };
+    for (int k = 0; k < 5; k++) mask[plus[k][1] * MW + plus[k][0]] = 1;
+    const int mx = 0, mz = 0; /* the mask's first column at the origin: grid point (4, 4) */
+    const float drop = 40.f;
+    int need = far_curtain_build(&r, h, mat, mask, MW, MH, mx, mz, drop, NULL, 0);
+    /* the plus has 12 outer edges, two cells each, six vertices a quad */
+    assert_int_equal(need, 12 * 2 * 6);
+    far_vertex *v = malloc(sizeof *v * (size_t)need);
+    assert_non_null(v);
+    assert_int_equal(far_curtain_build(&r, h, mat, mask, MW, MH, mx, mz, drop, v, need), need);
+    for (int q = 0; q < need / 6; q++) {
+        const far_vertex *t = &v[6 * q];
+        /* the quad's corners: ta ba bb / ta bb tb */
+        const far_vertex *ta = &t[0], *ba = &t[1], *tb = &t[5];
+        for (const far_vertex *p = t; p < t + 6; p++) {
+            float gx = p->x / (float)r.cell, gz = p->z / (float)r.cell;
+            assert_true(gx == floorf(gx) && gz == floorf(gz)); /* on grid points */
+            float top = h[(int)gz * s + (int)gx];
+            assert_true(p->y == top || p->y == top - drop);
+        }
+        assert_true(ta->y == h[(int)(ta->z / 16) * s + (int)(ta->x / 16)]);
+        assert_true(ba->y == ta->y - drop);
+        /* along an axis, one cell long */
+        float ex = tb->x - ta->x, ez = tb->z - ta->z;
+        assert_true(fabsf(ex) + fabsf(ez) == 16.f && (ex == 0.f || ez == 0.f));
+        /* the normal faces into the drawn column the edge bounds */
+        float nx = (float)(int8_t)(ta->info >> 16) / 127.f, nz = (float)(int8_t)(ta->info >> 24) / 127.f;
+        assert_true(fabsf(nx) + fabsf(nz) == 1.f);
+        float midx = 0.5f * (ta->x + tb->x) + (float)r.x0 + 4.f * nx, midz = 0.5f * (ta->z + tb->z) + (float)r.z0 + 4.f * nz;
+        int cx = (int)floorf((midx - (float)mx) / 32.f), cz = (int)floorf((midz - (float)mz) / 32.f);
+        assert_true(cx >= 0 && cz >= 0 && cx < MW && cz < MH && mask[cz * MW + cx]);
+        float ox = midx - 8.f * nx, oz = midz - 8.f * nz; /* the other side: undrawn */
+        int ux = (int)floorf((ox - (float)mx) / 32.f), uz = (int)floorf((oz - (float)mz) / 32.f);
+        assert_false(ux >= 0 && uz >= 0 && ux < MW && uz < MH && mask[uz * MW + ux]);
+    }
+    /* ring 0 leaving out the cells round the plus (a static hole over it
+     * all): no curtain stands where there is no surface to hang from */
+    far_ring holed = r;
+    holed.hole = 12;
+    assert_int_equal(far_curtain_build(&holed, h, mat, mask, MW, MH, mx, mz, drop, NULL, 0), 0);
+    free(v);
+    free(h);
+    free(mat);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rings_nest_wherever_the_player_stands),
         cmocka_unit_test(test_far_heights_match_the_columns_at_the_seam),
         cmocka_unit_test(test_walls_close_every_step_between_rings),
+        cmocka_unit_test(test_curtain_stands_on_the_near_fields_edge),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

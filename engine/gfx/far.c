@@ -22,6 +22,8 @@ typedef struct far_slot {
 struct far_gfx {
     GLuint prog, vao, mask_tex;
     int mask_w, mask_h;
+    GLuint curtain_vbo; /* the curtain's vertices, rewritten each frame */
+    int curtain_cap;
     far_slot slot[FAR_RING_MAX];
     GLsizei *counts; /* scratch: the ranges of one multi-draw */
     const void **offsets;
@@ -77,6 +79,7 @@ void far_gfx_destroy(far_gfx *g)
     glDeleteProgram(g->prog);
     glDeleteVertexArrays(1, &g->vao);
     if (g->mask_tex) glDeleteTextures(1, &g->mask_tex);
+    if (g->curtain_vbo) glDeleteBuffers(1, &g->curtain_vbo);
     free(g->counts);
     free(g->offsets);
     free(g);
@@ -132,6 +135,34 @@ static void upload_mask(far_gfx *g, const far_view *v)
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glTextureSubImage2D(g->mask_tex, 0, 0, 0, v->mask_w, v->mask_h, GL_RED, GL_UNSIGNED_BYTE, v->mask);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+}
+
+/* The curtain round the near field (mesh/far_mesh.h), with ring 0's origin
+ * and none of its cut-outs: it stands on the drawn columns' edges, which
+ * the mask would take for theirs. Both faces: it faces the drawn column,
+ * and the eye may stand outside it. */
+static void draw_curtain(far_gfx *g, const camera *cam, const far_view *v, far_draw_stats *st)
+{
+    if (!v->curtain || v->curtain_n <= 0 || !g->slot[0].used) return;
+    GLsizeiptr bytes = (GLsizeiptr)(sizeof(far_vertex) * (size_t)v->curtain_n);
+    if (v->curtain_n > g->curtain_cap) { /* storage grows to the largest curtain yet, then is rewritten */
+        if (!g->curtain_vbo) glCreateBuffers(1, &g->curtain_vbo);
+        glNamedBufferData(g->curtain_vbo, bytes, v->curtain, GL_STREAM_DRAW);
+        g->curtain_cap = v->curtain_n;
+    } else {
+        glNamedBufferSubData(g->curtain_vbo, 0, bytes, v->curtain);
+    }
+    float o[3];
+    camera_rel(cam, g->slot[0].r.x0, 0, g->slot[0].r.z0, o);
+    glUniform3fv(g->u.origin, 1, o);
+    glUniform1i(g->u.hole_on, 0);
+    glUniform1i(g->u.mask_on, 0);
+    glDisable(GL_CULL_FACE);
+    glVertexArrayVertexBuffer(g->vao, 0, g->curtain_vbo, 0, sizeof(far_vertex));
+    glDrawArrays(GL_TRIANGLES, 0, v->curtain_n);
+    glEnable(GL_CULL_FACE);
+    st->triangles += v->curtain_n / 3;
+    st->curtain_triangles = v->curtain_n / 3;
 }
 
 void far_gfx_draw(far_gfx *g, const camera *cam, const render_settings *s, const far_view *v, far_draw_stats *st)
@@ -220,5 +251,6 @@ void far_gfx_draw(far_gfx *g, const camera *cam, const render_settings *s, const
         }
         if (k > 0) glMultiDrawElements(GL_TRIANGLES, counts, GL_UNSIGNED_INT, (const void *const *)offsets, k);
     }
+    draw_curtain(g, cam, v, st);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
 }

@@ -4,7 +4,9 @@
  * frustum, camera-relative. A ring leaves out what is drawn nearer: ring
  * k the square of ring k-1, ring 0 the columns the near field drew this
  * frame (a mask of the window's columns), fragment by fragment, so the
- * rings and the near chunks never overlap and never z-fight. Faces are lit
+ * rings and the near chunks never overlap and never z-fight; where ring 0
+ * stands above the near terrain at the drawn columns' edge, a curtain
+ * hangs from it there (far_curtain_build), so no ray passes under it. Faces are lit
  * as an open top face of the near terrain is (the sun and sky terms, no
  * light volume), mixing the top and side tiles' mean colours as a voxel
  * staircase of that slope shows them, and fogged to the sky as every pass
@@ -36,10 +38,13 @@ typedef struct far_view {
     int mask_w, mask_h;
     int mask_cx, mask_cz;        /* the mask's first column (global chunk coordinates) */
     bool smooth;                 /* shaded as the smooth mode's surface, not as a voxel staircase */
+    const far_vertex *curtain;   /* the curtain round the near field (far_curtain_build), relative to ring 0 */
+    int curtain_n;               /* its vertices */
 } far_view;
 
 typedef struct far_draw_stats {
     long triangles, triangles_loaded;
+    long curtain_triangles; /* of triangles: the curtain round the near field */
     int tiles_drawn;
 } far_draw_stats;
 

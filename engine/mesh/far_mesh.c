@@ -73,7 +73,7 @@ static int8_t snorm8(float v)
     return (int8_t)lrintf(c * 127.f);
 }
 
-static uint32_t vertex_info(uint8_t mat, float nx, float nz)
+uint32_t far_vertex_info(uint8_t mat, float nx, float nz)
 {
     const material *m = material_get(mat);
     uint32_t top = m->tile[FACE_TOP], side = m->tile[FACE_LEFT];
@@ -175,7 +175,7 @@ bool far_mesh_build(const far_ring *r, const far_grid *g, far_mesh *out)
             /* the normal of the height field by central differences */
             float dx = (g->h[p + 1] - g->h[p - 1]) / (2.f * c), dz = (g->h[p + s] - g->h[p - s]) / (2.f * c);
             float len = sqrtf(dx * dx + 1.f + dz * dz);
-            m.v[m.nv++] = (far_vertex){ (float)i * c, g->h[p], (float)j * c, vertex_info(g->mat[p], -dx / len, -dz / len) };
+            m.v[m.nv++] = (far_vertex){ (float)i * c, g->h[p], (float)j * c, far_vertex_info(g->mat[p], -dx / len, -dz / len) };
         }
     float skirt = c;
     for (int tj = 0; tj < tn; tj++)
@@ -208,4 +208,54 @@ bool far_mesh_build(const far_ring *r, const far_grid *g, far_mesh *out)
     }
     *out = m;
     return true;
+}
+
+/* One curtain quad from grid point (i0, j0) to (i1, j1) of ring r, facing
+ * (nx, nz). */
+static void curtain_quad(const far_ring *r, const float *h, const uint8_t *mat, int i0, int j0, int i1, int j1,
+                         float nx, float nz, float drop, far_vertex *out, int cap, int *nv)
+{
+    int s = r->n + 1;
+    float c = (float)r->cell;
+    const int p0 = j0 * s + i0, p1 = j1 * s + i1;
+    const far_vertex ta = { (float)i0 * c, h[p0], (float)j0 * c, far_vertex_info(mat[p0], nx, nz) };
+    const far_vertex tb = { (float)i1 * c, h[p1], (float)j1 * c, far_vertex_info(mat[p1], nx, nz) };
+    far_vertex ba = ta, bb = tb;
+    ba.y -= drop;
+    bb.y -= drop;
+    const far_vertex q[6] = { ta, ba, bb, ta, bb, tb };
+    for (int k = 0; k < 6; k++, (*nv)++)
+        if (*nv < cap) out[*nv] = q[k];
+}
+
+int far_curtain_build(const far_ring *r, const float *h, const uint8_t *mat, const unsigned char *mask, int mw, int mh,
+                      int mx, int mz, float drop, far_vertex *out, int cap)
+{
+    int nv = 0;
+    const int cs = 32 / r->cell; /* grid cells along a column's edge */
+    if (cs < 1 || 32 % r->cell) return 0;
+    static const int dir[4][2] = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } };
+    for (int z = 0; z < mh; z++)
+        for (int x = 0; x < mw; x++) {
+            if (!mask[z * mw + x]) continue;
+            for (int d = 0; d < 4; d++) {
+                int ox = x + dir[d][0], oz = z + dir[d][1];
+                if (ox >= 0 && oz >= 0 && ox < mw && oz < mh && mask[oz * mw + ox]) continue; /* drawn both sides */
+                /* the edge's first grid point and its direction along it */
+                int ex = mx + (x + (dir[d][0] > 0)) * 32, ez = mz + (z + (dir[d][1] > 0)) * 32;
+                if ((ex - r->x0) % r->cell || (ez - r->z0) % r->cell) continue;
+                int i = (ex - r->x0) / r->cell, j = (ez - r->z0) / r->cell;
+                int ai = dir[d][0] ? 0 : 1, aj = dir[d][0] ? 1 : 0;
+                for (int k = 0; k < cs; k++) {
+                    int i0 = i + ai * k, j0 = j + aj * k, i1 = i0 + ai, j1 = j0 + aj;
+                    if (i0 < 0 || j0 < 0 || i1 > r->n || j1 > r->n) continue;
+                    /* the ring's cell on the undrawn side of this piece */
+                    int ci = dir[d][0] < 0 ? i0 - 1 : i0, cj = dir[d][1] < 0 ? j0 - 1 : j0;
+                    if (ci < 0 || cj < 0 || ci >= r->n || cj >= r->n || !cell_drawn(r, ci, cj)) continue;
+                    /* facing back into the drawn column */
+                    curtain_quad(r, h, mat, i0, j0, i1, j1, (float)-dir[d][0], (float)-dir[d][1], drop, out, cap, &nv);
+                }
+            }
+        }
+    return nv;
 }

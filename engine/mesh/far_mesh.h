@@ -76,6 +76,26 @@ typedef struct far_mesh {
     int ntiles;
 } far_mesh;
 
+/* The packed info of a vertex (far_vertex.info) of material mat whose
+ * normal is (nx, sqrt(1 - nx^2 - nz^2), nz). */
+uint32_t far_vertex_info(uint8_t mat, float nx, float nz);
+
+/* The curtain round the near field: ring 0 leaves out, fragment by
+ * fragment, the columns the near field drew, and where its surface stands
+ * above the near terrain at their edge (the canopy it keeps as its surface
+ * over the near field's thinned firs, say) a ray over that edge would pass
+ * under it. Along every edge between a drawn column of `mask` (mw x mh
+ * columns of 32 voxels, the first at global voxels (mx, mz)) and an
+ * undrawn one whose side of the edge ring 0 draws, a wall from ring 0's
+ * surface (h, mat: its (n + 1)^2 grid points) down `drop` voxels, facing
+ * the drawn column: a quad a cell, two triangles, six vertices, relative
+ * to the ring's first grid point as its mesh is. Column edges lie on the
+ * ring's grid lines (both are multiples of 16), so the wall's top is the
+ * surface's edge exactly. Writes at most cap vertices; returns how many
+ * it needed (more than cap: call again with room for them). */
+int far_curtain_build(const far_ring *r, const float *h, const uint8_t *mat, const unsigned char *mask, int mw, int mh,
+                      int mx, int mz, float drop, far_vertex *out, int cap);
+
 /* Builds ring r from g (false when out of memory, nothing kept). */
 bool far_mesh_build(const far_ring *r, const far_grid *g, far_mesh *out);
 void far_mesh_free(far_mesh *m);

@@ -38,7 +38,8 @@ typedef struct far_job {
     const far_edits *edits;
     float lower_in, lower_out, lower; /* ring 0: lowered under the near field's edge (see build_ring) */
     far_mesh mesh;
-    float *h;  /* the ring's grid heights, (n + 1)^2, kept for `far at` */
+    float *h;  /* the ring's grid heights, (n + 1)^2, kept for `far at` and the curtain */
+    uint8_t *mt; /* the materials there, (n + 1)^2, for the curtain */
     bool ok;
 } far_job;
 
@@ -51,6 +52,7 @@ typedef struct far_comp {
     bool slot_ok[FAR_RING_MAX];
     bool dirty[FAR_RING_MAX]; /* an edit touched the ring since it was built */
     float *heights[FAR_RING_MAX];
+    uint8_t *mats[FAR_RING_MAX];
     /* the build in flight */
     job_group group;
     bool building;
@@ -64,6 +66,8 @@ typedef struct far_comp {
     int nedits, cap;
     unsigned char *mask;
     size_t mask_cap;
+    far_vertex *curtain; /* this frame's curtain round the near field (far_curtain_build) */
+    int curtain_cap;
     far_draw_stats st;
     int builds;
     double build_ms, build_ms_max;
@@ -222,8 +226,9 @@ static void build_ring(void *arg)
     float *h = malloc(sizeof *h * np);
     uint8_t *mat = malloc(np);
     j->h = malloc(sizeof(float) * (size_t)(r->n + 1) * (size_t)(r->n + 1));
+    j->mt = malloc((size_t)(r->n + 1) * (size_t)(r->n + 1));
     j->ok = false;
-    if (pts && h && mat && j->h) {
+    if (pts && h && mat && j->h && j->mt) {
         worldgen_stream_surface(j->ws, r->x0 - r->cell, r->z0 - r->cell, r->cell, s, s, pts);
         apply_edits(j, pts, s);
         float mid_x = (float)r->x0 + (float)(r->n / 2 * r->cell), mid_z = (float)r->z0 + (float)(r->n / 2 * r->cell);
@@ -247,8 +252,10 @@ static void build_ring(void *arg)
                 h[p] = y;
                 mat[p] = pts[p].mat;
             }
-        for (int jj = 0; jj <= r->n; jj++)
+        for (int jj = 0; jj <= r->n; jj++) {
             memcpy(j->h + (size_t)jj * (size_t)(r->n + 1), h + (size_t)(jj + 1) * (size_t)s + 1, sizeof(float) * (size_t)(r->n + 1));
+            memcpy(j->mt + (size_t)jj * (size_t)(r->n + 1), mat + (size_t)(jj + 1) * (size_t)s + 1, (size_t)(r->n + 1));
+        }
         far_grid g = { h, mat };
         j->ok = far_mesh_build(r, &g, &j->mesh);
     }
@@ -322,14 +329,19 @@ static void land_build(far_comp *c)
         if (!j->ok) log_warn("far: no memory for ring %d (cells of %d voxels): it is left out", k, j->r.cell);
         far_mesh_free(&j->mesh);
         free(c->heights[k]);
+        free(c->mats[k]);
         c->heights[k] = j->h;
+        c->mats[k] = j->mt;
         j->h = NULL;
+        j->mt = NULL;
         c->slot_ok[k] = ok;
     }
     for (int k = c->want.count; k < FAR_RING_MAX; k++) {
         c->slot_ok[k] = false;
         free(c->heights[k]);
+        free(c->mats[k]);
         c->heights[k] = NULL;
+        c->mats[k] = NULL;
     }
     if (c->gfx) far_gfx_clear(c->gfx, c->want.count);
     c->drawn = c->want;
@@ -354,7 +366,9 @@ static void drop_rings(far_comp *c, app *a)
         c->slot_ok[k] = false;
         c->dirty[k] = false;
         free(c->heights[k]);
+        free(c->mats[k]);
         c->heights[k] = NULL;
+        c->mats[k] = NULL;
     }
     memset(&c->drawn, 0, sizeof c->drawn);
 }
@@ -413,7 +427,27 @@ static void far_draw_hook(void *self, app *a, const frame_draw *f)
     }
     app_render_drawn_columns(a, c->mask, w->cx, w->cz, w->ocx, w->ocz);
     bool smooth = a->render_mode && strcmp(a->render_mode, "smooth") == 0;
-    far_view v = { c->drawn.count, c->mask, w->cx, w->cz, w->ocx, w->ocz, smooth };
+    far_view v = { c->drawn.count, c->mask, w->cx, w->cz, w->ocx, w->ocz, smooth, NULL, 0 };
+    if (c->slot_ok[0] && c->heights[0] && c->mats[0]) {
+        /* deep enough to pass under the near terrain at the edge: ring 0's
+         * cell (what its height field may stand above the voxels it
+         * samples) and the tallest trees it keeps as its surface */
+        const far_ring *r0 = &c->drawn.ring[0];
+        float drop = (float)r0->cell + 48.f;
+        int verts = far_curtain_build(r0, c->heights[0], c->mats[0], c->mask, w->cx, w->cz, w->ocx * CHUNK_SIZE,
+                                     w->ocz * CHUNK_SIZE, drop, c->curtain, c->curtain_cap);
+        if (verts > c->curtain_cap) { /* grows a few times at most: then it holds every frame's */
+            far_vertex *g = realloc(c->curtain, sizeof *g * (size_t)verts);
+            if (g) {
+                c->curtain = g;
+                c->curtain_cap = verts;
+                verts = far_curtain_build(r0, c->heights[0], c->mats[0], c->mask, w->cx, w->cz, w->ocx * CHUNK_SIZE,
+                                         w->ocz * CHUNK_SIZE, drop, c->curtain, c->curtain_cap);
+            }
+        }
+        v.curtain = c->curtain;
+        v.curtain_n = verts <= c->curtain_cap ? verts : 0;
+    }
     far_gfx_draw(c->gfx, f->cam, f->s, &v, &c->st);
     a->stats.triangles += c->st.triangles;
     a->stats.triangles_loaded += c->st.triangles_loaded;
@@ -475,6 +509,7 @@ void app_far_print_stats(app *a)
     log_out("far_cell_max=%d", c->drawn.count ? c->drawn.ring[c->drawn.count - 1].cell : 0);
     log_out("far_triangles=%ld", c->st.triangles);
     log_out("far_triangles_loaded=%ld", c->st.triangles_loaded);
+    log_out("far_curtain_triangles=%ld", c->st.curtain_triangles);
     log_out("far_tiles_drawn=%d", c->st.tiles_drawn);
     log_out("far_bytes=%zu", far_gfx_bytes(c->gfx));
     log_out("far_edited_columns=%d", c->nedits);
@@ -587,8 +622,13 @@ static void far_shutdown(void *self, app *a)
     for (int k = 0; k < FAR_RING_MAX; k++) {
         far_mesh_free(&c->jobs[k].mesh);
         free(c->jobs[k].h);
+        free(c->jobs[k].mt);
     }
-    for (int k = 0; k < FAR_RING_MAX; k++) free(c->heights[k]);
+    for (int k = 0; k < FAR_RING_MAX; k++) {
+        free(c->heights[k]);
+        free(c->mats[k]);
+    }
+    free(c->curtain);
     far_gfx_destroy(c->gfx);
     worldgen_stream_destroy(c->ws);
     free(c->snap.e);
