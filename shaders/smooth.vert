@@ -80,17 +80,38 @@ vec3 light_trilinear(vec3 p)
 // The light a vertex takes (sun, sky): the elements half a voxel out
 // along its normal. A coarse level's vertex stands for the outer shell of
 // what it smooths over (a canopy, a terrace's edge) and may lie inside it,
-// among the dim elements of its hollows, or above the shell of elements:
-// it takes the brighter of that read and the one u_coarse_reach out, as an
-// enhanced fragment takes the brightest of its reads.
+// among the dim elements of its hollows, or above the shell of elements.
+// It reads u_coarse_reach out as well, and twice that (a vertex a whole
+// cell deep in the canopy it smooths finds the dim elements of its inner
+// gaps a reach out; two reaches out lie above the canopy's outer shell),
+// and takes the brightest, as an enhanced fragment takes the brightest of
+// its reads. Where neither the half-voxel nor the reach read finds an
+// element, the smoothing has swept the vertex out into the free air beyond
+// the shell (a canopy's crown rounded up by half a cell): the shell lies
+// behind it, and reads inward, half the reach and the whole of it, stand
+// in for those two. Inward reads come only then, so that a thin wall's far
+// side never lights a vertex that found its own side's elements. A vertex
+// that finds no element either way stands in open air farther than a cell
+// from any surface the light was computed for (a crown at the near
+// field's edge, over columns whose light has not landed): open air is
+// fully lit, as above the world and beyond the window's sides, and as the
+// far rings light every face.
+vec2 light_mean(vec3 a) { return a.z > 1e-6 ? a.xy / a.z : vec2(0.0); }
+
 vec2 surface_light(vec3 wp, vec3 n)
 {
     vec3 a = light_trilinear(wp + n * 0.5);
-    vec2 near = a.z > 1e-6 ? a.xy / a.z : vec2(0.0);
-    if (u_coarse_reach <= 0.0) return near;
+    if (u_coarse_reach <= 0.0) return light_mean(a);
     vec3 b = light_trilinear(wp + n * u_coarse_reach);
-    vec2 far = b.z > 1e-6 ? b.xy / b.z : vec2(0.0);
-    return far.x + far.y > near.x + near.y ? far : near;
+    if (a.z + b.z <= 1e-6) {
+        a = light_trilinear(wp - n * (0.5 * u_coarse_reach));
+        b = light_trilinear(wp - n * u_coarse_reach);
+        if (a.z + b.z <= 1e-6) return vec2(1.0);
+    }
+    vec2 near = light_mean(a), far = light_mean(b);
+    vec2 best = far.x + far.y > near.x + near.y ? far : near;
+    vec2 out2 = light_mean(light_trilinear(wp + n * (2.0 * u_coarse_reach)));
+    return out2.x + out2.y > best.x + best.y ? out2 : best;
 }
 
 void main()
