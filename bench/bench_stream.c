@@ -46,6 +46,7 @@
 #include "core/timer.h"
 #include "platform/platform.h"
 #include "ui/cmd.h"
+#include "ui/cvar.h"
 
 #define FLY_SPEED 100.0 /* voxels a second */
 #define FLY_HEIGHT 110.f
@@ -454,6 +455,7 @@ static void fly_run(void *s)
     float worker_p50 = worker_ms[frames / 2], worker_p95 = worker_ms[(int)(frames * 0.95)];
     free(ms);
     bench_note("frames", frames);
+    bench_note("view_far", cvar_float("view.far", 0.f)); /* the far rings flown with (0: none) */
     bench_note("standing_ms", standing);
     bench_note("standing_before_ms", before);
     bench_note("standing_after_ms", after);

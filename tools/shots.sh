@@ -29,7 +29,7 @@ shot 1280 720 "set world.stream 0; biome desert; set tool.visible 0; tp 142 56 3
 # the 4 km horizon: the far rings beyond the near field
 shot 1280 720 "set view.far 4096; set player.fly 1; biome desert; tp 256 150 256; stream wait; look 30 -8; set tool.visible 0; set render.crosshair 0; screenshot $out/horizon.png"
 # far from the origin, streamed
-shot 1280 720 "set world.stream 1; set view.distance 384; set player.fly 1; biome taiga; tp 10000000 120 10000300; frames 1; stream wait 384; frames 2; look 60 -20; set tool.visible 0; screenshot $out/stream_far.png"
+shot 1280 720 "set world.stream 1; set view.distance 384; set player.fly 1; biome taiga; tp 10000000 120 10000300; frames 1; stream wait 384; frames 20; look 60 -20; set tool.visible 0; screenshot $out/stream_far.png"
 # the pictures with longer recipes have their own tools
 "$tools/shot_tunnels.sh" "$build" "$out/tunnels.png" >/dev/null
 "$tools/shot_smooth.sh" "$build" "$out" >/dev/null

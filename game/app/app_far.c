@@ -585,7 +585,7 @@ static void *far_init(app *a)
     if (!c) return NULL;
     const cvar_desc vars[] = {
         { "view.far", "how far the far rings of coarse terrain reach, in voxels (0 or at most view.distance: none)",
-          CVAR_FLOAT, CVAR_ARCHIVE, "0", 0, 65536, NULL, NULL, a, far_validate },
+          CVAR_FLOAT, CVAR_ARCHIVE, "4096", 0, 65536, NULL, NULL, a, far_validate },
         { "far.cells", "cells from a far ring's middle to its edge (each ring's cell twice the last)", CVAR_INT,
           CVAR_ARCHIVE, "16", 8, 64 },
         { "far.memory_mb", "the most memory the far rings' meshes may take", CVAR_FLOAT, CVAR_ARCHIVE, "64", 1, 4096 },
