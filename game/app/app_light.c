@@ -626,7 +626,8 @@ static void bar_update(app_light *L, app *a)
         L->land.settling = false;
         return;
     }
-    snprintf(L->bar_label, sizeof L->bar_label, "terrain in view: %d columns lighting, %d to come", baking, coming);
+    snprintf(L->bar_label, sizeof L->bar_label, "terrain in view: %d column%s lighting, %d to come", baking,
+             baking == 1 ? "" : "s", coming);
     L->bar = (float)lit / (float)(lit + baking + coming);
 }
 
