@@ -240,6 +240,7 @@ static void near_field_uncovered(const char *biome, const char *mode)
     uint8_t *on = frame(a);
     float *depth_on = malloc(sizeof(float) * W * H);
     assert_non_null(depth_on);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, platform_framebuffer(a->plat));
     glReadPixels(0, 0, W, H, GL_DEPTH_COMPONENT, GL_FLOAT, depth_on);
     mat4 inv;
     glm_mat4_inv(a->cam.viewproj, inv);

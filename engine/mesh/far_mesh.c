@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "voxel/chunk.h"
 #include "voxel/material.h"
 
 int far_layout_make(float near, float far, int half_cells, double px, double pz, far_layout *out)
@@ -232,8 +233,8 @@ int far_curtain_build(const far_ring *r, const float *h, const uint8_t *mat, con
                       int mx, int mz, float drop, far_vertex *out, int cap)
 {
     int nv = 0;
-    const int cs = 32 / r->cell; /* grid cells along a column's edge */
-    if (cs < 1 || 32 % r->cell) return 0;
+    const int cs = CHUNK_SIZE / r->cell; /* grid cells along a column's edge */
+    if (cs < 1 || CHUNK_SIZE % r->cell) return 0;
     static const int dir[4][2] = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } };
     for (int z = 0; z < mh; z++)
         for (int x = 0; x < mw; x++) {
@@ -242,7 +243,7 @@ int far_curtain_build(const far_ring *r, const float *h, const uint8_t *mat, con
                 int ox = x + dir[d][0], oz = z + dir[d][1];
                 if (ox >= 0 && oz >= 0 && ox < mw && oz < mh && mask[oz * mw + ox]) continue; /* drawn both sides */
                 /* the edge's first grid point and its direction along it */
-                int ex = mx + (x + (dir[d][0] > 0)) * 32, ez = mz + (z + (dir[d][1] > 0)) * 32;
+                int ex = mx + (x + (dir[d][0] > 0)) * CHUNK_SIZE, ez = mz + (z + (dir[d][1] > 0)) * CHUNK_SIZE;
                 if ((ex - r->x0) % r->cell || (ez - r->z0) % r->cell) continue;
                 int i = (ex - r->x0) / r->cell, j = (ez - r->z0) / r->cell;
                 int ai = dir[d][0] ? 0 : 1, aj = dir[d][0] ? 1 : 0;

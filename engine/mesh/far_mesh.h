@@ -90,9 +90,10 @@ uint32_t far_vertex_info(uint8_t mat, float nx, float nz);
  * surface (h, mat: its (n + 1)^2 grid points) down `drop` voxels, facing
  * the drawn column: a quad a cell, two triangles, six vertices, relative
  * to the ring's first grid point as its mesh is. Column edges lie on the
- * ring's grid lines (both are multiples of 16), so the wall's top is the
- * surface's edge exactly. Writes at most cap vertices; returns how many
- * it needed (more than cap: call again with room for them). */
+ * ring's grid lines while its cell divides a column (16 or 32 voxels, up
+ * to view.distance 448), so the wall's top is the surface's edge exactly;
+ * a coarser ring 0 gets no curtain. Writes at most cap vertices; returns
+ * how many it needed (more than cap: call again with room for them). */
 int far_curtain_build(const far_ring *r, const float *h, const uint8_t *mat, const unsigned char *mask, int mw, int mh,
                       int mx, int mz, float drop, far_vertex *out, int cap);
 
