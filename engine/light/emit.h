@@ -4,7 +4,8 @@
  * shaders to the snowflake terms (docs/light.md, "Light from emitters").
  * One byte a voxel in the world's window and toroidal column slots, as
  * the snowflake volume keeps them; exact under edits: relighting an edit's
- * window gives the bytes a whole fill gives. Pure CPU, main thread. */
+ * window gives the bytes a whole fill gives. Pure CPU; a volume on one
+ * thread, an emit_column on any. */
 #ifndef STRATA_EMIT_H
 #define STRATA_EMIT_H
 
@@ -42,9 +43,39 @@ void emit_move(emit *e, int x0, int z0);
 void emit_fill_all(emit *e, const world *w);
 /* After the voxels of [lo, hi) changed (global): relights the bytes that
  * can change, [lo - EMIT_REACH, hi + EMIT_REACH) clipped to the window,
- * and returns that box in out_lo/out_hi. False when none of them changed
- * or can have (no emitter near, nothing lit there): nothing to upload. */
+ * and returns in out_lo/out_hi the box of those it rewrote: within that
+ * box, where light was before or is now; every byte outside it is as it
+ * was. False when it rewrote none (no emitter near, nothing lit there):
+ * nothing to upload. */
 bool emit_relight(emit *e, const world *w, const int lo[3], const int hi[3], int out_lo[3], int out_hi[3]);
+
+/* Column (cx, cz) arrived in w (streaming) and its bytes come later, from
+ * an emit_column: its emitters are counted (a relight of an edit beside
+ * it finds them) and what its slot held, a column's that left, is
+ * cleared; out_lo/out_hi, the box cleared (false: none, nothing to
+ * upload). */
+bool emit_column_arrived(emit *e, const world *w, int cx, int cz, int out_lo[3], int out_hi[3]);
+
+/* A column's bytes made apart from the volume (on a worker), then landed
+ * into it (main thread). A voxel's byte depends on the world within
+ * EMIT_REACH of it alone, so a column's bytes are exact from its ring of
+ * 8 once every column of the ring is there, and stay so until an edit
+ * comes within EMIT_REACH (relit by emit_relight): made once per column,
+ * where each arrival relighting EMIT_REACH around itself made every
+ * column's bytes again for each of its neighbours. */
+typedef struct emit_column emit_column;
+/* Scratch for columns sy voxels high; NULL without memory. */
+emit_column *emit_column_create(int sy);
+void emit_column_destroy(emit_column *c);
+/* Column (cx, cz)'s bytes from `ring`, a world of 3 x 3 columns whose
+ * first is (cx - 1, cz - 1) holding the column whole and its neighbours
+ * within EMIT_REACH of it (light_column's snapshot, taken with a reach of
+ * at least EMIT_REACH). Reads ring and writes c alone: any thread. False
+ * when ring is of another height or memory ran out. */
+bool emit_column_fill(emit_column *c, const world *ring, int cx, int cz);
+/* Writes the filled column into e, where e's window holds it, and returns
+ * in out_lo/out_hi the box it rewrote (false: none, nothing to upload). */
+bool emit_column_land(const emit_column *c, emit *e, int out_lo[3], int out_hi[3]);
 
 /* Level of global voxel (x, y, z); 0 outside the window. Open voxels
  * hold the light that reached them, solid ones the brightest of their

@@ -164,6 +164,11 @@ bool light_column_snapshot(light_column *c, const world *w, int cx, int cz, int 
  * snapshot copied. Any thread. */
 bool light_column_bake(light_column *c, const light_params *p);
 void light_column_where(const light_column *c, int *cx, int *cz);
+/* The snapshot: a world of 3 x cy x 3 columns whose first is (cx - 1,
+ * cz - 1), holding what light_column_snapshot copied (other planes hold
+ * whatever an earlier snapshot left), for other bakes of the same column
+ * (emit_column_fill). */
+const world *light_column_ring(const light_column *c);
 light_stats light_column_stats(const light_column *c);
 /* Copies the baked column's light into dst, which must hold the whole
  * column; false when it does not (nothing written). */

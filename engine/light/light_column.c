@@ -164,6 +164,8 @@ bool light_column_bake(light_column *lc, const light_params *p)
     return true;
 }
 
+const world *light_column_ring(const light_column *c) { return c->ring; }
+
 void light_column_where(const light_column *lc, int *cx, int *cz)
 {
     *cx = lc->cx, *cz = lc->cz;
