@@ -35,6 +35,16 @@ const float k_shade[6] = float[6](0.78, 0.70, 1.0, 0.45, 0.62, 0.86);
 const vec3 k_normals[6] = vec3[6](vec3(0, 0, 1), vec3(0, 0, -1), vec3(0, 1, 0),
                                   vec3(0, -1, 0), vec3(-1, 0, 0), vec3(1, 0, 0));
 
+// Bit per column slot of the texture: set where the slot holds its own
+// column's light; clear where a moved window left the light of the column
+// that went, read as holding none (light_fresh_bits in light/light.h).
+layout(std140, binding = 0) uniform LightFresh { uvec4 u_light_fresh[1024]; };
+bool light_fresh(ivec3 t)
+{
+    int s = (t.x >> 5) + (t.z >> 5) * (u_light_size.x >> 5); // 32: CHUNK_SIZE
+    return ((u_light_fresh[s >> 7][(s >> 5) & 3] >> uint(s & 31)) & 1u) != 0u;
+}
+
 // The texel of window voxel w (clamped into the window): the volume keeps
 // the world's toroidal slots, so add the window's first slot and wrap.
 ivec3 light_texel(ivec3 w)
@@ -52,7 +62,9 @@ vec3 light_at(vec3 p)
     ivec3 w = ivec3(floor(p)) - u_light_origin;
     if (w.y >= u_light_size.y || any(lessThan(w.xz, ivec2(0))) || any(greaterThanEqual(w.xz, u_light_size.xz)))
         return vec3(1.0);
-    vec2 b = texelFetch(u_light, light_texel(w), 0).rg * 255.0;
+    ivec3 t = light_texel(w);
+    if (!light_fresh(t)) return vec3(0.0);
+    vec2 b = texelFetch(u_light, t, 0).rg * 255.0;
     return b.x + b.y > 0.5 ? vec3((b - 1.0) / 254.0, 1.0) : vec3(0.0);
 }
 

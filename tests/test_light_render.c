@@ -70,7 +70,7 @@ static uint8_t *render(scene *s, bool lit, float x, float y, float z, float yaw,
     render_settings rs = { .width = W, .height = H, .framebuffer = platform_framebuffer(s->gl.plat),
                            .view_distance = 300, .sky = { 0.2f, 0.4f, 0.9f } };
     memcpy(rs.sun, s->p.sun_dir, sizeof rs.sun);
-    rs.light = (light_shading){ .enabled = lit, .texture = s->tex.tex, .size = { s->tex.sx, s->tex.sy, s->tex.sz },
+    rs.light = (light_shading){ .enabled = lit, .texture = s->tex.tex, .fresh = s->tex.fresh, .size = { s->tex.sx, s->tex.sy, s->tex.sz },
                                 .sun_color = { 0.6f, 0.6f, 0.6f }, .sky_color = { 0.4f, 0.4f, 0.4f },
                                 .ambient = 0.05f };
     light_origin(s->l, &rs.light.origin[0], &rs.light.origin[2]);
@@ -278,33 +278,59 @@ static void test_moved_window_same_lit_picture(void **state)
     }
 }
 
-/* A window moved a column east and one south leaves the light of the
- * columns that went in the slots of those that came; each handed out dark
- * is made dark in the texture alone (the volume keeps its bytes), and the
- * texture is then what an eager clear of the volume holds. */
-static void test_dark_columns_are_an_eager_clear(void **state)
+/* Sets every slot's fresh bit in the texture's block: the shaders then
+ * read every texel as it is. */
+static void all_fresh(scene *s)
+{
+    memset(s->tex.bits, 0xff, sizeof *s->tex.bits * LIGHT_FRESH_WORDS);
+    glNamedBufferSubData(s->tex.fresh, 0, sizeof *s->tex.bits * LIGHT_FRESH_WORDS, s->tex.bits);
+}
+
+/* A window moved a column east leaves the light of the column that went
+ * (a lit trench) in the slot of the one that came, in the volume and in
+ * the texture; the shaders leave those texels out (light_tex_sync_fresh),
+ * so the stone face that looks into the new, empty column is drawn as an
+ * eager clear of the volume draws it, and not as it is when the texels
+ * the move left are read. */
+static void test_left_columns_drawn_as_an_eager_clear(void **state)
 {
     scene *s = *state;
     new_world(s, 3, 3);
-    fill_box(s->w, 0, 0, 0, 96, 6, 96, MAT_STONE);
-    fill_box(s->w, 40, 6, 40, 44, 20, 44, MAT_OAK_LOG);
+    fill_box(s->w, 0, 0, 0, 96, 8, 96, MAT_STONE);
+    fill_box(s->w, 0, 1, 0, 32, 8, 96, MAT_AIR); /* a trench, in the column that leaves */
+    fill_box(s->w, 1, 1, 0, 2, 8, 96, MAT_STONE); /* and a wall in it: the air at x = 0 holds light */
     prepare(s);
     light *eager = test_light_bake(s->w, &s->p, s->gl.jobs);
-    assert_true(world_move(s->w, 1, 1) > 0);
+    assert_true(world_move(s->w, 1, 0) > 0);
     light_move(s->l, world_x0(s->w), world_z0(s->w));
     light_move(eager, world_x0(s->w), world_z0(s->w));
-    int cx, cz, dark_columns = 0;
-    bool dark;
-    while (light_take_stale(s->l, 0, 0, -1, &cx, &cz, &dark)) {
-        assert_true(dark);
-        light_tex_dark_column(&s->tex, s->l, cx, cz);
-        dark_columns++;
-    }
-    assert_int_equal(dark_columns, 5); /* a row and a column of three, sharing a corner */
-    (void)light_hash(eager);           /* clears what the move left */
+    (void)light_hash(eager); /* clears what the move left */
+    test_gl_upload_world(&s->gl, s->w); /* the new column is empty: the stone's east face shows */
+    /* the texels of the new column (slot 0) still hold the trench's light */
     size_t n = (size_t)s->w->sx * s->w->sy * s->w->sz * 2;
-    assert_true(memcmp(light_data(s->l), light_data(eager), n) != 0); /* the volume kept the old light */
-    assert_texture_is(s, eager);
+    uint8_t *tex = malloc(n);
+    assert_non_null(tex);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glGetTextureImage(s->tex.tex, 0, GL_RG, GL_UNSIGNED_BYTE, (GLsizei)n, tex);
+    long lit = 0;
+    for (int z = 0; z < s->w->sz; z++)
+        for (int y = 1; y < 8; y++) lit += tex[2 * ((size_t)s->w->sx * ((size_t)y + (size_t)s->w->sy * z))] > 0;
+    print_message("%ld of the left column's texels at x = 0 hold light\n", lit);
+    assert_true(lit > s->w->sz * 7 / 2);
+    free(tex);
+
+    light_tex_sync_fresh(&s->tex, s->l);
+    const float eye[5] = { 124, 12, 48, 270, -20 }; /* east of the face, looking west at it */
+    uint8_t *drawn = render(s, true, eye[0], eye[1], eye[2], eye[3], eye[4]);
+    all_fresh(s);
+    uint8_t *stale = render(s, true, eye[0], eye[1], eye[2], eye[3], eye[4]);
+    light_tex_upload(&s->tex, eager, NULL, NULL);
+    uint8_t *cleared = render(s, true, eye[0], eye[1], eye[2], eye[3], eye[4]);
+    int same = test_pixels_differ(drawn, cleared, W * H, 2), read = test_pixels_differ(drawn, stale, W * H, 8);
+    print_message("against the eager clear %d pixels differ, against the stale texels %d\n", same, read);
+    assert_int_equal(same, 0);
+    assert_true(read > W * H / 20); /* the face reads the new column: the bits decide what it shows */
+    free(drawn), free(stale), free(cleared);
     light_destroy(eager);
 }
 
@@ -316,7 +342,7 @@ int main(void)
         cmocka_unit_test(test_tower_shadow_on_screen),
         cmocka_unit_test(test_moved_texture_equals_volume),
         cmocka_unit_test(test_moved_window_same_lit_picture),
-        cmocka_unit_test(test_dark_columns_are_an_eager_clear),
+        cmocka_unit_test(test_left_columns_drawn_as_an_eager_clear),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -15,6 +15,8 @@
 #include "core/jobs.h"
 #include "core/rng.h"
 #include "light/light.h"
+
+#define LIGHT_FRESH_TEST_WORDS 64
 #include "voxel/world.h"
 #include "worldgen/biomes.h"
 #include "worldgen/terrain.h"
@@ -236,11 +238,11 @@ static void test_move_then_arrivals_equal_fresh_bake(void **state)
 
 /* A move does not clear the columns that leave (a row of them is
  * megabytes scattered over the volume): their slots read dark at once,
- * light_take_stale hands each out once, nearest first, to be copied dark,
- * and their raw bytes keep the old light; a column that lands there first
- * is not handed out; light_hash sees the volume as an eager clear would,
- * and the columns its flush cleared are handed out again, as bytes. */
-static void test_move_leaves_columns_to_take(void **state)
+ * their fresh bits are clear (a copy of the raw bytes leaves them out)
+ * and their raw bytes keep the old light; a column that lands there is
+ * fresh; light_hash sees the volume as an eager clear would, and the
+ * columns its flush cleared stay out of a copy until their light lands. */
+static void test_move_leaves_columns_out(void **state)
 {
     (void)state;
     job_pool *jobs = job_pool_create(2);
@@ -269,35 +271,28 @@ static void test_move_leaves_columns_to_take(void **state)
     assert_true(light_column_land(lc, l));
     light_column_destroy(lc);
 
-    /* none within 8 voxels of a point far west; then all, nearest first */
-    int tx, tz;
-    bool dark;
-    const int px = 4 * CHUNK_SIZE, pz = 3 * CHUNK_SIZE;
-    assert_false(light_take_stale(l, -1000, pz, 8, &tx, &tz, &dark));
-    bool seen[5][5] = { { false } };
-    int taken = 0;
-    long last = -1;
-    while (light_take_stale(l, px, pz, -1, &tx, &tz, &dark)) {
-        assert_true(dark);
-        bool entered = tx * CHUNK_SIZE >= old_x0 + w->sx || tz * CHUNK_SIZE < old_z0;
-        assert_true(entered);
-        assert_true(tx >= 4 && tx < 4 + cx && tz >= 3 && tz < 3 + cz);
-        assert_false(tx == 7 && tz == 5); /* landed: its light is there */
-        assert_false(seen[tz - 3][tx - 4]);
-        seen[tz - 3][tx - 4] = true;
-        long dx = tx * CHUNK_SIZE + CHUNK_SIZE / 2 - px, dz = tz * CHUNK_SIZE + CHUNK_SIZE / 2 - pz;
-        assert_true(dx * dx + dz * dz >= last);
-        last = dx * dx + dz * dz;
-        taken++;
-        /* handed out dark */
-        for (int y = 0; y < w->sy; y += 5) {
-            uint8_t s, k;
-            light_get(l, tx * CHUNK_SIZE + 3, y, tz * CHUNK_SIZE + 30, &s, &k);
-            assert_int_equal(s + k, 0);
+    /* the fresh bits: clear for the columns that entered, but the one that
+     * landed; set for those that stayed */
+    static uint32_t bits[LIGHT_FRESH_TEST_WORDS];
+    const int ncx = w->sx / CHUNK_SIZE;
+    assert_int_equal(light_fresh_bits(l, bits, 0), -1); /* too few words */
+    assert_int_equal(light_fresh_bits(l, bits, LIGHT_FRESH_TEST_WORDS), cx * cz);
+    int stale = 0;
+    for (int tz = 3; tz < 3 + cz; tz++)
+        for (int tx = 4; tx < 4 + cx; tx++) {
+            int slot = ((tz * CHUNK_SIZE % w->sz) / CHUNK_SIZE) * ncx + (tx * CHUNK_SIZE % w->sx) / CHUNK_SIZE;
+            bool fresh = bits[slot >> 5] >> (slot & 31) & 1u;
+            bool entered = tx * CHUNK_SIZE >= old_x0 + w->sx || tz * CHUNK_SIZE < old_z0;
+            assert_true(fresh == (!entered || (tx == 7 && tz == 5)));
+            stale += !fresh;
+            /* light_get reads them dark */
+            for (int y = 0; y < w->sy && !fresh; y += 5) {
+                uint8_t su, sk;
+                light_get(l, tx * CHUNK_SIZE + 3, y, tz * CHUNK_SIZE + 30, &su, &sk);
+                assert_int_equal(su + sk, 0);
+            }
         }
-    }
-    assert_int_equal(taken, 2 * 5 + 3 - 1); /* a 2 x 5 strip and 3 more of a row, less the one landed */
-    assert_false(light_take_stale(l, px, pz, -1, &tx, &tz, &dark)); /* once each */
+    assert_int_equal(stale, 2 * 5 + 3 - 1); /* a 2 x 5 strip and 3 more of a row, less the one landed */
     /* nothing cleared them: the raw bytes are the old ones but the landed column's */
     const uint8_t *now = light_data(l);
     for (int z = 0; z < w->sz; z++)
@@ -310,14 +305,11 @@ static void test_move_leaves_columns_to_take(void **state)
                 assert_int_equal(now[i], before[i]);
                 assert_int_equal(now[i + 1], before[i + 1]);
             }
-    /* the hash's flush clears them, and each is handed out again as bytes */
+    /* the hash's flush clears them; they stay out until their light lands */
     const uint64_t h = light_hash(l);
-    taken = 0;
-    while (light_take_stale(l, px, pz, -1, &tx, &tz, &dark)) {
-        assert_false(dark);
-        taken++;
-    }
-    assert_int_equal(taken, 2 * 5 + 3 - 1);
+    static uint32_t after[LIGHT_FRESH_TEST_WORDS];
+    assert_int_equal(light_fresh_bits(l, after, LIGHT_FRESH_TEST_WORDS), cx * cz);
+    assert_memory_equal(bits, after, sizeof bits);
     assert_true(light_hash(l) == h);
 
     /* the raw bytes are now an eager clear's, except the landed column */
@@ -392,7 +384,7 @@ int main(void)
         cmocka_unit_test(test_streamed_equals_whole_bake),
         cmocka_unit_test(test_moved_window_equals_origin_window),
         cmocka_unit_test(test_move_then_arrivals_equal_fresh_bake),
-        cmocka_unit_test(test_move_leaves_columns_to_take),
+        cmocka_unit_test(test_move_leaves_columns_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

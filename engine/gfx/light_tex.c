@@ -3,6 +3,8 @@
 #include <glad/gl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 bool light_tex_create(light_tex *t, int sx, int sy, int sz, char *err, size_t errlen)
 {
@@ -29,28 +31,36 @@ bool light_tex_create(light_tex *t, int sx, int sy, int sz, char *err, size_t er
     glTextureParameteri(t->tex, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     glTextureParameteri(t->tex, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
     t->sx = sx, t->sy = sy, t->sz = sz;
+    t->bits = malloc(sizeof *t->bits * LIGHT_FRESH_WORDS);
+    if (!t->bits) {
+        snprintf(err, errlen, "no memory for the light volume's column bits");
+        light_tex_destroy(t);
+        return false;
+    }
+    memset(t->bits, 0xff, sizeof *t->bits * LIGHT_FRESH_WORDS); /* every slot fresh */
+    glCreateBuffers(1, &t->fresh);
+    glNamedBufferStorage(t->fresh, sizeof *t->bits * LIGHT_FRESH_WORDS, t->bits, GL_DYNAMIC_STORAGE_BIT);
     return true;
 }
 
 void light_tex_destroy(light_tex *t)
 {
     if (t->tex) glDeleteTextures(1, &t->tex);
+    if (t->fresh) glDeleteBuffers(1, &t->fresh);
+    free(t->bits);
     *t = (light_tex){ 0 };
 }
 
-void light_tex_dark_column(light_tex *t, const light *l, int cx, int cz)
+void light_tex_sync_fresh(light_tex *t, const light *l)
 {
-    int x0, z0, kx, kz;
-    light_origin(l, &x0, &z0);
-    light_slot(l, &kx, &kz);
-    int64_t lx = (int64_t)cx * CHUNK_SIZE - x0, lz = (int64_t)cz * CHUNK_SIZE - z0;
-    if (!t->tex || lx < 0 || lz < 0 || lx + CHUNK_SIZE > t->sx || lz + CHUNK_SIZE > t->sz) return;
-    /* a column's slots never wrap: slots and window are whole columns */
-    int sx = (int)((lx + kx) % t->sx), sz = (int)((lz + kz) % t->sz);
-    /* Cleared where the texture lives: a NULL clear value is zero, and no
-     * bytes cross from the CPU (an upload of a zero column did: 2 KiB a
-     * level of height, for every column a move left). */
-    glClearTexSubImage(t->tex, 0, sx, 0, sz, CHUNK_SIZE, t->sy, CHUNK_SIZE, GL_RG, GL_UNSIGNED_BYTE, NULL);
+    if (!t->fresh) return;
+    uint32_t now[LIGHT_FRESH_WORDS];
+    int n = light_fresh_bits(l, now, LIGHT_FRESH_WORDS);
+    if (n < 0) return; /* (no window is that large: see LIGHT_FRESH_WORDS) */
+    size_t bytes = sizeof *now * (size_t)((n + 31) / 32);
+    if (!memcmp(now, t->bits, bytes)) return;
+    memcpy(t->bits, now, bytes);
+    glNamedBufferSubData(t->fresh, 0, (GLsizeiptr)bytes, t->bits);
 }
 
 /* Uploads the slot box [a, b) (texel coordinates, inside the texture):
@@ -120,6 +130,7 @@ void light_shading_apply(unsigned program, const light_shading *ls, int unit)
     glUniform1i(glGetUniformLocation(p, "u_light"), unit);
     if (!ls->enabled || !ls->texture) return;
     glBindTextureUnit((GLuint)unit, ls->texture);
+    glBindBufferBase(GL_UNIFORM_BUFFER, LIGHT_FRESH_BINDING, ls->fresh);
     glUniform3i(glGetUniformLocation(p, "u_light_size"), ls->size[0], ls->size[1], ls->size[2]);
     glUniform3i(glGetUniformLocation(p, "u_light_origin"), ls->origin[0], ls->origin[1], ls->origin[2]);
     glUniform3i(glGetUniformLocation(p, "u_light_slot"), ls->slot[0], ls->slot[1], ls->slot[2]);

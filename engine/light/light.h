@@ -123,17 +123,20 @@ void light_relight(light *l, const world *w, const light_params *p, struct job_p
  * When only some columns leave, their pairs are not cleared on the move:
  * light_get, bakes, relights, landings and light_hash see them dark, but
  * light_data's raw bytes keep the old light there until the column's own
- * light lands or a bake needs them cleared. A copy of the volume (the
- * texture) takes the columns light_take_stale hands out. When every
- * column leaves, all is cleared at once and nothing is handed out. */
+ * light lands or a bake needs them cleared; a copy of the volume (the
+ * texture) is read through light_fresh_bits, which leaves them out. When
+ * every column leaves, all is cleared at once. */
 void light_move(light *l, int x0, int z0);
-/* Hands out one column whose copy is out of date, the nearest to the
- * global (px, pz), and gives its chunk column (cx, cz) and how to copy it:
- * *dark, a column a move left (its raw bytes still the old light: copy
- * zeros); else one a bake cleared of that (copy its raw bytes). Each is
- * handed out once. False when none is left, or (reach >= 0) none has a
- * voxel within about reach of the point. */
-bool light_take_stale(light *l, int px, int pz, int reach, int *cx, int *cz, bool *dark);
+/* One bit per column slot of the window (bit i of bits[i / 32], slot i =
+ * sz / CHUNK_SIZE * (sx / CHUNK_SIZE) + sx / CHUNK_SIZE, as light_data lays
+ * slots out): set where the slot's raw bytes are its column's own light
+ * (or none yet, zero), clear where they are still a column's that left or
+ * were cleared for a bake and not yet rewritten whole. A reader of the raw
+ * bytes (the shaders, through the texture) takes a clear bit's cells as
+ * holding no light, as light_get takes a left column's; a column a bake
+ * cleared shows what the bake wrote there once its own light lands.
+ * Returns the slots, or -1 when words cannot hold them. */
+int light_fresh_bits(const light *l, uint32_t *bits, int words);
 void light_origin(const light *l, int *x0, int *z0);
 /* Slot (index in the volume) of the window's first voxel: x0 mod sx and
  * z0 mod sz. The texture stores the volume as it is, so shaders need it. */
@@ -185,7 +188,7 @@ void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky);
 /* The raw volume: (sun, sky) byte pairs, x fastest, then y, then z (an RG8
  * 3D texture's order), in slots: global (x, z) is at (x mod sx, z mod sz),
  * so at origin 0 the index is the coordinate. Columns a move left are not
- * cleared yet (light_move, light_take_stale). */
+ * cleared yet (light_move, light_fresh_bits). */
 const uint8_t *light_data(const light *l);
 /* Hash of both volumes (tests, determinism); clears what moves left. */
 uint64_t light_hash(light *l);

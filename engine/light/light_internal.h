@@ -35,26 +35,25 @@ struct light {
     /* Per column slot (sx / 32 x sz / 32, slot order): what a move left in
      * rg there (light_move). A move marks the slots of the columns that
      * leave LIGHT_STALE instead of clearing their 32 x sy x 32 pairs on
-     * the frame of the move; they read as dark (light_get), are cleared
-     * before a bake reads or writes them (light_flush_box), and are handed
-     * out one at a time to be drawn dark (light_take_stale): their bytes
-     * here are cleared only when a bake needs them, or overwritten when
-     * their own column's light lands. */
+     * the frame of the move; they read as dark (light_get, and in the
+     * shaders by light_fresh_bits), are cleared before a bake reads or
+     * writes them (light_flush_box), and are overwritten when their own
+     * column's light lands. */
     uint8_t *stale;
 };
 
 enum {
-    LIGHT_FRESH = 0,   /* rg holds this column's light (or none yet, zero) */
+    LIGHT_FRESH = 0,   /* rg (and the texture) hold this column's light, or none yet (zero) */
     LIGHT_STALE = 1,   /* rg still holds the light of the column that left */
-    LIGHT_CLEARED = 2, /* cleared, not yet handed out by light_take_stale */
-    LIGHT_STALE_OUT = 3, /* as LIGHT_STALE, but handed out as dark: not again */
+    LIGHT_CLEARED = 2, /* cleared for a bake, which wrote part of it: not yet the column's light */
 };
 
 /* Clears the stale columns the global box [lo, hi) (the whole window when
  * NULL) touches: before a bake reads or writes it. rewritten: the caller
  * writes every pair of the box and copies the box out (a bake), so a
- * column the box covers whole is neither cleared nor handed out; the
- * others are cleared and left LIGHT_CLEARED. */
+ * column the box covers whole is not cleared and is the column's own
+ * light after it (LIGHT_FRESH); the others are cleared and left
+ * LIGHT_CLEARED. */
 void light_flush_box(light *l, const int lo[3], const int hi[3], bool rewritten);
 
 /* Bit index of window voxel (x, y, z) (local coordinates). */

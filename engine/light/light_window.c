@@ -33,9 +33,9 @@ void light_move(light *l, int x0, int z0)
         return;
     }
     /* the columns that enter take the slots of those that leave and have
-     * no light until they arrive: their slots are marked, handed out to be
-     * drawn dark a few a frame later (light_take_stale), and cleared only
-     * when a bake reads them
+     * no light until they arrive: their slots are marked (the shaders then
+     * read them as holding none, light_fresh_bits), and cleared only when
+     * a bake reads them
      * (a window row of columns is 32 x sy x 32 pairs each, scattered over
      * the whole volume: clearing them all here held the frame of every
      * move for several ms) */
@@ -78,37 +78,19 @@ void light_flush_box(light *l, const int lo[3], const int hi[3], bool rewritten)
                 *st = LIGHT_FRESH;
                 continue;
             }
-            if (*st == LIGHT_STALE || *st == LIGHT_STALE_OUT) clear_slot(l, sx, sz);
+            if (*st == LIGHT_STALE) clear_slot(l, sx, sz);
             *st = LIGHT_CLEARED;
         }
 }
 
-bool light_take_stale(light *l, int px, int pz, int reach, int *cx, int *cz, bool *dark)
+int light_fresh_bits(const light *l, uint32_t *bits, int words)
 {
-    const int ncx = l->sx / CHUNK_SIZE, ncz = l->sz / CHUNK_SIZE;
-    int best = -1;
-    int64_t best_d = 0;
-    for (int i = 0; i < ncx * ncz; i++) {
-        if (l->stale[i] == LIGHT_FRESH || l->stale[i] == LIGHT_STALE_OUT) continue;
-        int sx = (i % ncx) * CHUNK_SIZE, sz = (i / ncx) * CHUNK_SIZE;
-        /* the global column that now owns the slot */
-        int64_t gx = (int64_t)l->ox + wrap_mod(sx - l->kx, l->sx) + CHUNK_SIZE / 2;
-        int64_t gz = (int64_t)l->oz + wrap_mod(sz - l->kz, l->sz) + CHUNK_SIZE / 2;
-        int64_t d = (gx - px) * (gx - px) + (gz - pz) * (gz - pz);
-        if (best < 0 || d < best_d) best = i, best_d = d;
-    }
-    /* (a column's centre within reach of the point) */
-    if (best < 0 || (reach >= 0 && best_d > (int64_t)(reach + CHUNK_SIZE) * (reach + CHUNK_SIZE))) return false;
-    int sx = (best % ncx) * CHUNK_SIZE, sz = (best / ncx) * CHUNK_SIZE;
-    /* a column a move left is handed out as dark, its bytes left as they
-     * are (clearing them here was a fifth of a flight's main thread, and
-     * its own light's landing overwrites them); one a bake cleared is
-     * handed out as its bytes, which now hold what the bake wrote */
-    *dark = l->stale[best] == LIGHT_STALE;
-    l->stale[best] = *dark ? LIGHT_STALE_OUT : LIGHT_FRESH;
-    *cx = (int)(((int64_t)l->ox + wrap_mod(sx - l->kx, l->sx)) >> CHUNK_BITS);
-    *cz = (int)(((int64_t)l->oz + wrap_mod(sz - l->kz, l->sz)) >> CHUNK_BITS);
-    return true;
+    const int n = (l->sx / CHUNK_SIZE) * (l->sz / CHUNK_SIZE);
+    if (words * 32 < n) return -1;
+    memset(bits, 0, sizeof *bits * (size_t)words);
+    for (int i = 0; i < n; i++)
+        if (l->stale[i] == LIGHT_FRESH) bits[i >> 5] |= 1u << (i & 31);
+    return n;
 }
 
 void light_place(light *l, int x0, int z0)
@@ -140,7 +122,7 @@ void light_get(const light *l, int x, int y, int z, uint8_t *sun, uint8_t *sky)
     size_t i = ridx(l, (int)lx, y, (int)lz);
     int sx = slot_of((int)lx, l->kx, l->sx), sz = slot_of((int)lz, l->kz, l->sz);
     uint8_t st = l->stale[(sz / CHUNK_SIZE) * (l->sx / CHUNK_SIZE) + sx / CHUNK_SIZE];
-    if (st == LIGHT_STALE || st == LIGHT_STALE_OUT) {
+    if (st == LIGHT_STALE) {
         *sun = *sky = 0; /* a column that left: not cleared yet */
         return;
     }

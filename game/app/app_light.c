@@ -232,39 +232,6 @@ static bool light_gfx_init(void *self, app *a)
  * piece of work. */
 static bool over_budget(cpu_budget *b) { return !cpu_budget_next(b); }
 
-/* Columns of the texture a move left with the light of the columns that
- * went, drawn dark a few a frame (light_take_stale), nearest the eye
- * first; any within the view distance at once. They enter at the window's
- * far edge, beyond what is drawn, and a column's light drawn when it lands
- * replaces them: doing it all on the frame of the move (a row of 27
- * columns, 7 MiB of texture) held that frame for ~15 ms. The volume's own
- * bytes there are not cleared for it (light_move). */
-#define STALE_COLUMNS_A_FRAME 4
-
-/* Within the frame's budget b (columns_step's, what the landings left of
- * it; NULL: none): on llvmpipe a column's clear is a fifth of a
- * millisecond of the main thread, more than a landing's upload. */
-static void take_stale(app_light *L, app *a, cpu_budget *b)
-{
-    if (!L->vol) return;
-    int px = (int)floor(a->pl.pos[0]), pz = (int)floor(a->pl.pos[2]);
-    int near = (int)a->cv.distance->f + 2 * CHUNK_SIZE;
-    for (int n = 0;; n++) {
-        int cx, cz;
-        bool dark;
-        bool more = n < STALE_COLUMNS_A_FRAME && !(b && over_budget(b));
-        if (!light_take_stale(L->vol, px, pz, more ? -1 : near, &cx, &cz, &dark)) break;
-        if (!L->gl) continue;
-        if (dark) {
-            light_tex_dark_column(&L->tex, L->vol, cx, cz);
-            continue;
-        }
-        const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE };
-        const int hi[3] = { lo[0] + CHUNK_SIZE, L->w->sy, lo[2] + CHUNK_SIZE };
-        light_tex_upload(&L->tex, L->vol, lo, hi);
-    }
-}
-
 /* The world's window moved (streaming): the volume follows it. A bake in
  * flight lights the old window; it lands first, so the columns that stay
  * keep a finished light. */
@@ -285,7 +252,7 @@ static void follow_window(app_light *L)
     light_size(L->vol, &sx, &sy, &sz);
     light_origin(L->vol, &nx, &nz);
     /* every column left: the volume is cleared whole, so is the texture;
-     * otherwise those that left go a few a frame (take_stale) */
+     * otherwise the shaders leave out those that left (light_tex_sync_fresh) */
     bool all = llabs((long long)nx - ox) >= sx || llabs((long long)nz - oz) >= sz;
     if (L->gl && all) light_tex_fill(&L->tex, 0, 0); /* a clear, not 2 bytes a voxel read and copied */
 }
@@ -499,16 +466,15 @@ static void columns_land(app_light *L) { columns_land_within(L, &(cpu_budget){ .
  * start the next bakes. Each piece is a fraction of the budget and the
  * first always runs, so a frame passes it by one piece at most and the
  * light never stops; the rest waits for the next frame, a finished bake
- * in its job, a column in `pend`; then the texture columns a move left
- * dark (take_stale) with what is left of it. The columns land beyond the view
- * distance, so a frame's delay shows nothing; `stream wait` and the
- * settles land everything (columns_land, columns_start). */
-static void columns_step(app_light *L, app *a)
+ * in its job, a column in `pend`. A column is drawn once its light has
+ * landed (light.wait), so a frame's delay holds back a column at the edge
+ * of the fog, no more; `stream wait` and the settles land everything
+ * (columns_land, columns_start). */
+static void columns_step(app_light *L)
 {
     cpu_budget_begin(&L->budget, L->step_budget ? (double)L->step_budget->f : -1.0);
     columns_land_within(L, &L->budget);
     columns_start_within(L, &L->budget);
-    take_stale(L, a, &L->budget);
 }
 
 /* A whole bake or a new world: the columns in flight are not landed (their
@@ -540,7 +506,6 @@ void app_light_pump(app *a)
     if (!L) return;
     columns_land(L);
     columns_start(L);
-    take_stale(L, a, NULL);
 }
 
 void app_light_settle(app *a)
@@ -637,7 +602,7 @@ static void light_frame(void *self, app *a, double now, float dt)
     if (!L) return;
     if (L->task && light_task_done(L->task)) land_bake(L);
     follow_window(L);
-    columns_step(L, a);
+    columns_step(L);
     bar_update(L, a);
     if (L->rebake) {
         start_bake(L);
@@ -686,7 +651,7 @@ static void shading(const app_light *L, light_shading *out)
 {
     memset(out, 0, sizeof *out);
     out->enabled = L->cv.enable->b && L->baked && L->tex.tex;
-    out->texture = L->tex.tex;
+    out->texture = L->tex.tex, out->fresh = L->tex.fresh;
     out->size[0] = L->tex.sx, out->size[1] = L->tex.sy, out->size[2] = L->tex.sz;
     if (L->vol) { /* the texture holds the volume's slots: where its window is */
         light_origin(L->vol, &out->origin[0], &out->origin[2]);
@@ -698,10 +663,11 @@ static void shading(const app_light *L, light_shading *out)
     out->smooth = L->cv.smooth->b;
 }
 
-void app_light_settings(const app *a, render_settings *s)
+void app_light_settings(app *a, render_settings *s)
 {
-    const app_light *L = state(a);
+    app_light *L = component_state(&a->comps, app_light_component.name);
     if (!L) return;
+    if (L->vol && L->gl) light_tex_sync_fresh(&L->tex, L->vol); /* as the volume is now, after the frame's moves and landings */
     shading(L, &s->light);
     light_params p = params_from_cvars(L); /* face shading and shadows agree on the sun */
     memcpy(s->sun, p.sun_dir, sizeof p.sun_dir);

@@ -20,7 +20,7 @@
 extern const component app_light_component;
 
 /* Fills s->light (texture, colours) and s->sun for this frame. */
-void app_light_settings(const app *a, render_settings *s);
+void app_light_settings(app *a, render_settings *s);
 /* 0..1 while a bake runs, else -1 (the HUD's progress bar). */
 float app_light_progress(const app *a);
 /* Waits for the streamed columns baking or waiting to bake and lands them
