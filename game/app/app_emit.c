@@ -1,4 +1,5 @@
 #include "app_emit.h"
+#include "app_light.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "core/log.h"
 #include "gfx/emit_tex.h"
 #include "gfx/sky.h"
+#include "voxel/stream.h"
 
 /* ---- emit: block light ---- */
 
@@ -23,6 +25,11 @@ typedef struct app_emit {
      * (stream.emit_budget_ms), oldest first: a ring as long as the window
      * has columns, made with the world, so nothing is allocated in flight. */
     int *wait_x, *wait_z, wait_cap, wait_head, wait_n;
+    /* Per column slot of the window: the column whose bytes were made there
+     * (made[s]: made_x/made_z say which), by a fill with its ring of 8 in
+     * the window or by its landing (app_emit_land_column). */
+    int *made_x, *made_z;
+    bool *made;
     cvar *budget;
     cpu_budget spend; /* a relight's running cost, frame to frame */
 } app_emit;
@@ -67,6 +74,33 @@ static void follow_window(app_emit *E)
     if (x0 != world_x0(E->w) || z0 != world_z0(E->w)) emit_move(E->vol, world_x0(E->w), world_z0(E->w));
 }
 
+static int wrap(int v, int n)
+{
+    int r = v % n;
+    return r < 0 ? r + n : r;
+}
+
+static int column_slot(const app_emit *E, int cx, int cz) { return wrap(cx, E->w->cx) + E->w->cx * wrap(cz, E->w->cz); }
+
+static void set_made(app_emit *E, int cx, int cz, bool made)
+{
+    int s = column_slot(E, cx, cz);
+    E->made[s] = made, E->made_x[s] = cx, E->made_z[s] = cz;
+}
+
+static bool is_made(const app_emit *E, int cx, int cz)
+{
+    int s = column_slot(E, cx, cz);
+    return E->made[s] && E->made_x[s] == cx && E->made_z[s] == cz;
+}
+
+/* Column (cx, cz) waits for a frame's budget to be relit (emit_frame). */
+static void wait_for(app_emit *E, int cx, int cz)
+{
+    int at = (E->wait_head + E->wait_n++) % E->wait_cap;
+    E->wait_x[at] = cx, E->wait_z[at] = cz;
+}
+
 static void emit_new_world(void *self, app *a, world *w)
 {
     (void)a;
@@ -75,12 +109,16 @@ static void emit_new_world(void *self, app *a, world *w)
     E->w = w;
     E->wait_head = E->wait_n = 0;
     if (E->wait_cap != w->cx * w->cz) {
-        free(E->wait_x), free(E->wait_z);
+        free(E->wait_x), free(E->wait_z), free(E->made_x), free(E->made_z), free(E->made);
         E->wait_cap = w->cx * w->cz;
         E->wait_x = malloc(sizeof *E->wait_x * (size_t)E->wait_cap);
         E->wait_z = malloc(sizeof *E->wait_z * (size_t)E->wait_cap);
-        if (!E->wait_x || !E->wait_z) E->wait_cap = 0; /* arrivals are then lit at once */
+        E->made_x = malloc(sizeof *E->made_x * (size_t)E->wait_cap);
+        E->made_z = malloc(sizeof *E->made_z * (size_t)E->wait_cap);
+        E->made = malloc(sizeof *E->made * (size_t)E->wait_cap);
+        if (!E->wait_x || !E->wait_z || !E->made_x || !E->made_z || !E->made) E->wait_cap = 0; /* arrivals are then lit at once */
     }
+    if (E->made) memset(E->made, 0, sizeof *E->made * (size_t)E->wait_cap);
     emit_destroy(E->vol);
     if (E->gl) emit_tex_destroy(&E->tex);
     E->vol = emit_create(w->sx, w->sy, w->sz);
@@ -93,6 +131,8 @@ static void emit_new_world(void *self, app *a, world *w)
     if (E->gl && !emit_tex_create(&E->tex, w->sx, w->sy, w->sz, err, sizeof err)) log_error("emit: %s", err);
     if (world_window_empty(w)) return; /* streamed: lit as columns arrive */
     emit_fill_all(E->vol, w);
+    for (int cz = w->ocz; cz < w->ocz + w->cz && E->wait_cap; cz++)
+        for (int cx = w->ocx; cx < w->ocx + w->cx; cx++) set_made(E, cx, cz, true);
     if (E->gl) emit_tex_upload(&E->tex, E->vol, NULL, NULL);
 }
 
@@ -111,29 +151,42 @@ static bool relight_waiting(app_emit *E)
     const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE };
     const int hi[3] = { lo[0] + CHUNK_SIZE, E->w->sy, lo[2] + CHUNK_SIZE };
     relight(E, lo, hi); /* (clipped away if the window left it) */
+    if (stream_meshable(E->w, cx, cz)) set_made(E, cx, cz, true); /* its ring was there: exact */
     return true;
 }
 
-/* A streamed column's arrival waits for a frame's budget (emit_frame): its
- * relight floods the emitters within reach around it, a third of a
- * millisecond of the main thread where caves hold glowing ore, and it
- * arrives beyond the view distance, where a frame's delay shows nothing.
- * Relit later it is relit exactly: the fill reads the world as it is then.
- * Edits are relit at once. */
+/* A streamed column's arrival: its emitters are counted and what its slot
+ * held (a column's that left) is cleared (emit_column_arrived). A column's
+ * bytes are made once its ring of 8 is there. Where the light component
+ * bakes this arrival's columns on the workers (app_light_bakes_arrivals),
+ * they are made there too, from the same snapshots, and land with their
+ * light (app_emit_land_column). Otherwise each column of the arrival's 3 x
+ * 3 whose ring is now there and whose bytes were not made waits for a
+ * frame's budget (emit_frame): its relight floods the emitters within
+ * reach around it, up to a millisecond of the main thread where caves hold
+ * glowing ore, and is exact when it comes, the fill reading the world as
+ * it is then. Edits are relit at once. */
 static void emit_on_edit(void *self, app *a, const world_edit *e)
 {
-    (void)a;
     app_emit *E = self;
     if (!E || !E->vol) return;
     follow_window(E);
     bool column = e->generated && e->hi[0] - e->lo[0] == CHUNK_SIZE && e->hi[2] - e->lo[2] == CHUNK_SIZE &&
                   !(e->lo[0] & CHUNK_MASK) && !(e->lo[2] & CHUNK_MASK);
-    if (column && E->wait_n < E->wait_cap) {
-        int at = (E->wait_head + E->wait_n++) % E->wait_cap;
-        E->wait_x[at] = e->lo[0] >> CHUNK_BITS, E->wait_z[at] = e->lo[2] >> CHUNK_BITS;
+    if (!column || !E->wait_cap) {
+        relight(E, e->lo, e->hi);
         return;
     }
-    relight(E, e->lo, e->hi);
+    const int cx = e->lo[0] >> CHUNK_BITS, cz = e->lo[2] >> CHUNK_BITS;
+    int wl[3], wh[3];
+    if (emit_column_arrived(E->vol, E->w, cx, cz, wl, wh) && E->gl) emit_tex_upload(&E->tex, E->vol, wl, wh);
+    set_made(E, cx, cz, false);
+    if (app_light_bakes_arrivals(a)) return;
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int x = cx + dx, z = cz + dz;
+            if (stream_meshable(E->w, x, z) && !is_made(E, x, z)) app_emit_queue_column(a, x, z);
+        }
 }
 
 static void emit_frame(void *self, app *a, double now, float dt)
@@ -144,6 +197,30 @@ static void emit_frame(void *self, app *a, double now, float dt)
     follow_window(E);
     cpu_budget_begin(&E->spend, E->budget->f);
     while (E->wait_n > 0 && cpu_budget_next(&E->spend)) relight_waiting(E);
+}
+
+void app_emit_land_column(app *a, const emit_column *c, int cx, int cz)
+{
+    app_emit *E = component_state(&a->comps, app_emit_component.name);
+    if (!E || !E->vol) return;
+    follow_window(E);
+    int wl[3], wh[3];
+    if (emit_column_land(c, E->vol, wl, wh) && E->gl) emit_tex_upload(&E->tex, E->vol, wl, wh);
+    if (E->wait_cap && stream_meshable(E->w, cx, cz)) set_made(E, cx, cz, true);
+}
+
+void app_emit_queue_column(app *a, int cx, int cz)
+{
+    app_emit *E = component_state(&a->comps, app_emit_component.name);
+    if (!E || !E->vol) return;
+    follow_window(E);
+    if (E->wait_n < E->wait_cap) {
+        wait_for(E, cx, cz);
+        return;
+    }
+    const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE };
+    const int hi[3] = { lo[0] + CHUNK_SIZE, E->w->sy, lo[2] + CHUNK_SIZE };
+    relight(E, lo, hi); /* the queue is full: now */
 }
 
 void app_emit_settle(app *a)
@@ -162,7 +239,7 @@ static void emit_shutdown(void *self, app *a)
     if (!E) return;
     emit_destroy(E->vol);
     if (E->gl) emit_tex_destroy(&E->tex);
-    free(E->wait_x), free(E->wait_z);
+    free(E->wait_x), free(E->wait_z), free(E->made_x), free(E->made_z), free(E->made);
     free(E);
 }
 

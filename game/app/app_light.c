@@ -1,4 +1,5 @@
 #include "app_light.h"
+#include "app_emit.h"
 #include "app_light_land.h"
 #include "app_stream.h"
 
@@ -43,6 +44,8 @@ typedef struct app_light {
      * and baked there, and lands in the volume on the main thread. */
     struct col_job {
         light_column *lc;
+        emit_column *ec;     /* its block light, from the same snapshot (NULL: relit on landing) */
+        bool ec_ok;          /* ec was made */
         job_group group;
         light_params params; /* the job's own copy */
         bool busy;           /* queued or running */
@@ -100,6 +103,22 @@ static void fingerprint_bake(app_light *L)
     L->bake_fp = app_stream(L->a) ? 0 : save_world_fingerprint(L->w, L->jobs);
 }
 
+/* The columns a whole bake is to light instead of their jobs: their block
+ * light came with those (app_emit_land_column), so it is made on the main
+ * thread. */
+static void emit_dropped(app_light *L)
+{
+    if (!app_stream(L->a)) return;
+    for (int i = 0; i < L->ncols; i++) {
+        const struct col_job *j = &L->cols[i];
+        int cx, cz;
+        if (!j->busy || j->epoch != L->col_epoch) continue;
+        light_column_where(j->lc, &cx, &cz);
+        app_emit_queue_column(L->a, cx, cz);
+    }
+    for (int i = 0; i < L->pend_n; i++) app_emit_queue_column(L->a, L->pend_x[i], L->pend_z[i]);
+}
+
 static void start_bake(app_light *L)
 {
     L->rebake = false;
@@ -107,6 +126,7 @@ static void start_bake(app_light *L)
     light_task_cancel(L->task);
     L->task = NULL;
     L->pending_edit = false;
+    emit_dropped(L);
     columns_drop(L); /* the whole bake lights them */
     fingerprint_bake(L);
     light_read_world(L->vol, L->w, NULL, NULL, L->jobs);
@@ -348,6 +368,9 @@ static void column_job(void *arg)
 {
     struct col_job *j = arg;
     light_column_bake(j->lc, &j->params); /* reads its snapshot alone */
+    int cx, cz;
+    light_column_where(j->lc, &cx, &cz);
+    j->ec_ok = j->ec && emit_column_fill(j->ec, light_column_ring(j->lc), cx, cz);
 }
 
 /* Column (cx, cz) is to be baked: queued once (at the front when it is
@@ -403,15 +426,19 @@ static void columns_start_within(app_light *L, cpu_budget *b)
             if (!stream_meshable(L->w, cx, cz)) continue;
             if (!j->lc) j->lc = light_column_create(L->w->cy);
             j->params = params_from_cvars(L);
-            const int reach = light_reach(&j->params);
+            /* the snapshot holds what the block light reads too */
+            const int reach = light_reach(&j->params) > EMIT_REACH ? light_reach(&j->params) : EMIT_REACH;
             if (!j->lc || !light_column_snapshot(j->lc, L->w, cx, cz, reach)) { /* another height: new scratch */
                 light_column_destroy(j->lc);
+                emit_column_destroy(j->ec);
+                j->ec = NULL;
                 j->lc = light_column_create(L->w->cy);
                 if (!j->lc || !light_column_snapshot(j->lc, L->w, cx, cz, reach)) {
                     log_error("light: no memory to bake column %d %d: it stays dark", cx, cz);
                     continue;
                 }
             }
+            if (!j->ec) j->ec = emit_column_create(L->w->sy); /* (NULL: its block light is made on landing) */
             j->busy = true, j->stale = false, j->epoch = L->col_epoch;
             j->group = (job_group){ 0 };
             job_submit(L->jobs, &j->group, column_job, j);
@@ -446,6 +473,8 @@ static void columns_land_within(app_light *L, cpu_budget *b)
             continue;
         }
         if (!light_column_land(j->lc, L->vol)) continue;
+        if (j->ec_ok) app_emit_land_column(L->a, j->ec, cx, cz);
+        else app_emit_queue_column(L->a, cx, cz);
         L->last = light_column_stats(j->lc);
         L->last_what = "column";
         L->relights++;
@@ -554,7 +583,7 @@ static void light_column_arrived(app_light *L, const world_edit *e)
      * ring (light.radius raised): as an edit, the arrival and its reach */
     int cx = e->lo[0] >> CHUNK_BITS, cz = e->lo[2] >> CHUNK_BITS;
     ring_landed(L, cx, cz, false);
-    if (L->task || !L->baked || light_reach(&p) > CHUNK_SIZE) {
+    if (L->task || !L->baked || light_reach(&p) > CHUNK_SIZE) { /* (app_light_bakes_arrivals) */
         light_edited(L, e->lo, e->hi);
         if (!L->task && L->baked) ring_landed(L, cx, cz, true); /* relit now */
         return;
@@ -618,7 +647,10 @@ static void light_shutdown(void *self, app *a)
      * components shut down: the bake's jobs are done, its pool is gone */
     light_task_release(L->task);
     L->task = NULL;
-    for (int i = 0; i < L->ncols; i++) light_column_destroy(L->cols[i].lc); /* their jobs ran with the pool */
+    for (int i = 0; i < L->ncols; i++) { /* their jobs ran with the pool */
+        light_column_destroy(L->cols[i].lc);
+        emit_column_destroy(L->cols[i].ec);
+    }
     free(L->pend_x);
     free(L->pend_z);
     light_destroy(L->vol);
@@ -661,6 +693,14 @@ static void shading(const app_light *L, light_shading *out)
     memcpy(out->sky_color, L->cv.sky_color->v, sizeof out->sky_color);
     out->ambient = L->cv.ambient->f;
     out->smooth = L->cv.smooth->b;
+}
+
+bool app_light_bakes_arrivals(const app *a)
+{
+    const app_light *L = state(a);
+    if (!L || !L->vol || L->w != a->w || L->task || !L->baked) return false;
+    light_params p = params_from_cvars(L);
+    return light_reach(&p) <= CHUNK_SIZE; /* light_column_arrived's rule */
 }
 
 void app_light_settings(app *a, render_settings *s)

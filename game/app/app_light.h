@@ -19,6 +19,12 @@
 
 extern const component app_light_component;
 
+/* Whether a streamed column arriving now has its columns' light baked on
+ * the workers once their rings are there, their block light with it
+ * (app_emit_land_column); else the arrival is relit as an edit (a bake in
+ * flight, or light reaching past the ring). The same for every component
+ * that hears of the arrival. */
+bool app_light_bakes_arrivals(const app *a);
 /* Fills s->light (texture, colours) and s->sun for this frame. */
 void app_light_settings(app *a, render_settings *s);
 /* 0..1 while a bake runs, else -1 (the HUD's progress bar). */
