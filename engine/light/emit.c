@@ -25,10 +25,8 @@ struct emit {
      * and z) outside which every byte of the slot is 0, whatever column
      * holds the slot now. A relight writes and hands out only this box and
      * the new light's (about a thousand lit voxels a streamed column,
-     * where the whole box it relights is 64 x sy x 64); lit says whether
-     * it is non-empty. */
+     * where the whole box it relights is 64 x sy x 64). */
     ebox *box;
-    uint8_t *lit;
     uint16_t *src;      /* per chunk slot: emitters in it when last counted */
     /* scratch over a fill's region: levels, 0 unknown / 1 open / 2 blocks /
      * 3 emits; all 0 between fills (a fill zeroes the cells it touched,
@@ -42,6 +40,8 @@ struct emit {
     long visited;
     bool failed; /* the last fill ran out of memory (and wrote nothing) */
 };
+
+static bool box_empty(const ebox *b) { return b->lo[0] >= b->hi[0] || b->lo[1] >= b->hi[1] || b->lo[2] >= b->hi[2]; }
 
 int emit_level(uint8_t m)
 {
@@ -73,9 +73,8 @@ emit *emit_create(int sx, int sy, int sz)
     e->ncx = sx / CHUNK_SIZE, e->ncz = sz / CHUNK_SIZE, e->ncy = (sy + CHUNK_SIZE - 1) / CHUNK_SIZE;
     e->v = calloc((size_t)sx * (size_t)sy * (size_t)sz, 1);
     e->box = calloc((size_t)e->ncx * (size_t)e->ncz, sizeof *e->box); /* empty: all 0, as v */
-    e->lit = calloc((size_t)e->ncx * (size_t)e->ncz, 1);
     e->src = calloc((size_t)e->ncx * (size_t)e->ncz * (size_t)e->ncy, sizeof *e->src);
-    if (!e->v || !e->box || !e->lit || !e->src) {
+    if (!e->v || !e->box || !e->src) {
         emit_destroy(e);
         return NULL;
     }
@@ -87,7 +86,6 @@ void emit_destroy(emit *e)
     if (!e) return;
     free(e->v);
     free(e->box);
-    free(e->lit);
     free(e->src);
     free(e->val);
     free(e->open);
@@ -104,7 +102,7 @@ long emit_last_visited(const emit *e) { return e->visited; }
 bool emit_any_lit(const emit *e)
 {
     for (int i = 0; i < e->ncx * e->ncz; i++)
-        if (e->lit[i]) return true;
+        if (!box_empty(&e->box[i])) return true;
     return false;
 }
 
@@ -200,8 +198,6 @@ static bool push(struct bucket *q, uint32_t c)
     return true;
 }
 
-static bool box_empty(const ebox *b) { return b->lo[0] >= b->hi[0] || b->lo[1] >= b->hi[1] || b->lo[2] >= b->hi[2]; }
-
 static ebox box_none(void) { return (ebox){ { 0, 0, 0 }, { 0, 0, 0 } }; }
 
 /* The smallest box holding both (either may be empty). */
@@ -249,7 +245,6 @@ static void set_slot_box(emit *e, int s, int cx, int cz, ebox b)
         b.lo[2] -= cz * CHUNK_SIZE, b.hi[2] -= cz * CHUNK_SIZE;
     } else b = box_none();
     e->box[s] = b;
-    e->lit[s] = !box_empty(&b);
 }
 
 /* The scratch back to all 0: the cells the fill touched, or the whole
@@ -387,7 +382,7 @@ static bool fill_box(emit *e, const world *w, const int F0[3], const int F1[3], 
         b[1] = src_hi + EMIT_REACH < b[1] ? src_hi + EMIT_REACH : b[1];
     }
     for (int cz = floor_chunk(F0[2]); cz <= floor_chunk(F1[2] - 1); cz++)
-        for (int cx = floor_chunk(F0[0]); cx <= floor_chunk(F1[0] - 1); cx++) any_lit |= e->lit[column_slot(e, cx, cz)] != 0;
+        for (int cx = floor_chunk(F0[0]); cx <= floor_chunk(F1[0] - 1); cx++) any_lit |= !box_empty(&e->box[column_slot(e, cx, cz)]);
     if (!any_src && !any_lit) return false;
     ebox lit = box_none();
     if (any_src && !flood(e, w, a, b, &lit)) return false;
@@ -467,10 +462,15 @@ uint64_t emit_hash(const emit *e)
 
 /* ---- a column made on a worker ---- */
 
+/* Whether the window holds chunk column (cx, cz). */
+static bool holds_column(const emit *e, int cx, int cz)
+{
+    return inside(e, cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE) && inside(e, cx * CHUNK_SIZE + CHUNK_MASK, 0, cz * CHUNK_SIZE + CHUNK_MASK);
+}
+
 bool emit_column_arrived(emit *e, const world *w, int cx, int cz, int out_lo[3], int out_hi[3])
 {
-    const int x0 = cx * CHUNK_SIZE, z0 = cz * CHUNK_SIZE;
-    if (x0 < e->x0 || x0 + CHUNK_SIZE > e->x0 + e->sx || z0 < e->z0 || z0 + CHUNK_SIZE > e->z0 + e->sz) return false;
+    if (!holds_column(e, cx, cz)) return false;
     count_column(e, w, cx, cz);
     const int s = column_slot(e, cx, cz);
     ebox held = slot_box(e, s, cx, cz);
@@ -519,7 +519,6 @@ bool emit_column_fill(emit_column *c, const world *ring, int cx, int cz)
     emit_move(r, (cx - 1) * CHUNK_SIZE, (cz - 1) * CHUNK_SIZE);
     for (int z = cz - 1; z <= cz + 1; z++)
         for (int x = cx - 1; x <= cx + 1; x++) count_column(r, ring, x, z);
-    r->visited = 0;
     const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE }, hi[3] = { lo[0] + CHUNK_SIZE, r->sy, lo[2] + CHUNK_SIZE };
     int wl[3], wh[3];
     /* (a fill that fails writes nothing: the ring's bytes and boxes stay
@@ -532,10 +531,7 @@ bool emit_column_fill(emit_column *c, const world *ring, int cx, int cz)
 
 bool emit_column_land(const emit_column *c, emit *e, int out_lo[3], int out_hi[3])
 {
-    const int x0 = c->cx * CHUNK_SIZE, z0 = c->cz * CHUNK_SIZE;
-    if (!c->ready || e->sy != c->ring->sy || x0 < e->x0 || x0 + CHUNK_SIZE > e->x0 + e->sx || z0 < e->z0 ||
-        z0 + CHUNK_SIZE > e->z0 + e->sz)
-        return false;
+    if (!c->ready || e->sy != c->ring->sy || !holds_column(e, c->cx, c->cz)) return false;
     const emit *r = c->ring;
     const int s = column_slot(e, c->cx, c->cz);
     ebox held = slot_box(e, s, c->cx, c->cz), now = slot_box(r, column_slot(r, c->cx, c->cz), c->cx, c->cz);

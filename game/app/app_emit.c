@@ -1,5 +1,7 @@
 #include "app_emit.h"
 #include "app_light.h"
+#include "app_light_land.h"
+#include "app_stream.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,11 +27,10 @@ typedef struct app_emit {
      * (stream.emit_budget_ms), oldest first: a ring as long as the window
      * has columns, made with the world, so nothing is allocated in flight. */
     int *wait_x, *wait_z, wait_cap, wait_head, wait_n;
-    /* Per column slot of the window: the column whose bytes were made there
-     * (made[s]: made_x/made_z say which), by a fill with its ring of 8 in
-     * the window or by its landing (app_emit_land_column). */
-    int *made_x, *made_z;
-    bool *made;
+    /* The columns whose bytes were made, by a fill with their ring of 8 in
+     * the window or by their landing (app_emit_land_column): kept as the
+     * light component keeps the columns whose light landed. */
+    light_land made;
     cvar *budget;
     cpu_budget spend; /* a relight's running cost, frame to frame */
 } app_emit;
@@ -74,51 +75,20 @@ static void follow_window(app_emit *E)
     if (x0 != world_x0(E->w) || z0 != world_z0(E->w)) emit_move(E->vol, world_x0(E->w), world_z0(E->w));
 }
 
-static int wrap(int v, int n)
-{
-    int r = v % n;
-    return r < 0 ? r + n : r;
-}
-
-static int column_slot(const app_emit *E, int cx, int cz) { return wrap(cx, E->w->cx) + E->w->cx * wrap(cz, E->w->cz); }
-
-static void set_made(app_emit *E, int cx, int cz, bool made)
-{
-    int s = column_slot(E, cx, cz);
-    E->made[s] = made, E->made_x[s] = cx, E->made_z[s] = cz;
-}
-
-static bool is_made(const app_emit *E, int cx, int cz)
-{
-    int s = column_slot(E, cx, cz);
-    return E->made[s] && E->made_x[s] == cx && E->made_z[s] == cz;
-}
-
-/* Column (cx, cz) waits for a frame's budget to be relit (emit_frame). */
-static void wait_for(app_emit *E, int cx, int cz)
-{
-    int at = (E->wait_head + E->wait_n++) % E->wait_cap;
-    E->wait_x[at] = cx, E->wait_z[at] = cz;
-}
-
 static void emit_new_world(void *self, app *a, world *w)
 {
-    (void)a;
     app_emit *E = self;
     if (!E) return;
     E->w = w;
     E->wait_head = E->wait_n = 0;
     if (E->wait_cap != w->cx * w->cz) {
-        free(E->wait_x), free(E->wait_z), free(E->made_x), free(E->made_z), free(E->made);
+        free(E->wait_x), free(E->wait_z);
         E->wait_cap = w->cx * w->cz;
         E->wait_x = malloc(sizeof *E->wait_x * (size_t)E->wait_cap);
         E->wait_z = malloc(sizeof *E->wait_z * (size_t)E->wait_cap);
-        E->made_x = malloc(sizeof *E->made_x * (size_t)E->wait_cap);
-        E->made_z = malloc(sizeof *E->made_z * (size_t)E->wait_cap);
-        E->made = malloc(sizeof *E->made * (size_t)E->wait_cap);
-        if (!E->wait_x || !E->wait_z || !E->made_x || !E->made_z || !E->made) E->wait_cap = 0; /* arrivals are then lit at once */
+        if (!E->wait_x || !E->wait_z) E->wait_cap = 0; /* arrivals are then lit at once */
     }
-    if (E->made) memset(E->made, 0, sizeof *E->made * (size_t)E->wait_cap);
+    if (!light_land_reset(&E->made, w)) E->wait_cap = 0;
     emit_destroy(E->vol);
     if (E->gl) emit_tex_destroy(&E->tex);
     E->vol = emit_create(w->sx, w->sy, w->sz);
@@ -131,8 +101,7 @@ static void emit_new_world(void *self, app *a, world *w)
     if (E->gl && !emit_tex_create(&E->tex, w->sx, w->sy, w->sz, err, sizeof err)) log_error("emit: %s", err);
     if (world_window_empty(w)) return; /* streamed: lit as columns arrive */
     emit_fill_all(E->vol, w);
-    for (int cz = w->ocz; cz < w->ocz + w->cz && E->wait_cap; cz++)
-        for (int cx = w->ocx; cx < w->ocx + w->cx; cx++) set_made(E, cx, cz, true);
+    light_land_all(&E->made, w, app_stream(a) != NULL); /* exact where the ring is there */
     if (E->gl) emit_tex_upload(&E->tex, E->vol, NULL, NULL);
 }
 
@@ -142,17 +111,36 @@ static void relight(app_emit *E, const int lo[3], const int hi[3])
     if (emit_relight(E->vol, E->w, lo, hi, wl, wh) && E->gl) emit_tex_upload(&E->tex, E->vol, wl, wh);
 }
 
+/* Column (cx, cz)'s block light from the world as it is (clipped away if
+ * the window left it): exact, and made, when its ring is there. */
+static void relight_column(app_emit *E, int cx, int cz)
+{
+    const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE };
+    const int hi[3] = { lo[0] + CHUNK_SIZE, E->w->sy, lo[2] + CHUNK_SIZE };
+    relight(E, lo, hi);
+    if (stream_meshable(E->w, cx, cz)) light_land_set(&E->made, E->w, cx, cz, true);
+}
+
 /* The oldest waiting column's block light; false when none waits. */
 static bool relight_waiting(app_emit *E)
 {
     if (E->wait_n == 0) return false;
     const int cx = E->wait_x[E->wait_head], cz = E->wait_z[E->wait_head];
     E->wait_head = (E->wait_head + 1) % E->wait_cap, E->wait_n--;
-    const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE };
-    const int hi[3] = { lo[0] + CHUNK_SIZE, E->w->sy, lo[2] + CHUNK_SIZE };
-    relight(E, lo, hi); /* (clipped away if the window left it) */
-    if (stream_meshable(E->w, cx, cz)) set_made(E, cx, cz, true); /* its ring was there: exact */
+    relight_column(E, cx, cz);
     return true;
+}
+
+/* Column (cx, cz) waits for a frame's budget (emit_frame); at once when
+ * the queue is full. */
+static void queue_column(app_emit *E, int cx, int cz)
+{
+    if (E->wait_n == E->wait_cap) {
+        relight_column(E, cx, cz);
+        return;
+    }
+    int at = (E->wait_head + E->wait_n++) % E->wait_cap;
+    E->wait_x[at] = cx, E->wait_z[at] = cz;
 }
 
 /* A streamed column's arrival: its emitters are counted and what its slot
@@ -180,12 +168,12 @@ static void emit_on_edit(void *self, app *a, const world_edit *e)
     const int cx = e->lo[0] >> CHUNK_BITS, cz = e->lo[2] >> CHUNK_BITS;
     int wl[3], wh[3];
     if (emit_column_arrived(E->vol, E->w, cx, cz, wl, wh) && E->gl) emit_tex_upload(&E->tex, E->vol, wl, wh);
-    set_made(E, cx, cz, false);
+    light_land_set(&E->made, E->w, cx, cz, false);
     if (app_light_bakes_arrivals(a)) return;
     for (int dz = -1; dz <= 1; dz++)
         for (int dx = -1; dx <= 1; dx++) {
             int x = cx + dx, z = cz + dz;
-            if (stream_meshable(E->w, x, z) && !is_made(E, x, z)) app_emit_queue_column(a, x, z);
+            if (stream_meshable(E->w, x, z) && !light_land_has(&E->made, E->w, x, z)) queue_column(E, x, z);
         }
 }
 
@@ -206,7 +194,7 @@ void app_emit_land_column(app *a, const emit_column *c, int cx, int cz)
     follow_window(E);
     int wl[3], wh[3];
     if (emit_column_land(c, E->vol, wl, wh) && E->gl) emit_tex_upload(&E->tex, E->vol, wl, wh);
-    if (E->wait_cap && stream_meshable(E->w, cx, cz)) set_made(E, cx, cz, true);
+    if (stream_meshable(E->w, cx, cz)) light_land_set(&E->made, E->w, cx, cz, true);
 }
 
 void app_emit_queue_column(app *a, int cx, int cz)
@@ -214,13 +202,7 @@ void app_emit_queue_column(app *a, int cx, int cz)
     app_emit *E = component_state(&a->comps, app_emit_component.name);
     if (!E || !E->vol) return;
     follow_window(E);
-    if (E->wait_n < E->wait_cap) {
-        wait_for(E, cx, cz);
-        return;
-    }
-    const int lo[3] = { cx * CHUNK_SIZE, 0, cz * CHUNK_SIZE };
-    const int hi[3] = { lo[0] + CHUNK_SIZE, E->w->sy, lo[2] + CHUNK_SIZE };
-    relight(E, lo, hi); /* the queue is full: now */
+    queue_column(E, cx, cz);
 }
 
 void app_emit_settle(app *a)
@@ -239,7 +221,8 @@ static void emit_shutdown(void *self, app *a)
     if (!E) return;
     emit_destroy(E->vol);
     if (E->gl) emit_tex_destroy(&E->tex);
-    free(E->wait_x), free(E->wait_z), free(E->made_x), free(E->made_z), free(E->made);
+    free(E->wait_x), free(E->wait_z);
+    light_land_free(&E->made);
     free(E);
 }
 

@@ -574,16 +574,23 @@ static void ring_landed(app_light *L, int cx, int cz, bool landed)
  * last of its ring arrives (as meshing waits), instead of relighting the
  * arrival and its reach on every arrival (4 to 5 times the work, all of it
  * on the frame). The result is the whole bake's: the light tests compare. */
+/* Whether an arrival now has its columns baked on the workers
+ * (app_light_bakes_arrivals). */
+static bool bakes_arrivals(const app_light *L)
+{
+    light_params p = params_from_cvars(L);
+    return !L->task && L->baked && light_reach(&p) <= CHUNK_SIZE;
+}
+
 static void light_column_arrived(app_light *L, const world_edit *e)
 {
     if (!L->vol) return;
     follow_window(L);
-    light_params p = params_from_cvars(L);
     /* a bake in flight (relit after it), or light that reaches past the
      * ring (light.radius raised): as an edit, the arrival and its reach */
     int cx = e->lo[0] >> CHUNK_BITS, cz = e->lo[2] >> CHUNK_BITS;
     ring_landed(L, cx, cz, false);
-    if (L->task || !L->baked || light_reach(&p) > CHUNK_SIZE) { /* (app_light_bakes_arrivals) */
+    if (!bakes_arrivals(L)) {
         light_edited(L, e->lo, e->hi);
         if (!L->task && L->baked) ring_landed(L, cx, cz, true); /* relit now */
         return;
@@ -698,9 +705,7 @@ static void shading(const app_light *L, light_shading *out)
 bool app_light_bakes_arrivals(const app *a)
 {
     const app_light *L = state(a);
-    if (!L || !L->vol || L->w != a->w || L->task || !L->baked) return false;
-    light_params p = params_from_cvars(L);
-    return light_reach(&p) <= CHUNK_SIZE; /* light_column_arrived's rule */
+    return L && L->vol && L->w == a->w && bakes_arrivals(L);
 }
 
 void app_light_settings(app *a, render_settings *s)
