@@ -2,7 +2,8 @@
  * once its light is there and never first without it (docs/light.md, "How
  * light arrives"). The light component (app_light.c) says when a column's
  * light lands or is to be baked again; the render component asks for the
- * chunks to draw (light_land_mask) and the HUD for what is left.
+ * chunks to draw (light_land_mask) and the HUD for what is left. The emit
+ * component keeps one of its own: the columns whose block light was made.
  * Per column slot of the world's window it keeps the global column whose
  * light landed there, so a move of the window needs no clearing: a column
  * that enters a slot is not the one that landed in it. */
