@@ -16,6 +16,9 @@
 
 #define EVENT_QUEUE 256
 
+/* Headless frames a driver may hold queued (platform_swap). */
+#define FRAMES_AHEAD 2
+
 struct platform {
     bool headless;
     int width, height;
@@ -34,6 +37,8 @@ struct platform {
     EGLDisplay dpy;
     EGLContext ctx;
     GLuint fbo, color_rb, depth_rb;
+    GLsync ahead[FRAMES_AHEAD]; /* the fences of the frames still queued, oldest at `next` */
+    int next;
     struct timespec t0;
 };
 
@@ -283,6 +288,8 @@ void platform_destroy(platform *p)
     }
     if (p->dpy != EGL_NO_DISPLAY && p->dpy) {
         if (p->ctx != EGL_NO_CONTEXT && p->ctx) {
+            for (int i = 0; i < FRAMES_AHEAD; i++)
+                if (p->ahead[i]) glDeleteSync(p->ahead[i]);
             if (p->fbo) glDeleteFramebuffers(1, &p->fbo);
             if (p->color_rb) glDeleteRenderbuffers(1, &p->color_rb);
             if (p->depth_rb) glDeleteRenderbuffers(1, &p->depth_rb);
@@ -303,10 +310,26 @@ void platform_poll(platform *p)
     if (p->win) glfwPollEvents();
 }
 
+/* A window's swap waits when the driver falls frames behind; a headless
+ * frame ends with a flush, which does not, so a driver that falls behind
+ * (llvmpipe on a loaded machine) queued frame after frame, each holding
+ * its commands and vertex memory: cli_robust's 600 frames grew by 90 MB
+ * now and then. At most FRAMES_AHEAD frames stay queued: the oldest one's
+ * fence is waited on first. */
 void platform_swap(platform *p)
 {
-    if (p->win) glfwSwapBuffers(p->win);
-    else glFlush();
+    if (p->win) {
+        glfwSwapBuffers(p->win);
+        return;
+    }
+    GLsync *oldest = &p->ahead[p->next];
+    if (*oldest) {
+        glClientWaitSync(*oldest, GL_SYNC_FLUSH_COMMANDS_BIT, GL_TIMEOUT_IGNORED);
+        glDeleteSync(*oldest);
+    }
+    *oldest = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    p->next = (p->next + 1) % FRAMES_AHEAD;
+    glFlush();
 }
 
 void platform_size(const platform *p, int *w, int *h)

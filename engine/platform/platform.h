@@ -26,6 +26,8 @@ bool platform_should_close(const platform *p);
 void platform_request_close(platform *p);
 /* Pumps window events into the event queue and the key/mouse state. */
 void platform_poll(platform *p);
+/* Ends a frame: the window's swap, or headless a flush, with at most two
+ * frames left queued in the driver. */
 void platform_swap(platform *p);
 /* Framebuffer size in pixels; the GL framebuffer to draw into (0 = window). */
 void platform_size(const platform *p, int *w, int *h);
