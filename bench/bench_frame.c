@@ -12,9 +12,10 @@
  * without alternated in one process, so the machine's drift and the other
  * processes' load fall on both alike (two processes of the same view
  * differ by up to 40 % here). Target: on / off <= 1.15.
- * render.gpucull.<view>: the blocks mode's opaque pass culled on the GPU
- * (render.gpu_cull 1, "on") against the depth read back (0, "off"),
- * alternated the same way; draw calls noted each way. */
+ * render.gpucull.<view>: the opaque pass (blocks, and smooth in the
+ * .smooth views) culled on the GPU (render.gpu_cull 1, "on") against the
+ * depth read back (0, "off"), alternated the same way; draw calls noted
+ * each way. */
 #include <glad/gl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,5 +338,8 @@ static const bench_case cull_cases[] = {
     { "render.gpucull.deciduous", s_deciduous, cull_run, frame_teardown, 1, cull_warmup },
     { "render.gpucull.formula", s_formula, cull_run, frame_teardown, 1, cull_warmup },
     { "render.gpucull.desert.high", s_high, cull_run, frame_teardown, 1, cull_warmup },
+    { "render.gpucull.smooth.hills", s_smooth_hills, cull_run, frame_teardown, 1, cull_warmup },
+    { "render.gpucull.smooth.desert", s_smooth_desert, cull_run, frame_teardown, 1, cull_warmup },
+    { "render.gpucull.smooth.taiga", s_smooth_taiga, cull_run, frame_teardown, 1, cull_warmup },
 };
 BENCH_REGISTER(cull_cases)

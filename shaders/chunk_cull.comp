@@ -1,10 +1,11 @@
 #version 450 core
-// The blocks mode's GPU cull (engine/gfx/gpu_cull.c): one invocation per
-// draw command of a ring of the opaque pass. Each command draws one cell's
-// quads of one pass and face direction (or several, when they lie back to
-// back); it is kept (instanceCount 1) unless its cell's box lies wholly
-// outside the frustum or, from the second ring on, behind every depth tile
-// its screen rectangle touches (the tiles: the farthest depth of each 8x8
+// A mode's GPU cull (engine/gfx/gpu_cull.c): one invocation per draw
+// command of a ring of the opaque pass. Each command draws one cell's
+// geometry (blocks: its quads of one pass and face direction, or several
+// when they lie back to back; smooth: its triangles, or a chunk's skirts);
+// it is kept (instanceCount 1) unless its cell's box lies wholly outside
+// the frustum or, from the second ring on, behind every depth tile its
+// screen rectangle touches (the tiles: the farthest depth of each 8x8
 // pixels of the nearer rings, as drawn, by occlusion_tiles.comp). The
 // test is occlusion_box_hidden's (engine/gfx/occlusion.c), the CPU
 // reference: the same corners, margins and depth bias. A culled command
@@ -13,8 +14,9 @@
 layout(local_size_x = 64) in;
 
 struct Cmd {
-    uint count;      // indices
-    int base_vertex; // in the arena
+    uint count;       // indices
+    uint first_index; // in the index buffer
+    int base_vertex;  // in the arena
     uint box;        // the cell's box
     uint inst;       // the chunk's origin, the instanced attribute; bit 31: the box's first command
 };
@@ -89,7 +91,7 @@ void main()
     uint o = 5u * (u_first + k);
     draws[o + 0u] = c.count;
     draws[o + 1u] = keep ? 1u : 0u;
-    draws[o + 2u] = 0u;
+    draws[o + 2u] = c.first_index;
     draws[o + 3u] = uint(c.base_vertex);
     draws[o + 4u] = c.inst & 0x7fffffffu;
 }

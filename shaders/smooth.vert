@@ -4,9 +4,13 @@
 layout(location = 0) in vec3 a_pos;
 layout(location = 1) in vec4 a_nrm;
 layout(location = 2) in uvec2 a_mat; // material, tint
+// The chunk: its origin relative to the render origin (xyz) and the
+// coarse reach of its level (w, below). A constant attribute per draw on
+// the read-back path; per instance (the draw command's) on the GPU cull's
+// multi-draws (engine/gfx/gpu_cull.h). Zero for a body's nets.
+layout(location = 3) in vec4 a_chunk;
 
 uniform mat4 u_viewproj;
-uniform vec3 u_origin;
 // grid -> world: identity for terrain (smooth_renderer sets it); a falling
 // body's pose when gfx/body_draw draws its nets
 uniform mat4 u_model;
@@ -23,11 +27,10 @@ uniform ivec3 u_light_size;
 uniform ivec3 u_light_origin; // the window's first voxel (global)
 uniform ivec3 u_light_slot;   // its texel (light_shading in gfx/light_tex.h)
 uniform vec3 u_tints[8];
-// 0 at level of detail 0. At a coarse level, a vertex may lie inside the
-// terrain the light was computed for, or above the one-voxel shell of
-// elements (free air holds no light): where no element is half a voxel
-// out, the elements this far out
-uniform float u_coarse_reach;
+// a_chunk.w, the coarse reach: 0 at level of detail 0. At a coarse level,
+// a vertex may lie inside the terrain the light was computed for, or above
+// the one-voxel shell of elements (free air holds no light): where no
+// element is half a voxel out, the elements this far out
 
 out vec3 v_world;
 out vec3 v_normal;
@@ -93,7 +96,7 @@ vec3 light_trilinear(vec3 p)
 // along its normal. A coarse level's vertex stands for the outer shell of
 // what it smooths over (a canopy, a terrace's edge) and may lie inside it,
 // among the dim elements of its hollows, or above the shell of elements.
-// It reads u_coarse_reach out as well, and twice that (a vertex a whole
+// It reads the coarse reach out as well, and twice that (a vertex a whole
 // cell deep in the canopy it smooths finds the dim elements of its inner
 // gaps a reach out; two reaches out lie above the canopy's outer shell),
 // and takes the brightest, as an enhanced fragment takes the brightest of
@@ -110,25 +113,25 @@ vec3 light_trilinear(vec3 p)
 // far rings light every face.
 vec2 light_mean(vec3 a) { return a.z > 1e-6 ? a.xy / a.z : vec2(0.0); }
 
-vec2 surface_light(vec3 wp, vec3 n)
+vec2 surface_light(vec3 wp, vec3 n, float reach)
 {
     vec3 a = light_trilinear(wp + n * 0.5);
-    if (u_coarse_reach <= 0.0) return light_mean(a);
-    vec3 b = light_trilinear(wp + n * u_coarse_reach);
+    if (reach <= 0.0) return light_mean(a);
+    vec3 b = light_trilinear(wp + n * reach);
     if (a.z + b.z <= 1e-6) {
-        a = light_trilinear(wp - n * (0.5 * u_coarse_reach));
-        b = light_trilinear(wp - n * u_coarse_reach);
+        a = light_trilinear(wp - n * (0.5 * reach));
+        b = light_trilinear(wp - n * reach);
         if (a.z + b.z <= 1e-6) return vec2(1.0);
     }
     vec2 near = light_mean(a), far = light_mean(b);
     vec2 best = far.x + far.y > near.x + near.y ? far : near;
-    vec2 out2 = light_mean(light_trilinear(wp + n * (2.0 * u_coarse_reach)));
+    vec2 out2 = light_mean(light_trilinear(wp + n * (2.0 * reach)));
     return out2.x + out2.y > best.x + best.y ? out2 : best;
 }
 
 void main()
 {
-    vec3 wp = (u_model * vec4(u_origin + a_pos, 1.0)).xyz;
+    vec3 wp = (u_model * vec4(a_chunk.xyz + a_pos, 1.0)).xyz;
     v_world = wp;
     v_normal = mat3(u_model) * a_nrm.xyz;
     v_mat = a_mat.x;
@@ -138,7 +141,7 @@ void main()
     if (!u_light_on) {
         v_light = vec2(1.0);
     } else {
-        v_light = surface_light(wp, n);
+        v_light = surface_light(wp, n, a_chunk.w);
     }
     v_light = max(v_light, u_light_floor);
     gl_Position = u_viewproj * vec4(wp, 1.0);

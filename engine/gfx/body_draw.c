@@ -57,7 +57,7 @@ struct body_draw {
     /* nets: smooth.vert + smooth.frag (0: not loaded, bodies drawn as blocks) */
     GLuint nprog, nvao;
     struct {
-        GLint model, grid, on_body, origin, coarse_reach;
+        GLint model, grid, on_body;
     } nu;
     smooth_input *nin;
     smooth_mesh ntile, nmesh;
@@ -91,8 +91,7 @@ body_draw *body_draw_create(char *err, size_t errlen)
     d->nprog = d->nin ? smooth_program_load(nerr, sizeof nerr) : 0;
     if (d->nprog) {
 #define U(name) glGetUniformLocation(d->nprog, "u_" #name)
-        d->nu.model = U(model), d->nu.grid = U(grid), d->nu.on_body = U(on_body), d->nu.origin = U(origin);
-        d->nu.coarse_reach = U(coarse_reach);
+        d->nu.model = U(model), d->nu.grid = U(grid), d->nu.on_body = U(on_body);
 #undef U
         d->nvao = smooth_vertex_array();
     } else {
@@ -370,8 +369,7 @@ static void grid_matrix(const float model[16], float out[16])
 static long draw_nets(body_draw *d, const camera *cam, const render_settings *s)
 {
     use_program(d->nprog, cam, s);
-    glUniform1f(d->nu.coarse_reach, 0.f);
-    glUniform3f(d->nu.origin, 0.f, 0.f, 0.f);
+    glVertexAttrib4f(3, 0.f, 0.f, 0.f, 0.f); /* smooth.vert's chunk: the model matrix places the body */
     glUniform1i(d->nu.on_body, 1);
     glBindVertexArray(d->nvao);
     long tris = 0;

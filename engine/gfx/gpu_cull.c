@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
+#include "core/timer.h"
 #include "gfx/occlusion.h"
 #include "gfx/occlusion_gpu.h"
+#include "gfx/render_mode.h"
 #include "gfx/shader.h"
 
 /* frames of counts in flight before the oldest slot is written again */
@@ -19,7 +22,7 @@ typedef struct stream_buf {
 } stream_buf;
 
 struct gpu_cull {
-    GLuint prog, vao;
+    GLuint prog;
     struct {
         GLint viewproj, planes, first, n, test, size, tiles;
     } u;
@@ -62,19 +65,6 @@ gpu_cull *gpu_cull_create(char *err, size_t errlen)
     g->u.test = U(test), g->u.size = U(size), g->u.tiles = U(tiles);
 #undef U
     while (glGetError() != GL_NO_ERROR) {}
-    /* the chunk shader's inputs: the packed vertex (binding 0) and, per
-     * command, the chunk's origin (binding 1, one element an instance) */
-    glCreateVertexArrays(1, &g->vao);
-    glEnableVertexArrayAttrib(g->vao, 0);
-    glEnableVertexArrayAttrib(g->vao, 1);
-    glEnableVertexArrayAttrib(g->vao, 2);
-    glVertexArrayAttribIFormat(g->vao, 0, 1, GL_UNSIGNED_INT, 0);
-    glVertexArrayAttribIFormat(g->vao, 1, 1, GL_UNSIGNED_INT, 4);
-    glVertexArrayAttribFormat(g->vao, 2, 4, GL_FLOAT, GL_FALSE, 0);
-    glVertexArrayAttribBinding(g->vao, 0, 0);
-    glVertexArrayAttribBinding(g->vao, 1, 0);
-    glVertexArrayAttribBinding(g->vao, 2, 1);
-    glVertexArrayBindingDivisor(g->vao, 1, 1);
     glCreateBuffers(1, &g->counts);
     glNamedBufferStorage(g->counts, 4 * sizeof(uint32_t), NULL, GL_DYNAMIC_STORAGE_BIT);
     const GLbitfield map = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
@@ -101,7 +91,6 @@ void gpu_cull_destroy(gpu_cull *g)
     const GLuint bufs[] = { g->cmds.name, g->boxes.name, g->insts.name, g->draws.name, g->counts, g->back };
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         if (bufs[i]) glDeleteBuffers(1, &bufs[i]);
-    if (g->vao) glDeleteVertexArrays(1, &g->vao);
     if (g->prog) glDeleteProgram(g->prog);
     occlusion_gpu_destroy(g->tiles);
     free(g);
@@ -129,6 +118,36 @@ void gpu_cull_frame_free(gpu_cull_frame *f)
 {
     free(f->cmd), free(f->box), free(f->inst);
     memset(f, 0, sizeof *f);
+}
+
+void gpu_cull_list_begin(gpu_cull_frame *f, int rings, float near)
+{
+    f->cmd_n = f->box_n = f->inst_n = 0;
+    f->rings = rings > 0 ? (rings + 1 < GPU_CULL_RINGS ? rings + 1 : GPU_CULL_RINGS) : 1;
+    f->ring = 0, f->next = near;
+}
+
+int gpu_cull_list_chunk(gpu_cull_frame *f, float dist, int cmds, int boxes, const float o[3], float w)
+{
+    while (f->ring < f->rings - 1 && dist > f->next) f->ring_end[f->ring++] = f->cmd_n, f->next *= 2.f;
+    if (!gpu_cull_reserve(f, cmds, boxes, 1)) return -1;
+    const int inst = f->inst_n++;
+    memcpy(f->inst[inst], o, 3 * sizeof *o);
+    f->inst[inst][3] = w;
+    return inst;
+}
+
+void gpu_cull_list_box(gpu_cull_frame *f, int cmd0, const float o[3], const float lo[3], const float hi[3])
+{
+    if (f->cmd_n == cmd0) return;
+    float *b = f->box[f->box_n++];
+    for (int a = 0; a < 3; a++) b[a] = o[a] + lo[a], b[4 + a] = o[a] + hi[a];
+    b[3] = b[7] = 0.f;
+}
+
+void gpu_cull_list_end(gpu_cull_frame *f)
+{
+    for (; f->ring < f->rings; f->ring++) f->ring_end[f->ring] = f->cmd_n;
 }
 
 /* bytes into b: its store made anew only when too small (doubled) */
@@ -162,7 +181,7 @@ static void poll_counts(gpu_cull *g)
 gpu_cull_counts gpu_cull_last(const gpu_cull *g) { return g ? g->last : (gpu_cull_counts){ 0 }; }
 
 int gpu_cull_draw(gpu_cull *g, const gpu_cull_frame *f, const camera *cam, int test, unsigned fb, int w, int h,
-                  unsigned vbo, unsigned ibo, char *err, size_t errlen)
+                  unsigned vao, char *err, size_t errlen)
 {
     poll_counts(g);
     g->frame++;
@@ -173,12 +192,10 @@ int gpu_cull_draw(gpu_cull *g, const gpu_cull_frame *f, const camera *cam, int t
     stream(&g->draws, NULL, 5 * sizeof(uint32_t) * (size_t)f->cmd_n);
     glClearNamedBufferData(g->counts, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
 
-    GLint draw_prog = 0, vao = 0;
+    GLint draw_prog = 0, bound_vao = 0;
     glGetIntegerv(GL_CURRENT_PROGRAM, &draw_prog);
-    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vao);
-    glVertexArrayVertexBuffer(g->vao, 0, vbo, 0, 8);
-    glVertexArrayVertexBuffer(g->vao, 1, g->insts.name, 0, 4 * sizeof(float));
-    glVertexArrayElementBuffer(g->vao, ibo);
+    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &bound_vao);
+    glVertexArrayVertexBuffer(vao, 1, g->insts.name, 0, 4 * sizeof(float));
     glProgramUniformMatrix4fv(g->prog, g->u.viewproj, 1, GL_FALSE, (const float *)cam->viewproj);
     glProgramUniform4fv(g->prog, g->u.planes, 6, (const float *)cam->planes);
     glProgramUniform2i(g->prog, g->u.size, w, h);
@@ -209,10 +226,10 @@ int gpu_cull_draw(gpu_cull *g, const gpu_cull_frame *f, const camera *cam, int t
         glDispatchCompute((GLuint)(n + 63) / 64u, 1, 1);
         glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
         glUseProgram((GLuint)draw_prog);
-        glBindVertexArray(g->vao);
+        glBindVertexArray(vao);
         glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, (const void *)(sizeof(uint32_t) * 5 * (size_t)from),
                                     n, 0);
-        glBindVertexArray((GLuint)vao);
+        glBindVertexArray((GLuint)bound_vao);
         calls++;
         from = to;
     }
@@ -231,4 +248,86 @@ int gpu_cull_draw(gpu_cull *g, const gpu_cull_frame *f, const camera *cam, int t
         return -1;
     }
     return calls;
+}
+
+void gpu_cull_pick_init(gpu_cull_pick *p, const char *mode)
+{
+    memset(p, 0, sizeof *p);
+    p->mode = mode;
+    p->judged_for = -1;
+}
+
+void gpu_cull_pick_free(gpu_cull_pick *p)
+{
+    gpu_cull_destroy(p->gc);
+    p->gc = NULL;
+}
+
+/* Makes the cull where it can run; false (said once) where not. */
+static bool pick_have(gpu_cull_pick *p)
+{
+    if (p->gc) return true;
+    if (p->failed) return false;
+    char err[512];
+    if (!(p->gc = gpu_cull_create(err, sizeof err))) {
+        log_warn("render.gpu_cull: %s; the %s mode culls with the depth read back", err, p->mode);
+        p->failed = true;
+    }
+    return p->gc != NULL;
+}
+
+bool gpu_cull_pick_next(gpu_cull_pick *p, int setting)
+{
+    if (setting != p->judged_for) {
+        occlusion_judge_init(&p->judge);
+        p->judge.frame -= JUDGE_TRIAL + JUDGE_BLOCK;
+        p->judged_for = setting, p->last_ns = 0, p->said = false;
+    }
+    if (setting <= 0 || !pick_have(p)) return false;
+    if (setting == 1) return true;
+    const uint64_t now = timer_ns();
+    const double ms = p->last_ns ? (double)(now - p->last_ns) * 1e-6 : -1.0;
+    p->last_ns = now;
+    const int before = p->judge.verdicts;
+    const bool cpu = occlusion_judge_next(&p->judge, ms);
+    if (p->judge.verdicts != before && !p->said) {
+        const occlusion_judge *j = &p->judge; /* its times sorted by the verdict */
+        log_dev("the %s mode culls %s (median frame: read-back %.2f ms, GPU cull %.2f ms)", p->mode,
+                j->verdict ? "with the depth read back" : "on the GPU", j->n_on ? (double)j->on_ms[j->n_on / 2] : -1.0,
+                j->n_off ? (double)j->off_ms[j->n_off / 2] : -1.0);
+        p->said = true;
+    }
+    return !cpu;
+}
+
+void gpu_cull_pick_fail(gpu_cull_pick *p, const char *err)
+{
+    log_warn("render.gpu_cull: %s; the %s mode culls with the depth read back from now on", err, p->mode);
+    gpu_cull_destroy(p->gc);
+    p->gc = NULL, p->failed = true;
+}
+
+bool gpu_cull_pick_draw(gpu_cull_pick *p, const gpu_cull_frame *f, const camera *cam, int w, int h, int rings,
+                        unsigned vao, render_stats *stats)
+{
+    GLint fb = 0, samples = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &fb);
+    glGetIntegerv(GL_SAMPLE_BUFFERS, &samples);
+    const int test = rings <= 0 ? 0 : samples ? 1 : 2;
+    char err[512];
+    const int calls = gpu_cull_draw(p->gc, f, cam, test, (unsigned)fb, w, h, vao, err, sizeof err);
+    if (calls < 0) {
+        gpu_cull_pick_fail(p, err);
+        return false;
+    }
+    stats->draw_calls += calls;
+    stats->triangles += gpu_cull_last(p->gc).triangles; /* the newest frame counted, a frame or two back */
+    stats->gpu_cull = true;
+    return true;
+}
+
+void gpu_cull_pick_verdicts(const gpu_cull_pick *p, int *verdicts, bool *gpu)
+{
+    if (verdicts) *verdicts = p->judge.verdicts;
+    if (gpu) *gpu = !p->judge.verdict;
 }

@@ -7,11 +7,9 @@
 #include <string.h>
 
 #include "core/log.h"
-#include "core/timer.h"
 #include "gfx/gpu_cull.h"
 #include "gfx/light_tex.h"
 #include "gfx/mesh_arena.h"
-#include "gfx/occlusion_judge.h"
 #include "gfx/quad_index.h"
 #include "gfx/shader.h"
 #include "mesh/mesh_world.h"
@@ -68,17 +66,12 @@ struct renderer {
     struct {
         GLint viewproj, camera, atlas, pass, sun, fog_color, fog_start, fog_end, tints;
     } u;
-    /* the opaque pass culled on the GPU (gfx/gpu_cull): made when first
-     * wanted; failed for good (said once) where it cannot run */
-    gpu_cull *gc;
-    bool gc_failed;
+    /* the opaque pass culled on the GPU (gfx/gpu_cull), and its vertex
+     * array: the packed vertex at binding 0, the chunk's origin an
+     * instanced attribute at binding 1 */
+    gpu_cull_pick pick;
     gpu_cull_frame frame;
-    /* render.gpu_cull 2: frames timed both ways (gfx/occlusion_judge; its
-     * "with" is the read-back path), the last frame's start, said once */
-    occlusion_judge judge;
-    uint64_t last_ns;
-    bool said;
-    int judged_for; /* the render.gpu_cull the judge started for */
+    GLuint gpu_vao;
 };
 
 renderer *renderer_create(char *err, size_t errlen)
@@ -104,9 +97,18 @@ renderer *renderer_create(char *err, size_t errlen)
     glVertexArrayAttribIFormat(r->vao, 1, 1, GL_UNSIGNED_INT, 4);
     glVertexArrayAttribBinding(r->vao, 0, 0);
     glVertexArrayAttribBinding(r->vao, 1, 0);
+    glCreateVertexArrays(1, &r->gpu_vao);
+    for (GLuint a = 0; a < 3; a++) glEnableVertexArrayAttrib(r->gpu_vao, a);
+    glVertexArrayAttribIFormat(r->gpu_vao, 0, 1, GL_UNSIGNED_INT, 0);
+    glVertexArrayAttribIFormat(r->gpu_vao, 1, 1, GL_UNSIGNED_INT, 4);
+    glVertexArrayAttribFormat(r->gpu_vao, 2, 4, GL_FLOAT, GL_FALSE, 0);
+    glVertexArrayAttribBinding(r->gpu_vao, 0, 0);
+    glVertexArrayAttribBinding(r->gpu_vao, 1, 0);
+    glVertexArrayAttribBinding(r->gpu_vao, 2, 1);
+    glVertexArrayBindingDivisor(r->gpu_vao, 1, 1);
     glCreateBuffers(1, &r->ibo);
     r->opt = renderer_default_options();
-    occlusion_judge_init(&r->judge);
+    gpu_cull_pick_init(&r->pick, "blocks");
     return r;
 fail:
     renderer_destroy(r);
@@ -130,10 +132,11 @@ void renderer_destroy(renderer *r)
     if (!r) return;
     free_chunks(r);
     mesh_arena_destroy(r->arena);
-    gpu_cull_destroy(r->gc);
+    gpu_cull_pick_free(&r->pick);
     gpu_cull_frame_free(&r->frame);
     if (r->prog) glDeleteProgram(r->prog);
     if (r->vao) glDeleteVertexArrays(1, &r->vao);
+    if (r->gpu_vao) glDeleteVertexArrays(1, &r->gpu_vao);
     if (r->ibo) glDeleteBuffers(1, &r->ibo);
     for (int i = 0; i < r->mesh_cap; i++) mesh_free(&r->meshes[i]), mesh_free(&r->lod_meshes[i]);
     free(r->meshes);
@@ -373,21 +376,15 @@ static bool list_opaque_gpu(renderer *r, const render_view *v, unsigned mask_all
                             render_stats *stats)
 {
     gpu_cull_frame *f = &r->frame;
-    f->cmd_n = f->box_n = f->inst_n = 0;
-    f->rings = rings > 0 ? (rings + 1 < GPU_CULL_RINGS ? rings + 1 : GPU_CULL_RINGS) : 1;
-    int ring = 0;
-    float next = near;
+    gpu_cull_list_begin(f, rings, near);
     for (int k = 0; k < v->visible_count; k++) {
         int level, xyz[3];
         long base;
         float o[3];
         const gpu_mesh *g = chunk_level(r, v, k, &level, &base, o, xyz);
         if (!g) continue;
-        while (ring < f->rings - 1 && v->visible[k].dist > next) f->ring_end[ring++] = f->cmd_n, next *= 2.f;
-        if (!gpu_cull_reserve(f, 2 * PARTS, CELLS, 1)) return false;
-        const uint32_t inst = (uint32_t)f->inst_n++;
-        memcpy(f->inst[inst], o, sizeof o);
-        f->inst[inst][3] = (float)level;
+        const int inst = gpu_cull_list_chunk(f, v->visible[k].dist, 2 * PARTS, CELLS, o, (float)level);
+        if (inst < 0) return false;
         stats->chunks_drawn++;
         unsigned mask = mask_all ? mask_all : render_facing_mask(v->cam, xyz[0], xyz[1], xyz[2]);
         int order[CELLS];
@@ -407,64 +404,16 @@ static bool list_opaque_gpu(renderer *r, const render_view *v, unsigned mask_all
                         last->count += (uint32_t)((to - from) / 4 * 6);
                     else {
                         const uint32_t first = f->cmd_n == cmd0 ? GPU_CULL_FIRST : 0u; /* the box's first */
-                        f->cmd[f->cmd_n++] = (gpu_cull_cmd){ (uint32_t)((to - from) / 4 * 6), at, box, inst | first };
+                        f->cmd[f->cmd_n++] =
+                            (gpu_cull_cmd){ (uint32_t)((to - from) / 4 * 6), 0, at, box, (uint32_t)inst | first };
                     }
                 }
             }
-            if (f->cmd_n == cmd0) continue; /* nothing of the cell faces the eye */
-            for (int a = 0; a < 3; a++) {
-                f->box[box][a] = o[a] + g->lo[cell][a];
-                f->box[box][4 + a] = o[a] + g->hi[cell][a];
-            }
-            f->box[box][3] = f->box[box][7] = 0.f;
-            f->box_n++;
+            gpu_cull_list_box(f, cmd0, o, g->lo[cell], g->hi[cell]); /* unless nothing of the cell faces the eye */
         }
     }
-    for (; ring < f->rings; ring++) f->ring_end[ring] = f->cmd_n;
+    gpu_cull_list_end(f);
     return true;
-}
-
-/* Makes the GPU cull where it can run; false (said once) where not. */
-static bool have_gpu_cull(renderer *r)
-{
-    if (r->gc) return true;
-    if (r->gc_failed) return false;
-    char err[512];
-    if (!(r->gc = gpu_cull_create(err, sizeof err))) {
-        log_warn("render.gpu_cull: %s; the blocks mode culls with the depth read back", err);
-        r->gc_failed = true;
-    }
-    return r->gc != NULL;
-}
-
-/* render.gpu_cull: 0 the read-back path, 1 the GPU's, 2 whichever the
- * frames' times say (gfx/occlusion_judge: its "with" is the read-back
- * path, so a tie keeps it and a few frames draw as they always did). */
-static bool choose_gpu(renderer *r)
-{
-    if (r->opt.gpu_cull != r->judged_for) {
-        /* a new setting: judged afresh, its first trial a trial's length
-         * after the occlusion judge's (JUDGE_FIRST), so that neither times
-         * the other's alternation */
-        occlusion_judge_init(&r->judge);
-        r->judge.frame -= JUDGE_TRIAL + JUDGE_BLOCK;
-        r->judged_for = r->opt.gpu_cull, r->last_ns = 0, r->said = false;
-    }
-    if (r->opt.gpu_cull <= 0 || !have_gpu_cull(r)) return false;
-    if (r->opt.gpu_cull == 1) return true;
-    const uint64_t now = timer_ns();
-    const double ms = r->last_ns ? (double)(now - r->last_ns) * 1e-6 : -1.0;
-    r->last_ns = now;
-    const int before = r->judge.verdicts;
-    const bool cpu = occlusion_judge_next(&r->judge, ms);
-    if (r->judge.verdicts != before && !r->said) {
-        const occlusion_judge *j = &r->judge; /* its times sorted by the verdict */
-        log_dev("the blocks mode culls %s (median frame: read-back %.2f ms, GPU cull %.2f ms)",
-                j->verdict ? "with the depth read back" : "on the GPU", j->n_on ? (double)j->on_ms[j->n_on / 2] : -1.0,
-                j->n_off ? (double)j->off_ms[j->n_off / 2] : -1.0);
-        r->said = true;
-    }
-    return !cpu;
 }
 
 /* The GPU path; false (nothing drawn, or a part: the CPU path draws it
@@ -476,26 +425,11 @@ static bool draw_opaque_gpu(renderer *r, const render_view *v, unsigned mask_all
     render_stats st = *stats;
     for (GLenum e; (e = glGetError()) != GL_NO_ERROR;) log_warn("GL error 0x%04x while drawing (before the GPU cull)", e);
     if (!list_opaque_gpu(r, v, mask_all, rings, near, &st)) return false;
-    /* the depth is that of the framebuffer bound for reading, as the
-     * read-back path's; a multisampled one has none to tile (its blit
-     * would resolve, not bound): the frustum only */
-    GLint fb = 0, samples = 0;
-    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &fb);
-    glGetIntegerv(GL_SAMPLE_BUFFERS, &samples);
-    const int test = rings <= 0 ? 0 : samples ? 1 : 2;
-    char err[512];
-    const int calls = gpu_cull_draw(r->gc, &r->frame, v->cam, test, (unsigned)fb, v->s->width, v->s->height,
-                                    mesh_arena_buffer(r->arena), r->ibo, err, sizeof err);
-    if (calls < 0) {
-        log_warn("render.gpu_cull: %s; the blocks mode culls with the depth read back from now on", err);
-        gpu_cull_destroy(r->gc);
-        r->gc = NULL, r->gc_failed = true;
+    glVertexArrayVertexBuffer(r->gpu_vao, 0, mesh_arena_buffer(r->arena), 0, sizeof(mesh_vertex));
+    glVertexArrayElementBuffer(r->gpu_vao, r->ibo);
+    if (!gpu_cull_pick_draw(&r->pick, &r->frame, v->cam, v->s->width, v->s->height, rings, r->gpu_vao, &st))
         return false;
-    }
     *stats = st;
-    stats->draw_calls += calls;
-    stats->triangles += gpu_cull_last(r->gc).triangles; /* the newest frame counted, a frame or two back */
-    stats->gpu_cull = true;
     return true;
 }
 
@@ -538,7 +472,7 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
      * chunk.frag), so early depth rejects what lies behind it. */
     glUniform1i(r->u.pass, PASS_OPAQUE);
     const unsigned mask_all = r->opt.face_ranges && !s->wireframe ? 0u : 0x3fu; /* 0: per chunk */
-    if (!(choose_gpu(r) && draw_opaque_gpu(r, v, mask_all, stats))) draw_opaque_cpu(r, v, mask_all, stats);
+    if (!(gpu_cull_pick_next(&r->pick, r->opt.gpu_cull) && draw_opaque_gpu(r, v, mask_all, stats))) draw_opaque_cpu(r, v, mask_all, stats);
 
     /* translucent, far to near so overlapping bog surfaces blend in order;
      * always the fine level (bogs are flat: nothing to gain) */
@@ -576,9 +510,8 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
 
 gpu_cull_counts renderer_gpu_counts(const renderer *r, int *verdicts, bool *gpu)
 {
-    if (verdicts) *verdicts = r->judge.verdicts;
-    if (gpu) *gpu = !r->judge.verdict;
-    return gpu_cull_last(r->gc);
+    gpu_cull_pick_verdicts(&r->pick, verdicts, gpu);
+    return gpu_cull_last(r->pick.gc);
 }
 
 void renderer_draw(renderer *r, const camera *cam, const render_settings *s, render_stats *stats)

@@ -236,8 +236,11 @@ static void smooth_draw(void *self, const render_view *v, render_stats *stats)
 {
     smooth_mode *m = self;
     smooth_renderer_set_lod_distance(m->r, cvar_float("render.smooth_lod_distance", SMOOTH_LOD_DISTANCE_DEFAULT));
+    smooth_renderer_set_cull(m->r, cvar_int("render.gpu_cull", 0), (size_t)cvar_int("render.upload_budget", 0) << 10);
     smooth_renderer_draw_view(m->r, v, stats);
 }
+
+smooth_renderer *smooth_mode_renderer(void *instance) { return ((smooth_mode *)instance)->r; }
 
 const render_mode smooth_render_mode = {
     .name = "smooth",

@@ -1,12 +1,18 @@
 /* smooth_renderer: draws the world as surface nets (the smooth render
- * mode): a vertex and an index buffer per chunk and level of detail,
- * filled from mesh_smooth meshes, or level 0 by the compute passes; the
- * level drawn is chosen per chunk by distance each frame; the shared visible set,
+ * mode): every chunk's levels of detail from mesh_smooth in one arena
+ * (gfx/mesh_arena: a level's vertices, then its indices grouped by cell,
+ * in one range; uploads through the persistently mapped ring within a
+ * frame's budget), or level 0 in the compute passes' own buffers; the
+ * level drawn is chosen per chunk by distance each frame. The opaque pass
+ * is culled as the blocks mode's (render.gpu_cull): against the depth
+ * read back, a multi-draw a chunk, or on the GPU (gfx/gpu_cull), a
+ * multi-draw indirect a ring and no read-back. The shared visible set,
  * fog, sun, light and tints as the blocks mode, and triplanar texturing
  * from the atlas by material. GL on the main thread only. */
 #ifndef STRATA_SMOOTH_RENDERER_H
 #define STRATA_SMOOTH_RENDERER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "gfx/camera.h"
@@ -51,6 +57,12 @@ void smooth_renderer_upload_gpu(smooth_renderer *r, int cx, int cy, int cz, stru
 unsigned smooth_program_load(char *err, size_t errlen);
 /* A vertex array for smooth_vertex buffers (binding 0) as that program reads them. */
 unsigned smooth_vertex_array(void);
+/* render.gpu_cull (0 read-back, 1 GPU, 2 whichever the frames favour;
+ * 0 until set) and the bytes of meshes a frame lands (0: all at once). */
+void smooth_renderer_set_cull(smooth_renderer *r, int cull, size_t upload_budget);
+/* What the GPU cull counted for the newest frame that has come back; as
+ * renderer_gpu_counts. */
+struct gpu_cull_counts smooth_renderer_gpu_counts(const smooth_renderer *r, int *verdicts, bool *gpu);
 /* Bytes of vertex and index data held on the GPU. */
 size_t smooth_renderer_bytes(const smooth_renderer *r);
 

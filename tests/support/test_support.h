@@ -59,8 +59,9 @@ void test_cmd(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * than tol: pictures that should match but for edge pixels rounding the
  * other way. */
 int test_pixels_differ(const uint8_t *a, const uint8_t *b, int n, int tol);
-/* The running game's `screenshot` into path, read back as RGB (w x h; the
- * file removed); the caller frees it. Fails the test when it cannot. */
+/* The running game's `screenshot` into a file named for this process and
+ * `path` (a bare name, in the working directory), read back as RGB (w x h;
+ * the file removed); the caller frees it. Fails the test when it cannot. */
 unsigned char *test_screenshot_rgb(const char *path, int *w, int *h);
 
 /* Crack pixels of a w x h RGBA picture (top row first): sky, as `sky`
