@@ -12,8 +12,8 @@
  * without alternated in one process, so the machine's drift and the other
  * processes' load fall on both alike (two processes of the same view
  * differ by up to 40 % here). Target: on / off <= 1.15.
- * render.gpucull.<view>: the opaque pass (blocks, and smooth in the
- * .smooth views) culled on the GPU (render.gpu_cull 1, "on") against the
+ * render.gpucull.<view>: the opaque pass (blocks; smooth and enhanced in
+ * their views) culled on the GPU (render.gpu_cull 1, "on") against the
  * depth read back (0, "off"), alternated the same way; draw calls noted
  * each way. */
 #include <glad/gl.h>
@@ -341,5 +341,6 @@ static const bench_case cull_cases[] = {
     { "render.gpucull.smooth.hills", s_smooth_hills, cull_run, frame_teardown, 1, cull_warmup },
     { "render.gpucull.smooth.desert", s_smooth_desert, cull_run, frame_teardown, 1, cull_warmup },
     { "render.gpucull.smooth.taiga", s_smooth_taiga, cull_run, frame_teardown, 1, cull_warmup },
+    { "render.gpucull.enhanced.hills", s_enhanced_hills, cull_run, frame_teardown, 1, cull_warmup },
 };
 BENCH_REGISTER(cull_cases)

@@ -6,9 +6,12 @@
 // fragment reads as the material it came from (seed 000 section 5).
 layout(location = 0) in uint a_pos;   // x | y<<10 | z<<20
 layout(location = 1) in uint a_info;  // tile | tint<<8 | face<<16
+// The chunk's origin relative to the render origin (xyz): constant per
+// draw on the read-back path, per instance on the GPU cull's multi-draws
+// (engine/gfx/gpu_cull.h)
+layout(location = 2) in vec4 a_chunk;
 
 uniform mat4 u_viewproj;
-uniform vec3 u_origin;     // chunk origin in world voxels
 uniform vec3 u_camera;
 uniform float u_inv_factor;
 
@@ -33,7 +36,7 @@ const float k_seal = 1.0 / 2048.0; // voxels per voxel of distance: ~1/4 pixel a
 void main()
 {
     vec3 p = vec3(float(a_pos & 1023u), float((a_pos >> 10) & 1023u), float((a_pos >> 20) & 1023u));
-    vec3 wp = u_origin + p * u_inv_factor;
+    vec3 wp = a_chunk.xyz + p * u_inv_factor;
     v_tint = (a_info >> 8) & 255u;
     v_face = (a_info >> 16) & 7u;
     vec2 uv; // the orientation of chunk.vert: image up is world up on the sides

@@ -1,9 +1,9 @@
-/* The GPU path (gfx/gpu_cull, gfx/mesh_arena) of the blocks and smooth
- * modes through the running game:
+/* The GPU path (gfx/gpu_cull, gfx/mesh_arena) of the blocks, smooth and
+ * enhanced modes through the running game:
  *  - culled on the GPU, every view of five biomes gives the same picture
  *    byte for byte as the read-back path with culling off, and as the GPU
  *    path with culling off, while the GPU hides cells in every biome, in
- *    both modes;
+ *    every mode (enhanced: its fragments near, its blocks beyond);
  *  - its opaque pass is at most GPU_CULL_RINGS draw calls with no wait for
  *    the GPU, however many chunks are drawn (the read-back path: a draw
  *    call a chunk and a wait a ring);
@@ -25,6 +25,7 @@
 #include "app/app_stream.h"
 #include "gfx/gpu_cull.h"
 #include "gfx/occlusion_judge.h"
+#include "gfx/enhance_view.h"
 #include "gfx/renderer.h"
 #include "gfx/smooth_mode.h"
 #include "gfx/smooth_renderer.h"
@@ -53,6 +54,12 @@ static gpu_cull_counts mode_counts(app *a, int *verdicts, bool *gpu)
     const render_mode *m;
     void *inst = app_render_instance(a, &m);
     if (m == &smooth_render_mode) return smooth_renderer_gpu_counts(smooth_mode_renderer(inst), verdicts, gpu);
+    if (!strcmp(m->name, "enhanced")) { /* the fragments' counts and the blocks' beyond, of one frame */
+        gpu_cull_counts far, near = enhance_view_gpu_counts(inst, verdicts, gpu, &far);
+        near.triangles += far.triangles, near.tested += far.tested;
+        near.hidden += far.hidden, near.outside += far.outside;
+        return near;
+    }
     assert_true(m == &renderer_blocks_mode);
     return renderer_gpu_counts(inst, verdicts, gpu);
 }
@@ -157,6 +164,13 @@ static void test_same_picture_smooth_forests(void **state)
     same_picture("smooth", forests, 2);
 }
 
+static void test_same_picture_enhanced(void **state)
+{
+    (void)state;
+    static const char *const some[] = { "hills", "taiga" };
+    same_picture("enhanced", some, 2);
+}
+
 /* A wide view of many chunks: the GPU path's opaque pass stays within
  * its rings' draw calls and waits for nothing. */
 static void draw_calls(const char *m)
@@ -175,11 +189,13 @@ static void draw_calls(const char *m)
     assert_true(cpu.gpu_waits > 0);
     assert_true(gpu.gpu_cull);
     assert_true(gpu.chunks_drawn > 40);
-    assert_true(gpu.draw_calls >= 1 && gpu.draw_calls <= GPU_CULL_RINGS);
+    /* (enhanced: the fragments' rings, then the blocks') */
+    const int most = strcmp(mode, "enhanced") ? GPU_CULL_RINGS : 2 * GPU_CULL_RINGS;
+    assert_true(gpu.draw_calls >= 1 && gpu.draw_calls <= most);
     assert_int_equal(gpu.gpu_waits, 0);
-    /* culling off: one ring, one draw */
+    /* culling off: one ring, one draw (enhanced: one each) */
     assert_int_equal(cmd_exec("set render.occlusion 0; frames 1"), 0);
-    assert_int_equal(a->stats.draw_calls, 1);
+    assert_int_equal(a->stats.draw_calls, most / GPU_CULL_RINGS);
     app_destroy(a);
 }
 
@@ -193,6 +209,12 @@ static void test_draw_calls_smooth(void **state)
 {
     (void)state;
     draw_calls("smooth");
+}
+
+static void test_draw_calls_enhanced(void **state)
+{
+    (void)state;
+    draw_calls("enhanced");
 }
 
 /* Indirect draws "missing": the forced GPU path falls back, same picture. */
@@ -224,6 +246,12 @@ static void test_fallback_smooth(void **state)
 {
     (void)state;
     fallback("smooth");
+}
+
+static void test_fallback_enhanced(void **state)
+{
+    (void)state;
+    fallback("enhanced");
 }
 
 /* render.gpu_cull 2: the read-back path for the first frames (scripts and
@@ -264,6 +292,12 @@ static void test_probe_smooth(void **state)
 {
     (void)state;
     probe("smooth");
+}
+
+static void test_probe_enhanced(void **state)
+{
+    (void)state;
+    probe("enhanced");
 }
 
 /* An edit in a world whose frames land 1 KiB of meshes each: the meshes
@@ -320,10 +354,11 @@ static void test_upload_budget_smooth(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        /* run in four shards (every fourth test), so that each stays well under a minute */
+        /* run in five shards (every fifth test), so that each stays well under a minute */
         cmocka_unit_test(test_same_picture_smooth),
         cmocka_unit_test(test_same_picture_smooth_forests),
         cmocka_unit_test(test_same_picture),
+        cmocka_unit_test(test_same_picture_enhanced),
         cmocka_unit_test(test_draw_calls_smooth),
         cmocka_unit_test(test_draw_calls),
         cmocka_unit_test(test_probe),
@@ -332,6 +367,9 @@ int main(void)
         cmocka_unit_test(test_upload_budget_smooth),
         cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_fallback_smooth),
+        cmocka_unit_test(test_draw_calls_enhanced),
+        cmocka_unit_test(test_probe_enhanced),
+        cmocka_unit_test(test_fallback_enhanced),
     };
     if (getenv("STRATA_TEST_FILTER")) cmocka_set_test_filter(getenv("STRATA_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -66,5 +66,5 @@ step 60 grammar.gpu.cave.64
 step 60 grammar.reference.cave.64
 step 60 voxelize
 step 150 render.frame
-step 120 render.gpucull # the blocks and smooth modes' GPU cull against their read-back path, alternated
+step 120 render.gpucull # every mode's GPU cull against its read-back path, alternated
 echo "== done at t=${SECONDS} s"

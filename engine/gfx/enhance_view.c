@@ -1,6 +1,9 @@
 /* enhance_view: per chunk the enhanced fragments, the input they came from
  * (so an edit's changed box is found by comparison and only its window is
- * re-enhanced) and the fragment mesh in a VBO. */
+ * re-enhanced) and the fragment mesh in one arena (gfx/mesh_arena, a slot
+ * a chunk), drawn as the blocks mode draws its own (render.gpu_cull: on
+ * the depth read back, or culled on the GPU, one choice for the near
+ * fragments and the blocks beyond them). */
 #include "gfx/enhance_view.h"
 
 #include <glad/gl.h>
@@ -11,7 +14,9 @@
 
 #include "core/log.h"
 #include "core/timer.h"
+#include "gfx/gpu_cull.h"
 #include "gfx/light_tex.h"
+#include "gfx/mesh_arena.h"
 #include "gfx/quad_index.h"
 #include "gfx/renderer.h"
 #include "gfx/shader.h"
@@ -19,6 +24,18 @@
 #include "ui/cvar.h"
 
 #define EV_PARTS (OCCLUSION_CELLS * FACE_COUNT)
+
+/* A chunk's uploaded quads (what a pending upload carries to its
+ * landing): grouped by part (cell * FACE_COUNT + face, cells of
+ * occlusion.h by a quad's first corner): part k is quads [part[k],
+ * part[k + 1]) of its range; lo/hi the chunk-local box (voxels) of each
+ * cell's quads (lo > hi: none), what culling tests. */
+typedef struct ev_drawn {
+    int chunk[3]; /* the chunk they were built for: drawn only while the slot holds it */
+    int quads;
+    int part[EV_PARTS + 1];
+    float lo[OCCLUSION_CELLS][3], hi[OCCLUSION_CELLS][3];
+} ev_drawn;
 
 typedef struct ev_chunk {
     enhance_chunk ec;
@@ -29,19 +46,17 @@ typedef struct ev_chunk {
     bool changed;        /* the last enhance job changed its fragments' input */
     bool mesh_stale;
     enhance_mesh mesh;   /* built on a worker, uploaded on the main thread */
-    GLuint vbo;
-    int quads;
-    /* The uploaded quads grouped by part (cell * FACE_COUNT + face, cells
-     * of occlusion.h by a quad's first corner): part k is quads
-     * [part[k], part[k + 1]); lo/hi the chunk-local box (voxels) of each
-     * cell's quads (lo > hi: none), what culling tests. */
-    int part[EV_PARTS + 1];
-    float lo[OCCLUSION_CELLS][3], hi[OCCLUSION_CELLS][3];
+    ev_drawn d;          /* what its range of the arena holds */
 } ev_chunk;
 
 typedef struct enhance_view {
     void *blocks;                 /* the blocks mode, for chunks beyond the radius */
-    GLuint prog, vao, ibo;
+    /* vao: the arena's quads, the chunk's origin (attribute 2) constant per
+     * draw; cull_vao: the same instanced (binding 1), for the GPU cull */
+    GLuint prog, vao, cull_vao, ibo;
+    mesh_arena *arena;
+    gpu_cull_pick pick;
+    gpu_cull_frame frame;
     int ibo_quads;
     enhance_vertex *sorted; /* scratch: a chunk's quads grouped by part for upload */
     int *keys;              /* scratch: each quad's part */
@@ -49,7 +64,7 @@ typedef struct enhance_view {
     GLsizei counts[EV_PARTS]; /* scratch: one chunk's draw ranges */
     const void *offsets[EV_PARTS];
     GLint bases[EV_PARTS];
-    struct { GLint viewproj, origin, camera, inv_factor, factor, atlas, fog_color, fog_start, fog_end, tints; } u;
+    struct { GLint viewproj, camera, inv_factor, factor, atlas, fog_color, fog_start, fog_end, tints; } u;
     enhance_ctx *ctx;
     enhance_params p;
     int cx, cy, cz, n;
@@ -123,21 +138,27 @@ static bool params_equal(const enhance_params *a, const enhance_params *b)
 
 /* ---- chunks ------------------------------------------------------------- */
 
-static void drop_chunk(ev_chunk *c)
+/* Empties chunk i's range of the arena (and drops its pending upload). */
+static void drop_drawn(enhance_view *v, int i)
 {
+    mesh_arena_drop(v->arena, i);
+    memset(&v->ch[i].d, 0, sizeof v->ch[i].d);
+}
+
+static void drop_chunk(enhance_view *v, int i)
+{
+    ev_chunk *c = &v->ch[i];
     enhance_chunk_free(&c->ec);
     free(c->in);
     c->in = NULL;
     enhance_mesh_free(&c->mesh);
-    if (c->vbo) glDeleteBuffers(1, &c->vbo);
-    c->vbo = 0;
-    c->quads = 0;
+    drop_drawn(v, i);
     c->stale = c->mesh_stale = false;
 }
 
 static void drop_all(enhance_view *v)
 {
-    for (int i = 0; i < v->n && v->ch; i++) drop_chunk(&v->ch[i]);
+    for (int i = 0; i < v->n && v->ch; i++) drop_chunk(v, i);
 }
 
 /* New parameters: a new context, every chunk enhanced again when seen. */
@@ -245,7 +266,7 @@ static void ev_vertex_pos(const enhance_vertex *q, float f, float p[3])
 /* The chunk's mesh into dst grouped by part (a counting sort, stable;
  * key[i] scratch for quad i), each cell's box from its quads' corners
  * (quads list all four). */
-static void sort_parts(ev_chunk *c, float f, enhance_vertex *dst, int *key)
+static void sort_parts(const ev_chunk *c, float f, enhance_vertex *dst, int *key, ev_drawn *d)
 {
     int n[EV_PARTS] = { 0 }, at[EV_PARTS];
     for (int q = 0; q < c->mesh.count; q += 4) {
@@ -255,28 +276,35 @@ static void sort_parts(ev_chunk *c, float f, enhance_vertex *dst, int *key)
         key[q / 4] = occlusion_cell(p[0], p[1], p[2]) * FACE_COUNT + (face < FACE_COUNT ? face : 0);
         n[key[q / 4]]++;
     }
-    c->part[0] = 0;
-    for (int k = 0; k < EV_PARTS; k++) c->part[k + 1] = c->part[k] + n[k], at[k] = c->part[k];
+    d->part[0] = 0;
+    for (int k = 0; k < EV_PARTS; k++) d->part[k + 1] = d->part[k] + n[k], at[k] = d->part[k];
     for (int cell = 0; cell < OCCLUSION_CELLS; cell++)
-        for (int k = 0; k < 3; k++) c->lo[cell][k] = INFINITY, c->hi[cell][k] = -INFINITY;
+        for (int k = 0; k < 3; k++) d->lo[cell][k] = INFINITY, d->hi[cell][k] = -INFINITY;
     for (int q = 0; q < c->mesh.count; q += 4) {
         int k = key[q / 4], cell = k / FACE_COUNT;
         memcpy(dst + 4 * at[k]++, c->mesh.v + q, 4 * sizeof *dst);
         for (int i = 0; i < 4; i++) {
             float p[3];
             ev_vertex_pos(&c->mesh.v[q + i], f, p);
-            for (int a = 0; a < 3; a++) c->lo[cell][a] = fminf(c->lo[cell][a], p[a]), c->hi[cell][a] = fmaxf(c->hi[cell][a], p[a]);
+            for (int a = 0; a < 3; a++) d->lo[cell][a] = fminf(d->lo[cell][a], p[a]), d->hi[cell][a] = fmaxf(d->hi[cell][a], p[a]);
         }
     }
 }
 
-static void upload(enhance_view *v, ev_chunk *c)
+/* A chunk's quads are in the arena (at once, or a later frame). */
+static void landed(void *user, int slot, const void *meta)
 {
+    enhance_view *v = user;
+    if (meta) memcpy(&v->ch[slot].d, meta, sizeof(ev_drawn));
+    else drop_drawn(v, slot); /* no room after all */
+}
+
+static void upload(enhance_view *v, int i)
+{
+    ev_chunk *c = &v->ch[i];
     c->mesh_stale = false;
-    c->quads = 0;
     if (c->mesh.count == 0) {
-        if (c->vbo) glDeleteBuffers(1, &c->vbo);
-        c->vbo = 0;
+        drop_drawn(v, i);
         return;
     }
     int quads = c->mesh.count / 4;
@@ -292,24 +320,26 @@ static void upload(enhance_view *v, ev_chunk *c)
         if (keys) v->keys = keys;
         if (!sv || !keys) {
             log_warn("enhanced mode: no memory to sort %d quads; the chunk is not drawn", quads);
-            if (c->vbo) glDeleteBuffers(1, &c->vbo);
-            c->vbo = 0;
+            drop_drawn(v, i);
             return;
         }
         v->sorted_cap = c->mesh.count;
     }
-    sort_parts(c, (float)enhance_factor(&v->p), v->sorted, v->keys);
-    if (!c->vbo) glCreateBuffers(1, &c->vbo);
-    while (glGetError() != GL_NO_ERROR) {}
-    glNamedBufferData(c->vbo, (GLsizeiptr)(sizeof(enhance_vertex) * (size_t)c->mesh.count), v->sorted, GL_STATIC_DRAW);
-    if (glGetError() == GL_OUT_OF_MEMORY || v->ibo_quads < quads) {
-        log_warn("enhanced mode: no GPU memory for %d quads; the chunk is not drawn", quads);
-        glDeleteBuffers(1, &c->vbo);
-        c->vbo = 0;
+    if (v->ibo_quads < quads) {
+        log_warn("enhanced mode: no GPU memory for %d quads' indices; the chunk is not drawn", quads);
+        drop_drawn(v, i);
         return;
     }
-    c->quads = quads;
-    enhance_mesh_free(&c->mesh); /* the GPU holds it now */
+    ev_drawn d = { .quads = quads };
+    world_chunk_coords(v->w, i, &d.chunk[0], &d.chunk[1], &d.chunk[2]);
+    sort_parts(c, (float)enhance_factor(&v->p), v->sorted, v->keys, &d);
+    mesh_arena_begin_frame(v->arena, landed, v);
+    switch (mesh_arena_put(v->arena, i, v->sorted, (uint32_t)quads, &d)) {
+    case MESH_ARENA_LANDED: landed(v, i, &d); break;
+    case MESH_ARENA_PENDING: break; /* the old quads are drawn until these land */
+    default: drop_drawn(v, i); break;
+    }
+    enhance_mesh_free(&c->mesh); /* the arena holds it now (or its copy, waiting) */
 }
 
 /* Enhances and meshes chunks near[0..count) that need it. */
@@ -344,7 +374,7 @@ static void prepare(enhance_view *v, const render_item *items, int count)
     }
     if (m) {
         job_parallel_for(v->jobs, m, mesh_job, v);
-        for (int k = 0; k < m; k++) upload(v, &v->ch[v->work[k]]);
+        for (int k = 0; k < m; k++) upload(v, v->work[k]);
     }
     if (n || m) v->last_ms = timer_ms_since(t0);
 }
@@ -365,7 +395,11 @@ static void ev_destroy(void *self)
     if (v->blocks) renderer_blocks_mode.destroy(v->blocks);
     if (v->prog) glDeleteProgram(v->prog);
     if (v->vao) glDeleteVertexArrays(1, &v->vao);
+    if (v->cull_vao) glDeleteVertexArrays(1, &v->cull_vao);
     if (v->ibo) glDeleteBuffers(1, &v->ibo);
+    mesh_arena_destroy(v->arena);
+    gpu_cull_pick_free(&v->pick);
+    gpu_cull_frame_free(&v->frame);
     enhance_destroy(v->ctx);
     free(v);
 }
@@ -377,24 +411,33 @@ static void *ev_create(char *err, size_t errlen)
         snprintf(err, errlen, "enhanced mode: out of memory");
         return NULL;
     }
+    gpu_cull_pick_init(&v->pick, "enhanced");
     v->blocks = renderer_blocks_mode.create(err, errlen);
     v->prog = v->blocks ? shader_load_composed("enhance.vert", "enhance.frag", err, errlen) : 0;
-    if (!v->prog) {
+    v->arena = v->prog ? mesh_arena_create(4 * sizeof(enhance_vertex), 0, sizeof(ev_drawn), err, errlen) : NULL;
+    if (!v->arena) {
         ev_destroy(v);
         return NULL;
     }
 #define U(n) glGetUniformLocation(v->prog, "u_" #n)
-    v->u.viewproj = U(viewproj), v->u.origin = U(origin), v->u.camera = U(camera), v->u.inv_factor = U(inv_factor);
+    v->u.viewproj = U(viewproj), v->u.camera = U(camera), v->u.inv_factor = U(inv_factor);
     v->u.factor = U(factor), v->u.atlas = U(atlas), v->u.fog_color = U(fog_color), v->u.fog_start = U(fog_start);
     v->u.fog_end = U(fog_end), v->u.tints = U(tints);
 #undef U
-    glCreateVertexArrays(1, &v->vao);
-    glEnableVertexArrayAttrib(v->vao, 0);
-    glEnableVertexArrayAttrib(v->vao, 1);
-    glVertexArrayAttribIFormat(v->vao, 0, 1, GL_UNSIGNED_INT, 0);
-    glVertexArrayAttribIFormat(v->vao, 1, 1, GL_UNSIGNED_INT, 4);
-    glVertexArrayAttribBinding(v->vao, 0, 0);
-    glVertexArrayAttribBinding(v->vao, 1, 0);
+    GLuint *vaos[2] = { &v->vao, &v->cull_vao };
+    for (int k = 0; k < 2; k++) {
+        const GLuint a = (glCreateVertexArrays(1, vaos[k]), *vaos[k]);
+        glEnableVertexArrayAttrib(a, 0);
+        glEnableVertexArrayAttrib(a, 1);
+        glVertexArrayAttribIFormat(a, 0, 1, GL_UNSIGNED_INT, 0);
+        glVertexArrayAttribIFormat(a, 1, 1, GL_UNSIGNED_INT, 4);
+        glVertexArrayAttribBinding(a, 0, 0);
+        glVertexArrayAttribBinding(a, 1, 0);
+    }
+    glEnableVertexArrayAttrib(v->cull_vao, 2);
+    glVertexArrayAttribFormat(v->cull_vao, 2, 4, GL_FLOAT, GL_FALSE, 0);
+    glVertexArrayAttribBinding(v->cull_vao, 2, 1);
+    glVertexArrayBindingDivisor(v->cull_vao, 1, 1);
     glCreateBuffers(1, &v->ibo);
     if (!sync_params(v)) {
         snprintf(err, errlen, "enhanced mode: the enhance.* parameters are not usable");
@@ -415,6 +458,7 @@ static void ev_reset(void *self, int cx, int cy, int cz)
     free(v->far);
     v->cx = cx, v->cy = cy, v->cz = cz, v->n = cx * cy * cz;
     v->ch = calloc((size_t)v->n, sizeof *v->ch);
+    if (!mesh_arena_reset(v->arena, v->n)) log_warn("enhanced mode: no memory for the arena's %d slots", v->n);
     v->work = malloc(sizeof *v->work * (size_t)v->n);
     v->near = malloc(sizeof *v->near * (size_t)v->n);
     v->far = malloc(sizeof *v->far * (size_t)v->n);
@@ -457,7 +501,7 @@ static void ev_upload(void *self, const world *w, const int *idx, int n)
 
 static float radius_voxels(void) { return (float)cv_int("enhance.radius", 64); }
 
-static void draw_near(enhance_view *v, const render_view *view, int nn, render_stats *stats);
+static void draw_near(enhance_view *v, const render_view *view, int nn, bool gpu, render_stats *stats);
 
 /* Chunks left well behind (two chunks beyond the radius, so walking along
  * the edge does not thrash) give their fragments back: what the mode holds
@@ -476,7 +520,7 @@ static void evict_far(enhance_view *v, const camera *cam, float radius)
         render_chunk_sphere(cam, cx, cy, cz, p);
         float d2 = (p[0] - eye[0]) * (p[0] - eye[0]) + (p[1] - eye[1]) * (p[1] - eye[1]) + (p[2] - eye[2]) * (p[2] - eye[2]);
         if (d2 <= keep * keep) continue;
-        drop_chunk(c);
+        drop_chunk(v, i);
         for (int f = 0; f < 6; f++) {
             int x = cx + face_normal[f][0], y = cy + face_normal[f][1], z = cz + face_normal[f][2];
             if (world_chunk_valid(v->w, x, y, z)) v->ch[world_chunk_index(v->w, x, y, z)].mesh_stale = true;
@@ -517,8 +561,14 @@ static void ev_draw(void *self, const render_view *view, render_stats *stats)
             v->far[nf++] = view->visible[k];
     }
     if (ok) evict_far(v, view->cam, radius);
+    /* one choice of path a frame for the fragments and the blocks beyond */
+    const bool gpu = gpu_cull_pick_next(&v->pick, cv_int("render.gpu_cull", 0));
+    renderer_force_gpu_cull(v->blocks, gpu ? 1 : 0);
+    mesh_arena_set_budget(v->arena, (size_t)cv_int("render.upload_budget", 0) << 10);
+    mesh_arena_begin_frame(v->arena, landed, v); /* what waited lands first */
     /* near first: nearest first lets early depth reject what they hide */
-    if (nn) draw_near(v, view, nn, stats);
+    if (nn) draw_near(v, view, nn, gpu, stats);
+    mesh_arena_end_frame(v->arena);
     for (int k = 0; ok && k < nf; k++) v->far[k].fine = next_to_fragments(v, v->far[k].index);
     render_view fv = *view;
     fv.visible = v->far ? v->far : view->visible;
@@ -528,12 +578,121 @@ static void ev_draw(void *self, const render_view *view, render_stats *stats)
     stats->chunks_loaded += far.chunks_loaded;
     stats->chunks_drawn += far.chunks_drawn;
     stats->chunks_occluded += far.chunks_occluded;
-    stats->draw_calls += far.draw_calls, stats->gpu_cull = far.gpu_cull;
+    stats->draw_calls += far.draw_calls, stats->gpu_cull = stats->gpu_cull || far.gpu_cull;
     stats->triangles += far.triangles;
     stats->triangles_loaded += far.triangles_loaded;
+    const mesh_arena_stats as = mesh_arena_get_stats(v->arena); /* the two arenas together */
+    stats->arena_bytes = far.arena_bytes + as.bytes, stats->arena_used = far.arena_used + as.used;
+    stats->arena_fragments = far.arena_fragments + as.fragments, stats->arena_pending = far.arena_pending + as.pending;
 }
 
-static void draw_near(enhance_view *v, const render_view *view, int nn, render_stats *stats)
+/* The near chunk k's quads (NULL: none, or another chunk's), its first
+ * vertex in the arena, its coordinates and its origin relative to the
+ * render origin. */
+static const ev_drawn *near_drawn(const enhance_view *v, const render_view *view, int k, long *base, int xyz[3],
+                                  float o[3])
+{
+    const int i = v->near[k].index;
+    const ev_drawn *d = &v->ch[i].d;
+    if (!d->quads) return NULL;
+    world_chunk_coords(v->w, i, &xyz[0], &xyz[1], &xyz[2]);
+    if (xyz[0] != d->chunk[0] || xyz[1] != d->chunk[1] || xyz[2] != d->chunk[2]) return NULL;
+    const long q = mesh_arena_first(v->arena, i);
+    if (q < 0) return NULL;
+    *base = 4 * q;
+    camera_rel(view->cam, xyz[0] * CHUNK_SIZE, xyz[1] * CHUNK_SIZE, xyz[2] * CHUNK_SIZE, o);
+    return d;
+}
+
+/* The read-back path: a multi-draw a chunk, its cells asked of the
+ * occlusion culler. */
+static void draw_near_cpu(enhance_view *v, const render_view *view, int nn, render_stats *stats)
+{
+    GLsizei *counts = v->counts;
+    GLint *bases = v->bases; /* every range starts at the pattern's first index (offsets are 0) */
+    glBindVertexArray(v->vao);
+    glVertexArrayElementBuffer(v->vao, v->ibo);
+    glVertexArrayVertexBuffer(v->vao, 0, mesh_arena_buffer(v->arena), 0, sizeof(enhance_vertex));
+    for (int k = 0; k < nn; k++) {
+        int xyz[3];
+        long base;
+        float o[3];
+        const ev_drawn *d = near_drawn(v, view, k, &base, xyz, o);
+        if (!d) continue;
+        bool keep[OCCLUSION_CELLS];
+        if (!occlusion_keep_parts(view->occ, v->near[k].dist, o, d->lo, d->hi, OCCLUSION_CELLS, keep)) {
+            stats->chunks_occluded++;
+            continue;
+        }
+        /* nearest cell first; the directions that can face the eye */
+        int order[OCCLUSION_CELLS], ranges = 0;
+        occlusion_cell_order(view->cam->pos, o, order);
+        unsigned mask = view->s->wireframe ? 0x3fu : render_facing_mask(view->cam, xyz[0], xyz[1], xyz[2]);
+        for (int j = 0; j < OCCLUSION_CELLS; j++) {
+            if (!keep[order[j]]) continue;
+            for (int part = order[j] * FACE_COUNT; part < (order[j] + 1) * FACE_COUNT; part++) {
+                int from = d->part[part], to = d->part[part + 1];
+                if (from == to || !(mask >> (part % FACE_COUNT) & 1u)) continue;
+                const GLint at = (GLint)base + 4 * from;
+                if (ranges && bases[ranges - 1] + counts[ranges - 1] / 6 * 4 == at)
+                    counts[ranges - 1] += 6 * (to - from);
+                else
+                    counts[ranges] = 6 * (to - from), bases[ranges++] = at;
+            }
+        }
+        if (!ranges) continue;
+        glVertexAttrib4f(2, o[0], o[1], o[2], 0.f);
+        glMultiDrawElementsBaseVertex(GL_TRIANGLES, counts, GL_UNSIGNED_INT, v->offsets, ranges, bases);
+        for (int q = 0; q < ranges; q++) stats->triangles += counts[q] / 3;
+        stats->chunks_drawn++, stats->draw_calls++;
+    }
+}
+
+/* The GPU path (gfx/gpu_cull): the read-back path's draws in its order, a
+ * command per cell and run of facing directions; false when it cannot
+ * run this frame (the read-back path then draws it all). */
+static bool draw_near_gpu(enhance_view *v, const render_view *view, int nn, render_stats *stats)
+{
+    float near = 0.f;
+    const int rings = occlusion_rings_asked(view->occ, &near);
+    render_stats st = *stats;
+    gpu_cull_frame *f = &v->frame;
+    gpu_cull_list_begin(f, rings, near);
+    for (int k = 0; k < nn; k++) {
+        int xyz[3];
+        long base;
+        float o[3];
+        const ev_drawn *d = near_drawn(v, view, k, &base, xyz, o);
+        if (!d) continue;
+        const int inst = gpu_cull_list_chunk(f, v->near[k].dist, EV_PARTS, OCCLUSION_CELLS, o, 0.f);
+        if (inst < 0) return false;
+        st.chunks_drawn++;
+        int order[OCCLUSION_CELLS];
+        occlusion_cell_order(view->cam->pos, o, order);
+        unsigned mask = view->s->wireframe ? 0x3fu : render_facing_mask(view->cam, xyz[0], xyz[1], xyz[2]);
+        for (int j = 0; j < OCCLUSION_CELLS; j++) {
+            const int cell = order[j];
+            if (d->lo[cell][0] > d->hi[cell][0]) continue; /* no quads */
+            const uint32_t box = (uint32_t)f->box_n;
+            const int cmd0 = f->cmd_n;
+            for (int part = cell * FACE_COUNT; part < (cell + 1) * FACE_COUNT; part++) {
+                int from = d->part[part], to = d->part[part + 1];
+                if (from == to || !(mask >> (part % FACE_COUNT) & 1u)) continue;
+                gpu_cull_list_quads(f, cmd0, (int32_t)(base + 4 * from), to - from, box, (uint32_t)inst);
+            }
+            gpu_cull_list_box(f, cmd0, o, d->lo[cell], d->hi[cell]);
+        }
+    }
+    gpu_cull_list_end(f);
+    glVertexArrayElementBuffer(v->cull_vao, v->ibo);
+    glVertexArrayVertexBuffer(v->cull_vao, 0, mesh_arena_buffer(v->arena), 0, sizeof(enhance_vertex));
+    if (!gpu_cull_pick_draw(&v->pick, f, view->cam, view->s->width, view->s->height, rings, v->cull_vao, &st))
+        return false;
+    *stats = st;
+    return true;
+}
+
+static void draw_near(enhance_view *v, const render_view *view, int nn, bool gpu, render_stats *stats)
 {
     prepare(v, v->near, nn);
     const render_settings *s = view->s;
@@ -550,49 +709,19 @@ static void draw_near(enhance_view *v, const render_view *view, int nn, render_s
     glBindTextureUnit(0, s->atlas);
     light_shading_apply(v->prog, &s->light, 1);
     compose_apply(v->prog, &s->look, view->cam->pos, s->sun, COMPOSE_EMIT_UNIT);
-    glBindVertexArray(v->vao);
-    glVertexArrayElementBuffer(v->vao, v->ibo);
     glPolygonMode(GL_FRONT_AND_BACK, s->wireframe ? GL_LINE : GL_FILL);
-    GLsizei *counts = v->counts;
-    GLint *bases = v->bases; /* every range starts at the pattern's first index (offsets are 0) */
-    for (int k = 0; k < nn; k++) {
-        int i = v->near[k].index;
-        const ev_chunk *c = &v->ch[i];
-        if (!c->quads) continue;
-        int cx, cy, cz;
-        world_chunk_coords(v->w, i, &cx, &cy, &cz);
-        float o[3]; /* relative to the render origin, as the eye is */
-        camera_rel(view->cam, cx * CHUNK_SIZE, cy * CHUNK_SIZE, cz * CHUNK_SIZE, o);
-        bool keep[OCCLUSION_CELLS];
-        stats->triangles_loaded += 2L * c->quads;
-        if (!occlusion_keep_parts(view->occ, v->near[k].dist, o, c->lo, c->hi, OCCLUSION_CELLS, keep)) {
-            stats->chunks_occluded++;
-            continue;
-        }
-        /* nearest cell first; the directions that can face the eye */
-        int order[OCCLUSION_CELLS], ranges = 0;
-        occlusion_cell_order(view->cam->pos, o, order);
-        unsigned mask = s->wireframe ? 0x3fu : render_facing_mask(view->cam, cx, cy, cz);
-        for (int j = 0; j < OCCLUSION_CELLS; j++) {
-            if (!keep[order[j]]) continue;
-            for (int part = order[j] * FACE_COUNT; part < (order[j] + 1) * FACE_COUNT; part++) {
-                int from = c->part[part], to = c->part[part + 1];
-                if (from == to || !(mask >> (part % FACE_COUNT) & 1u)) continue;
-                if (ranges && bases[ranges - 1] + counts[ranges - 1] / 6 * 4 == 4 * from)
-                    counts[ranges - 1] += 6 * (to - from);
-                else
-                    counts[ranges] = 6 * (to - from), bases[ranges++] = 4 * from;
-            }
-        }
-        if (!ranges) continue;
-        glUniform3f(v->u.origin, o[0], o[1], o[2]);
-        glVertexArrayVertexBuffer(v->vao, 0, c->vbo, 0, sizeof(enhance_vertex));
-        glMultiDrawElementsBaseVertex(GL_TRIANGLES, counts, GL_UNSIGNED_INT, v->offsets, ranges, bases);
-        for (int q = 0; q < ranges; q++) stats->triangles += counts[q] / 3;
-        stats->chunks_drawn++, stats->draw_calls++;
-    }
+    for (int k = 0; k < nn; k++) stats->triangles_loaded += 2L * v->ch[v->near[k].index].d.quads;
+    if (!(gpu && draw_near_gpu(v, view, nn, stats))) draw_near_cpu(v, view, nn, stats);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     glBindVertexArray(0);
+}
+
+gpu_cull_counts enhance_view_gpu_counts(void *self, int *verdicts, bool *gpu, gpu_cull_counts *far)
+{
+    enhance_view *v = self;
+    if (far) *far = renderer_gpu_counts(v->blocks, NULL, NULL);
+    gpu_cull_pick_verdicts(&v->pick, verdicts, gpu);
+    return gpu_cull_last(v->pick.gc);
 }
 
 void enhance_view_get_stats(void *self, enhance_view_stats *out)
@@ -606,7 +735,7 @@ void enhance_view_get_stats(void *self, enhance_view_stats *out)
         out->fragments += c->ec.fragments;
         out->surface_voxels += c->ec.count;
         out->skipped += c->ec.skipped;
-        out->quads += c->quads;
+        out->quads += c->d.quads;
     }
     if (v->ctx) {
         enhance_get_stats(v->ctx, &out->cache);

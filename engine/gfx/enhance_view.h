@@ -7,6 +7,7 @@
 #ifndef STRATA_ENHANCE_VIEW_H
 #define STRATA_ENHANCE_VIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,11 @@ typedef struct enhance_view_stats {
 } enhance_view_stats;
 /* Stats of a mode instance (self as create returned). */
 void enhance_view_get_stats(void *self, enhance_view_stats *out);
+/* What the GPU cull counted for the near fragments' newest frame that has
+ * come back, and (far) for the blocks beyond; verdicts as
+ * renderer_gpu_counts (the mode's one choice for both). */
+struct gpu_cull_counts;
+struct gpu_cull_counts enhance_view_gpu_counts(void *self, int *verdicts, bool *gpu, struct gpu_cull_counts *far);
 /* Enhances and meshes the chunks within the radius of `eye` now, as the
  * next draw would (scripts: 'enhance stats' before any frame). */
 void enhance_view_prepare(void *self, const double eye[3]);

@@ -145,6 +145,17 @@ void gpu_cull_list_box(gpu_cull_frame *f, int cmd0, const float o[3], const floa
     b[3] = b[7] = 0.f;
 }
 
+void gpu_cull_list_quads(gpu_cull_frame *f, int cmd0, int32_t at, int quads, uint32_t box, uint32_t inst)
+{
+    gpu_cull_cmd *last = f->cmd_n > cmd0 ? &f->cmd[f->cmd_n - 1] : NULL;
+    if (last && last->base_vertex + (int32_t)(last->count / 6 * 4) == at) {
+        last->count += (uint32_t)quads * 6u;
+        return;
+    }
+    const uint32_t first = f->cmd_n == cmd0 ? GPU_CULL_FIRST : 0u;
+    f->cmd[f->cmd_n++] = (gpu_cull_cmd){ (uint32_t)quads * 6u, 0, at, box, inst | first };
+}
+
 void gpu_cull_list_end(gpu_cull_frame *f)
 {
     for (; f->ring < f->rings; f->ring++) f->ring_end[f->ring] = f->cmd_n;

@@ -90,6 +90,12 @@ int gpu_cull_list_chunk(gpu_cull_frame *f, float dist, int cmds, int boxes, cons
 /* The box (chunk-local lo, hi moved by o) of the commands listed since
  * cmd0, numbered f->box_n as they name it; nothing when there are none. */
 void gpu_cull_list_box(gpu_cull_frame *f, int cmd0, const float o[3], const float lo[3], const float hi[3]);
+/* Quads [at, at + 4 quads) of the vertex buffer (base vertex `at`,
+ * indices from the shared quad pattern's start), of box `box` and
+ * instance `inst`: merged into the last command listed since cmd0 where
+ * they follow its quads in the buffer, else a command of their own (the
+ * box's first flagged). */
+void gpu_cull_list_quads(gpu_cull_frame *f, int cmd0, int32_t at, int quads, uint32_t box, uint32_t inst);
 /* The list ends: the rings not reached are empty. */
 void gpu_cull_list_end(gpu_cull_frame *f);
 /* Culls and draws f's commands with the program bound now (its uniforms

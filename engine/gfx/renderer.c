@@ -72,6 +72,7 @@ struct renderer {
     gpu_cull_pick pick;
     gpu_cull_frame frame;
     GLuint gpu_vao;
+    int cull_force; /* render.gpu_cull as another mode chose it for this one (-1: the cvar's) */
 };
 
 renderer *renderer_create(char *err, size_t errlen)
@@ -108,6 +109,7 @@ renderer *renderer_create(char *err, size_t errlen)
     glVertexArrayBindingDivisor(r->gpu_vao, 1, 1);
     glCreateBuffers(1, &r->ibo);
     r->opt = renderer_default_options();
+    r->cull_force = -1;
     gpu_cull_pick_init(&r->pick, "blocks");
     return r;
 fail:
@@ -398,15 +400,8 @@ static bool list_opaque_gpu(renderer *r, const render_view *v, unsigned mask_all
                 for (int part = cell * FACE_COUNT; part < (cell + 1) * FACE_COUNT; part++) {
                     int from = g->part[pass][part], to = g->part[pass][part + 1];
                     if (from == to || !(mask >> (part % FACE_COUNT) & 1u)) continue;
-                    const int32_t at = (int32_t)base + g->first[pass] + from;
-                    gpu_cull_cmd *last = f->cmd_n > cmd0 ? &f->cmd[f->cmd_n - 1] : NULL;
-                    if (last && last->base_vertex + (int32_t)(last->count / 6 * 4) == at)
-                        last->count += (uint32_t)((to - from) / 4 * 6);
-                    else {
-                        const uint32_t first = f->cmd_n == cmd0 ? GPU_CULL_FIRST : 0u; /* the box's first */
-                        f->cmd[f->cmd_n++] =
-                            (gpu_cull_cmd){ (uint32_t)((to - from) / 4 * 6), 0, at, box, (uint32_t)inst | first };
-                    }
+                    gpu_cull_list_quads(f, cmd0, (int32_t)base + g->first[pass] + from, (to - from) / 4, box,
+                                        (uint32_t)inst);
                 }
             }
             gpu_cull_list_box(f, cmd0, o, g->lo[cell], g->hi[cell]); /* unless nothing of the cell faces the eye */
@@ -508,6 +503,8 @@ void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats)
     stats->arena_fragments = as.fragments, stats->arena_pending = as.pending;
 }
 
+void renderer_force_gpu_cull(renderer *r, int setting) { r->cull_force = setting; }
+
 gpu_cull_counts renderer_gpu_counts(const renderer *r, int *verdicts, bool *gpu)
 {
     gpu_cull_pick_verdicts(&r->pick, verdicts, gpu);
@@ -536,6 +533,7 @@ static void read_cvars(renderer *r)
     if (lod) r->opt.lod_distance = lod->f;
     if (ranges) r->opt.face_ranges = ranges->b;
     if (gpu) r->opt.gpu_cull = gpu->i;
+    if (r->cull_force >= 0) r->opt.gpu_cull = r->cull_force;
     if (budget) r->opt.upload_budget = (size_t)budget->i << 10;
     mesh_arena_set_budget(r->arena, r->opt.upload_budget);
 }

@@ -64,6 +64,10 @@ void renderer_draw(renderer *r, const camera *cam, const render_settings *s, ren
  * come back (zero before the first); verdicts: how many times
  * render.gpu_cull 2 has chosen, and whether the last chose the GPU. */
 struct gpu_cull_counts renderer_gpu_counts(const renderer *r, int *verdicts, bool *gpu);
+/* The blocks mode's draw culls as `setting` says (render.gpu_cull's
+ * values) instead of render.gpu_cull (-1: that again): a mode drawing part
+ * of its view through this one (enhanced) chooses once for both. */
+void renderer_force_gpu_cull(renderer *r, int setting);
 /* Draws the chunks of a visible set (the frame is begun by the caller). */
 void renderer_draw_view(renderer *r, const render_view *v, render_stats *stats);
 

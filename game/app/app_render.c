@@ -154,11 +154,11 @@ static void *render_init(app *a)
           "and keep the faster for 10 s (the reads cost more than they hide in open views on some machines); "
           "0 = always read",
           CVAR_BOOL, 0, "1" },
-        { "render.gpu_cull", "blocks and smooth modes' opaque pass: 0 = culled against the depth read back (one draw a chunk), "
+        { "render.gpu_cull", "every mode's opaque pass: 0 = culled against the depth read back (one draw a chunk), "
           "1 = culled by a compute shader and drawn by a few indirect multi-draws (no read-back; GL 4.3), "
           "2 = whichever the frames' times favour here (said once)",
           CVAR_INT, CVAR_ARCHIVE, "2", 0, 2 },
-        { "render.upload_budget", "blocks and smooth modes: KiB of chunk meshes landed in the GPU's arena a frame at most, the "
+        { "render.upload_budget", "every mode: KiB of chunk meshes landed in the GPU's arena a frame at most, the "
           "rest the next frames; 0 = all at once",
           CVAR_INT, CVAR_ARCHIVE, "4096", 0, 1048576 },
     };
