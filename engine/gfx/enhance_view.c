@@ -564,8 +564,12 @@ static void ev_draw(void *self, const render_view *view, render_stats *stats)
     /* one choice of path a frame for the fragments and the blocks beyond */
     const bool gpu = gpu_cull_pick_next(&v->pick, cv_int("render.gpu_cull", 0));
     renderer_force_gpu_cull(v->blocks, gpu ? 1 : 0);
-    mesh_arena_set_budget(v->arena, (size_t)cv_int("render.upload_budget", 0) << 10);
-    mesh_arena_begin_frame(v->arena, landed, v); /* what waited lands first */
+    /* every upload lands at once: fragments are made in the frame that
+     * first sees them (prepare) and are drawn in it, as the eye meets them
+     * (waiting, for a budget or the ring's fence, would show the old ones,
+     * or none, for the frames they wait) */
+    mesh_arena_set_budget(v->arena, MESH_ARENA_ALL);
+    mesh_arena_begin_frame(v->arena, landed, v);
     /* near first: nearest first lets early depth reject what they hide */
     if (nn) draw_near(v, view, nn, gpu, stats);
     mesh_arena_end_frame(v->arena);

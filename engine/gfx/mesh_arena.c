@@ -204,7 +204,7 @@ static void write(mesh_arena *m, int slot, const void *data, size_t bytes)
 /* Whether a mesh of `bytes` may land this frame. */
 static bool may_land(mesh_arena *m, size_t bytes)
 {
-    if (!m->settled) return true;
+    if (!m->settled || m->budget == MESH_ARENA_ALL) return true;
     const size_t budget = m->budget && m->budget < REGION_BYTES ? m->budget : REGION_BYTES;
     if (!region_free(m)) return false;
     if (m->landed == 0) return true; /* one mesh past the budget lands alone, else never */

@@ -53,8 +53,11 @@ mesh_arena *mesh_arena_create(size_t unit, int slots, size_t meta, char *err, si
 void mesh_arena_destroy(mesh_arena *m);
 /* Everything dropped, room for `slots` owners (the buffers stay). */
 bool mesh_arena_reset(mesh_arena *m, int slots);
-/* Bytes a frame lands at most (0: no limit). */
+/* Bytes a frame lands at most (0: no limit but the ring's: a region a
+ * frame, none while its fence is pending; MESH_ARENA_ALL: every upload
+ * lands when it is put, past the ring when the ring cannot take it). */
 void mesh_arena_set_budget(mesh_arena *m, size_t bytes);
+#define MESH_ARENA_ALL ((size_t)-1)
 /* The mesh of `slot`: `units` units of data (replacing what the slot held).
  * LANDED: in the buffer now; PENDING: the data and meta copied aside, to
  * land in a later frame (the slot keeps its old range until then; the

@@ -158,7 +158,7 @@ static void *render_init(app *a)
           "1 = culled by a compute shader and drawn by a few indirect multi-draws (no read-back; GL 4.3), "
           "2 = whichever the frames' times favour here (said once)",
           CVAR_INT, CVAR_ARCHIVE, "2", 0, 2 },
-        { "render.upload_budget", "every mode: KiB of chunk meshes landed in the GPU's arena a frame at most, the "
+        { "render.upload_budget", "blocks and smooth modes (and the enhanced mode's blocks): KiB of chunk meshes landed in the GPU's arena a frame at most, the "
           "rest the next frames; 0 = all at once",
           CVAR_INT, CVAR_ARCHIVE, "4096", 0, 1048576 },
     };
