@@ -76,66 +76,6 @@ typedef struct enhance_view {
     double last_ms;
 } enhance_view;
 
-/* ---- parameters --------------------------------------------------------- */
-
-static int cv_int(const char *name, int def)
-{
-    const cvar *c = cvar_find(name);
-    return c ? c->i : def;
-}
-static float cv_float(const char *name, float def)
-{
-    const cvar *c = cvar_find(name);
-    return c ? c->f : def;
-}
-
-enhance_params enhance_view_params(void)
-{
-    enhance_params p = enhance_params_default();
-    p.op = (enhance_operator)cv_int("enhance.operator", (int)p.op);
-    p.levels = cv_int("enhance.levels", p.levels);
-    p.factor = cv_int("enhance.factor", p.factor);
-    p.thr_low = cv_int("enhance.threshold_low", p.thr_low);
-    p.thr_even = cv_int("enhance.threshold_even", p.thr_even);
-    p.thr_odd = cv_int("enhance.threshold_odd", p.thr_odd);
-    p.altitude = cv_int("enhance.altitude", p.altitude);
-    p.probes = cv_int("enhance.probes", p.probes);
-    p.spread = cv_float("enhance.spread", p.spread);
-    p.probe_seed = (uint32_t)cv_int("enhance.probe_seed", (int)p.probe_seed);
-    p.percent = cv_int("enhance.percent", p.percent);
-    p.materials = cv_int("enhance.materials", 1) != 0;
-    for (int m = 0; m < MAT_COUNT; m++) {
-        char name[64];
-        snprintf(name, sizeof name, "enhance.mat.%s.even", material_table[m].name);
-        p.mat_even[m] = (uint8_t)cv_int(name, p.mat_even[m]);
-        snprintf(name, sizeof name, "enhance.mat.%s.odd", material_table[m].name);
-        p.mat_odd[m] = (uint8_t)cv_int(name, p.mat_odd[m]);
-        snprintf(name, sizeof name, "enhance.mat.%s.percent", material_table[m].name);
-        p.mat_percent[m] = (uint8_t)cv_int(name, p.mat_percent[m]);
-    }
-    return p;
-}
-
-double enhance_view_estimate(int chunks, int factor)
-{
-    /* a hilly chunk lists about 1500 surface voxels; merged quads run near
-     * half the fragment faces, about 1.5 faces per listed fragment row */
-    double voxels = 1500.0, per_voxel = (double)factor * factor * 2.0 + sizeof(enhance_voxel);
-    double quads = voxels * factor * factor * 0.75;
-    double per_chunk = sizeof(enhance_input) + voxels * per_voxel + quads * 4 * sizeof(enhance_vertex) * 2;
-    return per_chunk * chunks;
-}
-
-static bool params_equal(const enhance_params *a, const enhance_params *b)
-{
-    return a->op == b->op && a->levels == b->levels && a->factor == b->factor && a->thr_low == b->thr_low &&
-           a->thr_even == b->thr_even && a->thr_odd == b->thr_odd && a->altitude == b->altitude &&
-           a->probes == b->probes && a->spread == b->spread && a->probe_seed == b->probe_seed &&
-           a->percent == b->percent && a->materials == b->materials &&
-           !memcmp(a->mat_even, b->mat_even, sizeof a->mat_even) && !memcmp(a->mat_odd, b->mat_odd, sizeof a->mat_odd) &&
-           !memcmp(a->mat_percent, b->mat_percent, sizeof a->mat_percent);
-}
-
 /* ---- chunks ------------------------------------------------------------- */
 
 /* Empties chunk i's range of the arena (and drops its pending upload). */
@@ -165,7 +105,7 @@ static void drop_all(enhance_view *v)
 static bool sync_params(enhance_view *v)
 {
     enhance_params p = enhance_view_params();
-    if (v->ctx && params_equal(&p, &v->p)) return true;
+    if (v->ctx && enhance_view_params_equal(&p, &v->p)) return true;
     char err[256];
     enhance_ctx *e = enhance_create(&p, err, sizeof err);
     if (!e) {
@@ -499,7 +439,7 @@ static void ev_upload(void *self, const world *w, const int *idx, int n)
     renderer_blocks_mode.upload(v->blocks, w, idx, n);
 }
 
-static float radius_voxels(void) { return (float)cv_int("enhance.radius", 64); }
+static float radius_voxels(void) { return (float)cvar_int("enhance.radius", 64); }
 
 static void draw_near(enhance_view *v, const render_view *view, int nn, bool gpu, render_stats *stats);
 
@@ -562,7 +502,7 @@ static void ev_draw(void *self, const render_view *view, render_stats *stats)
     }
     if (ok) evict_far(v, view->cam, radius);
     /* one choice of path a frame for the fragments and the blocks beyond */
-    const bool gpu = gpu_cull_pick_next(&v->pick, cv_int("render.gpu_cull", 0));
+    const bool gpu = gpu_cull_pick_next(&v->pick, cvar_int("render.gpu_cull", 0));
     renderer_force_gpu_cull(v->blocks, gpu ? 1 : 0);
     /* every upload lands at once: fragments are made in the frame that
      * first sees them (prepare) and are drawn in it, as the eye meets them

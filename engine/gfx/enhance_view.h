@@ -19,6 +19,8 @@ extern const render_mode enhance_view_mode;
 
 /* Parameters from the enhance.* cvars (defaults for those not registered). */
 enhance_params enhance_view_params(void);
+/* Whether two parameter sets enhance alike (every field, material rules too). */
+bool enhance_view_params_equal(const enhance_params *a, const enhance_params *b);
 /* Bytes the mode would hold for `chunks` enhanced chunks at factor f (the
  * memory limit check of enhance.factor, enhance.levels and enhance.radius). */
 double enhance_view_estimate(int chunks, int factor);
