@@ -1,6 +1,7 @@
 #include "voxel/stream.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,10 @@ struct stream {
     void *ctx;
     stream_page_in_fn pager; /* NULL: paged chunks cannot come back (they regenerate) */
     void *pager_ctx;
+    /* held by stream_read_paged_column's reads through the pager, which run
+     * outside the stream's jobs, and by stream_set_pager while it swaps */
+    pthread_mutex_t pager_mu;
+    unsigned paged_version; /* stream_paged_version */
     int hysteresis;
     int radius;      /* voxels: only columns this near the centre are made (0: the whole window) */
     double cx, cz;   /* the centre of the last stream_update */
@@ -105,10 +110,15 @@ stream *stream_create(world *w, job_pool *jobs, stream_gen_fn gen, void *ctx, in
     s->dist = malloc(sizeof(float) * (size_t)w->cx * (size_t)w->cz);
     s->fp = calloc((size_t)w->chunk_count, sizeof *s->fp);
     if (!s->job || !s->order || !s->dist || !s->fp) {
-        stream_destroy(s);
+        free(s->job);
+        free(s->order);
+        free(s->dist);
+        free(s->fp);
+        free(s);
         return NULL;
     }
     for (int i = 0; i < s->max_jobs; i++) atomic_init(&s->job[i].state, JOB_FREE);
+    pthread_mutex_init(&s->pager_mu, NULL);
     s->active_jobs = s->max_jobs;
     /* the stream makes every column: none is ready until it has */
     world_clear(w);
@@ -128,6 +138,7 @@ void stream_destroy(stream *s)
     free(s->dist);
     free(s->fp);
     free(s->arrived);
+    pthread_mutex_destroy(&s->pager_mu);
     free(s);
 }
 
@@ -162,6 +173,7 @@ static void restore_chunk(stream *s, int cx, int cy, int cz, uint32_t paged_in)
     if (e->paged) {
         if (paged_in >> cy & 1) w->edit[world_chunk_index(w, cx, cy, cz)] = WORLD_EDITED; /* saved: it came from the file */
         store_remove(&s->st, e);
+        s->paged_version++;
         return;
     }
     chunk *dst = world_chunk(w, cx, cy, cz);
@@ -431,6 +443,7 @@ void stream_adopt(stream *to, stream *from, double x, double z)
         }
         store_remove(&from->st, e);
     }
+    to->paged_version = from->paged_version + 1;
     /* the ready columns both windows cover, as they are (edits and flags) */
     for (int sz = 0; sz < fw->cz; sz++)
         for (int sx = 0; sx < fw->cx; sx++) {
@@ -611,9 +624,12 @@ bool stream_store_chunk(stream *s, int cx, int cy, int cz, const uint8_t *vox, c
 
 void stream_set_pager(stream *s, stream_page_in_fn fn, void *ctx)
 {
-    /* the jobs in flight may be reading through the old one */
+    /* the jobs in flight may be reading through the old one, and so may
+     * a stream_read_paged_column */
     if (s->jobs) job_group_wait(s->jobs, &s->group);
+    pthread_mutex_lock(&s->pager_mu);
     s->pager = fn, s->pager_ctx = ctx;
+    pthread_mutex_unlock(&s->pager_mu);
 }
 
 int stream_page_out_saved(stream *s)
@@ -629,13 +645,64 @@ int stream_page_out_saved(stream *s)
         e->c = NULL, e->paged = true;
         n++;
     }
+    if (n) s->paged_version++;
     return n;
 }
 
 bool stream_mark_paged(stream *s, int cx, int cy, int cz)
 {
     if (cy < 0 || cy >= s->w->cy || world_column_state(s->w, cx, cz) == WORLD_COL_READY) return false;
-    return store_put(&s->st, cx, cy, cz, NULL, true, WORLD_EDITED, 0);
+    if (!store_put(&s->st, cx, cy, cz, NULL, true, WORLD_EDITED, 0)) return false;
+    s->paged_version++;
+    return true;
+}
+
+unsigned stream_paged_version(const stream *s) { return s->paged_version; }
+
+uint32_t stream_paged_layers(const stream *s, int cx, int cz) { return s->st.live ? paged_layers(s, cx, cz) : 0; }
+
+static int by_column_pair(const void *a, const void *b)
+{
+    const int *p = a, *q = b;
+    return p[0] != q[0] ? (p[0] > q[0]) - (p[0] < q[0]) : (p[1] > q[1]) - (p[1] < q[1]);
+}
+
+int stream_paged_columns(const stream *s, int **cxz)
+{
+    *cxz = NULL;
+    int n = 0;
+    for (int i = 0; i < s->st.cap; i++) {
+        const stored *e = &s->st.e[i];
+        n += e->paged && world_column_state(s->w, e->cx, e->cz) != WORLD_COL_READY;
+    }
+    if (!n) return 0;
+    int *p = malloc(sizeof(int) * 2 * (size_t)n);
+    if (!p) return -1;
+    int k = 0;
+    for (int i = 0; i < s->st.cap; i++) {
+        const stored *e = &s->st.e[i];
+        if (e->paged && world_column_state(s->w, e->cx, e->cz) != WORLD_COL_READY) p[2 * k] = e->cx, p[2 * k + 1] = e->cz, k++;
+    }
+    qsort(p, (size_t)k, sizeof(int) * 2, by_column_pair);
+    int u = 0; /* one entry a column: its layers are neighbours once sorted */
+    for (int i = 0; i < k; i++)
+        if (!u || p[2 * i] != p[2 * (u - 1)] || p[2 * i + 1] != p[2 * (u - 1) + 1])
+            p[2 * u] = p[2 * i], p[2 * u + 1] = p[2 * i + 1], u++;
+    *cxz = p;
+    return u;
+}
+
+bool stream_read_paged_column(stream *s, world *column, int cx, int cz, uint32_t layers, uint32_t *got, char *warn,
+                              size_t warnlen)
+{
+    *got = 0;
+    if (warnlen) warn[0] = 0;
+    if (!stream_generate_column(s, column, cx, cz)) return false;
+    if (!layers) return true;
+    pthread_mutex_lock(&s->pager_mu);
+    if (s->pager) *got = s->pager(s->pager_ctx, column, cx, cz, layers, warn, warnlen) & layers;
+    pthread_mutex_unlock(&s->pager_mu);
+    return true;
 }
 
 uint64_t stream_generated_fingerprint(const stream *s, int cx, int cy, int cz)

@@ -165,6 +165,28 @@ int stream_page_out_saved(stream *s);
  * (store it instead: stream_store_chunk), the layer is out of the world or
  * there is no memory. */
 bool stream_mark_paged(stream *s, int cx, int cy, int cz);
+/* Changes whenever the set of paged chunks does (a load marked some, a
+ * save paged some out, a column read its own back, stream_adopt): whoever
+ * keeps something per paged column looks again when it moves. */
+unsigned stream_paged_version(const stream *s);
+/* The columns that are not ready and have paged chunks, each once, as
+ * (cx, cz) pairs in a malloc'd *cxz (the caller frees it); returns how
+ * many (-1: no memory). Main thread. */
+int stream_paged_columns(const stream *s, int **cxz);
+/* The layers of column (cx, cz) whose chunks are paged (bit y). Main thread. */
+uint32_t stream_paged_layers(const stream *s, int cx, int cz);
+/* Column (cx, cz) as the stream would install it from the file, for a
+ * view of columns the window does not hold (the far rings' summaries of
+ * edits made in an earlier run): generated into `column` (a 1 x cy x 1
+ * window the caller placed there), then the paged `layers`
+ * (stream_paged_layers, taken on the main thread) read back over it
+ * through the pager, *got the layers it put there and `warn` what it had
+ * to say (as stream_page_in_fn). Any thread, outside the stream's jobs:
+ * stream_set_pager waits for a read through the old pager to finish, and
+ * with no pager the layers stay generated (*got 0). False when generation
+ * failed. The caller must be done before stream_destroy. */
+bool stream_read_paged_column(stream *s, world *column, int cx, int cz, uint32_t layers, uint32_t *got, char *warn,
+                              size_t warnlen);
 /* The fingerprint (chunk_fingerprint) of chunk (cx, cy, cz) as the stream
  * generated it, taken on the worker that made its column, for a chunk of a
  * ready column or a stored one; 0 when unknown (a chunk read back from the

@@ -1,5 +1,7 @@
 #include "app_far.h"
 
+#include "app_far_edits.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,22 +17,6 @@
 #include "ui/cmd.h"
 #include "ui/cvar.h"
 #include "worldgen/worldgen.h"
-
-/* What an edited column looks like from afar: its top visible voxel and
- * that voxel's material at each of its 32 x 32 voxel columns, taken while
- * it was resident. Kept when it leaves the window: the rings keep these,
- * not voxels. */
-typedef struct far_edit {
-    int cx, cz;
-    int16_t top[CHUNK_AREA];
-    uint8_t mat[CHUNK_AREA];
-} far_edit;
-
-/* The edits a build reads: a copy, so the main thread may edit meanwhile. */
-typedef struct far_edits {
-    int count;
-    far_edit *e;
-} far_edits;
 
 typedef struct far_job {
     far_ring r;
@@ -51,6 +37,7 @@ typedef struct far_comp {
     far_layout drawn;
     bool slot_ok[FAR_RING_MAX];
     bool dirty[FAR_RING_MAX]; /* an edit touched the ring since it was built */
+    bool dirty_after[FAR_RING_MAX]; /* ... since the build in flight copied the summaries */
     float *heights[FAR_RING_MAX];
     uint8_t *mats[FAR_RING_MAX];
     /* the build in flight */
@@ -61,9 +48,7 @@ typedef struct far_comp {
     bool job_on[FAR_RING_MAX];
     far_edits snap;
     uint64_t build_t0;
-    /* edited columns */
-    far_edit *edits;
-    int nedits, cap;
+    far_edit_set *edits; /* what the rings know of the player's edits */
     unsigned char *mask;
     size_t mask_cap;
     far_vertex *curtain; /* this frame's curtain round the near field (far_curtain_build) */
@@ -88,86 +73,40 @@ float app_far_distance(const app *a)
 
 /* ---- edits ---- */
 
-static far_edit *edit_find(far_comp *c, int cx, int cz)
-{
-    for (int i = 0; i < c->nedits; i++)
-        if (c->edits[i].cx == cx && c->edits[i].cz == cz) return &c->edits[i];
-    return NULL;
-}
-
-/* Marks the rings whose drawn cells column (cx, cz) touches. */
-static void dirty_rings(far_comp *c, int cx, int cz)
+/* Marks the rings of layout l whose cells column (cx, cz) touches. */
+static void dirty_layout(const far_layout *l, bool *dirty, int cx, int cz)
 {
     int x0 = cx * CHUNK_SIZE, z0 = cz * CHUNK_SIZE, x1 = x0 + CHUNK_SIZE, z1 = z0 + CHUNK_SIZE;
-    for (int k = 0; k < c->drawn.count; k++) {
-        const far_ring *r = &c->drawn.ring[k];
+    for (int k = 0; k < l->count; k++) {
+        const far_ring *r = &l->ring[k];
         int box[4];
         far_ring_box(r, box);
         if (x1 <= box[0] || x0 >= box[2] || z1 <= box[1] || z0 >= box[3]) continue;
         int mid = r->n / 2, h0x = box[0] + (mid - r->hole) * r->cell, h1x = box[0] + (mid + r->hole) * r->cell;
         int h0z = box[1] + (mid - r->hole) * r->cell, h1z = box[1] + (mid + r->hole) * r->cell;
         if (x0 >= h0x && x1 <= h1x && z0 >= h0z && z1 <= h1z) continue; /* inside the static hole */
-        c->dirty[k] = true;
+        dirty[k] = true;
     }
 }
 
-/* Reads resident column (cx, cz)'s top voxels into its summary, or drops
- * the summary when no chunk of it is edited any more. */
-static void edit_take(far_comp *c, const world *w, int cx, int cz)
+/* The rings drawn now and, while a build is in flight from a copy of the
+ * summaries taken before this change, the ones it will land. */
+static void dirty_rings(far_comp *c, int cx, int cz)
 {
-    if (world_column_state(w, cx, cz) != WORLD_COL_READY) return;
-    bool edited = false;
-    for (int cy = 0; cy < w->cy && !edited; cy++) edited = w->edit[world_chunk_index(w, cx, cy, cz)] & WORLD_EDITED;
-    far_edit *e = edit_find(c, cx, cz);
-    if (!edited) {
-        if (e) {
-            *e = c->edits[--c->nedits];
-            dirty_rings(c, cx, cz);
-        }
-        return;
-    }
-    if (!e) {
-        if (c->nedits == c->cap) {
-            int cap = c->cap ? 2 * c->cap : 16;
-            far_edit *grown = realloc(c->edits, sizeof *grown * (size_t)cap);
-            if (!grown) {
-                log_warn("far: no memory for an edited column's summary: the far rings show it unedited");
-                return;
-            }
-            c->edits = grown;
-            c->cap = cap;
-        }
-        e = &c->edits[c->nedits++];
-    }
-    e->cx = cx;
-    e->cz = cz;
-    for (int lz = 0; lz < CHUNK_SIZE; lz++)
-        for (int lx = 0; lx < CHUNK_SIZE; lx++) {
-            int x = cx * CHUNK_SIZE + lx, z = cz * CHUNK_SIZE + lz, y = w->sy - 1;
-            while (y > 0 && material_get(world_get(w, x, y, z))->pass == PASS_NONE) y--;
-            e->top[lz * CHUNK_SIZE + lx] = (int16_t)y;
-            e->mat[lz * CHUNK_SIZE + lx] = world_get(w, x, y, z);
-        }
-    dirty_rings(c, cx, cz);
+    dirty_layout(&c->drawn, c->dirty, cx, cz);
+    if (c->building) dirty_layout(&c->want, c->dirty_after, cx, cz);
 }
+
+static void far_edit_changed(void *self, int cx, int cz) { dirty_rings(self, cx, cz); }
 
 static void far_edit_hook(void *self, app *a, const world_edit *e)
 {
     far_comp *c = self;
     if (!c || !a->w || !app_stream(a)) return;
-    /* an arrival is the generator's unless a stored edit came with it */
+    /* an arrival: a summary when a stored edit came with it, none when
+     * not (one the file's chunks made, if they turned out damaged) */
     for (int cz = e->lo[2] >> CHUNK_BITS; cz <= (e->hi[2] - 1) >> CHUNK_BITS; cz++)
-        for (int cx = e->lo[0] >> CHUNK_BITS; cx <= (e->hi[0] - 1) >> CHUNK_BITS; cx++) {
-            if (e->generated) {
-                bool edited = false;
-                const world *w = a->w;
-                if (world_column_state(w, cx, cz) == WORLD_COL_READY)
-                    for (int cy = 0; cy < w->cy && !edited; cy++)
-                        edited = w->edit[world_chunk_index(w, cx, cy, cz)] & WORLD_EDITED;
-                if (!edited) continue;
-            }
-            edit_take(c, a->w, cx, cz);
-        }
+        for (int cx = e->lo[0] >> CHUNK_BITS; cx <= (e->hi[0] - 1) >> CHUNK_BITS; cx++) far_edits_take(c->edits, a->w, cx, cz);
 }
 
 /* ---- building ---- */
@@ -287,17 +226,10 @@ static bool start_build(far_comp *c, app *a)
         any |= c->job_on[k];
     }
     if (!any && c->want.count == c->drawn.count) return false;
-    c->snap.count = 0;
     free(c->snap.e);
-    c->snap.e = NULL;
-    if (c->nedits) {
-        c->snap.e = malloc(sizeof(far_edit) * (size_t)c->nedits);
-        if (c->snap.e) {
-            memcpy(c->snap.e, c->edits, sizeof(far_edit) * (size_t)c->nedits);
-            c->snap.count = c->nedits;
-        }
-    }
+    far_edits_copy(c->edits, &c->snap);
     c->building = true;
+    memset(c->dirty_after, 0, sizeof c->dirty_after);
     c->build_t0 = timer_ns();
     memset(&c->group, 0, sizeof c->group);
     for (int k = 0; k < c->want.count; k++) {
@@ -345,6 +277,7 @@ static void land_build(far_comp *c)
     }
     if (c->gfx) far_gfx_clear(c->gfx, c->want.count);
     c->drawn = c->want;
+    for (int k = 0; k < c->drawn.count; k++) c->dirty[k] = c->dirty_after[k];
     c->building = false;
     c->builds++;
     c->build_ms = timer_ms_since(c->build_t0);
@@ -373,9 +306,14 @@ static void drop_rings(far_comp *c, app *a)
     memset(&c->drawn, 0, sizeof c->drawn);
 }
 
+/* How far from the player a column whose edits are only in the file is
+ * summarized for the rings: past their corners. */
+static double saved_radius(const far_comp *c) { return 1.5 * (double)c->far->f; }
+
 static bool far_ready(far_comp *c, const app *a)
 {
     if (!far_on(c, a) || c->building) return false;
+    if (!far_edits_saved_done(c->edits, app_stream((app *)a), a->pl.pos[0], a->pl.pos[2], saved_radius(c))) return false;
     far_layout want;
     layout_now(c, a, &want);
     if (want.count != c->drawn.count) return false;
@@ -391,6 +329,8 @@ static void far_step(far_comp *c, app *a, bool wait)
         if (c->drawn.count) drop_rings(c, a);
         return;
     }
+    /* the summaries of edits only the file has, before a build reads them */
+    far_edits_saved_step(c->edits, app_stream(a), a->jobs, a->pl.pos[0], a->pl.pos[2], saved_radius(c), wait);
     if (!c->building && start_build(c, a) && wait) wait_build(c, a);
 }
 
@@ -462,7 +402,8 @@ static void far_new_world(void *self, app *a, world *w)
     drop_rings(c, a);
     worldgen_stream_destroy(c->ws);
     c->ws = NULL;
-    if (!a->world_resizing) c->nedits = 0; /* the same world in another window keeps its edits */
+    /* the same world in another window keeps its summaries */
+    far_edits_forget(c->edits, a->jobs, !a->world_resizing);
     if (!app_stream(a) || !a->world_kind) return;
     char err[256];
     c->ws = worldgen_stream_create(a->world_kind, a->world_seed, w, err, sizeof err);
@@ -473,7 +414,9 @@ static void far_world_leaving(void *self, app *a, world *old)
 {
     (void)old;
     far_comp *c = self;
-    if (c) wait_build(c, a);
+    if (!c) return;
+    wait_build(c, a);
+    far_edits_forget(c->edits, a->jobs, false); /* its jobs read the stream about to go */
 }
 
 /* The memory the rings for `distance` take: each ring's mesh while it is
@@ -512,7 +455,8 @@ void app_far_print_stats(app *a)
     log_out("far_curtain_triangles=%ld", c->st.curtain_triangles);
     log_out("far_tiles_drawn=%d", c->st.tiles_drawn);
     log_out("far_bytes=%zu", far_gfx_bytes(c->gfx));
-    log_out("far_edited_columns=%d", c->nedits);
+    log_out("far_edited_columns=%d", far_edits_count(c->edits));
+    log_out("far_edited_columns_read=%d", far_edits_read_count(c->edits));
     log_out("far_builds=%d", c->builds);
     log_out("far_build_ms=%.1f", c->build_ms);
     log_out("far_build_ms_max=%.1f", c->build_ms_max);
@@ -583,6 +527,11 @@ static void *far_init(app *a)
 {
     far_comp *c = calloc(1, sizeof *c);
     if (!c) return NULL;
+    c->edits = far_edits_create(far_edit_changed, c);
+    if (!c->edits) {
+        free(c);
+        return NULL;
+    }
     const cvar_desc vars[] = {
         { "view.far", "how far the far rings of coarse terrain reach, in voxels (0 or at most view.distance: none)",
           CVAR_FLOAT, CVAR_ARCHIVE, "4096", 0, 65536, NULL, NULL, a, far_validate },
@@ -632,7 +581,7 @@ static void far_shutdown(void *self, app *a)
     far_gfx_destroy(c->gfx);
     worldgen_stream_destroy(c->ws);
     free(c->snap.e);
-    free(c->edits);
+    far_edits_destroy(c->edits);
     free(c->mask);
     cmd_unregister("far");
     free(c);

@@ -2,8 +2,8 @@
  * "The far rings"). Around a streamed world's near window, out to
  * `view.far` voxels, nested rings of a coarser and coarser height field
  * (mesh/far_mesh.h) built on the workers from the generator's surface
- * (worldgen_stream_surface) and from the player's edits (a summary of
- * each edited column's top, kept when the column leaves the window), drawn
+ * (worldgen_stream_surface) and from the player's edits (app_far_edits:
+ * each edited column's top, this run's and the save file's), drawn
  * by gfx/far.h after the near field and before the sky. A ring is rebuilt
  * when the player crossed two of its cells or an edit touched it; a build
  * lands whole (its rings swap in together), so the rings always nest.
