@@ -4,7 +4,8 @@
  * far ring after the player leaves; a view.far whose meshes would pass
  * far.memory_mb is refused with the estimate; and the far field is as
  * bright as the near terrain it continues (the same pixels drawn by the
- * near field and by the far ring, mean grey within 4 %, blocks and smooth). */
+ * near field and by the far ring, mean grey within 4 %, blocks and smooth);
+ * and after `stream wait` the frames that follow draw the same picture. */
 #include "test_support.h"
 
 #include <cglm/cglm.h>
@@ -281,6 +282,33 @@ static void test_far_never_covers_the_near_field(void **state)
     near_field_uncovered("taiga", "blocks");
 }
 
+/* After `stream wait` the picture is whole: the frames that follow, the
+ * player still, draw the same pixels (waiting for view.distance alone, the
+ * outermost columns, meshed only once their neighbours in the margin came,
+ * showed the far ring for a few dozen frames: 100 pixels of this view). */
+static void settled_after_wait(const char *biome, const char *mode)
+{
+    app *a = open_far(192, 4096);
+    run("biome %s; set render.mode %s; look 100 -8; stream wait", biome, mode);
+    uint8_t *first = frame(a);
+    run("frames 30");
+    uint8_t *later = frame(a);
+    int changed = 0;
+    for (int i = 0; i < W * H; i++) changed += !same(first + 4 * i, later + 4 * i);
+    printf("%s %s: %d pixels change in the 30 frames after stream wait\n", biome, mode, changed);
+    assert_int_equal(changed, 0);
+    free(first);
+    free(later);
+    app_destroy(a);
+}
+
+static void test_whole_after_stream_wait(void **state)
+{
+    (void)state;
+    settled_after_wait("taiga", "smooth");
+    settled_after_wait("taiga", "blocks");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_view_far_over_budget_refused),
         cmocka_unit_test(test_far_as_bright_as_the_near_field),
         cmocka_unit_test(test_far_never_covers_the_near_field),
+        cmocka_unit_test(test_whole_after_stream_wait),
     };
     return test_run_group("far_app", tests, sizeof tests / sizeof tests[0], NULL, NULL);
 }

@@ -276,7 +276,13 @@ static int c_stream(void *u, int argc, char **argv)
         return 1;
     }
     if (argc >= 2 && strcmp(argv[1], "wait") == 0) {
-        int radius = (int)a->cv.distance->f;
+        /* the whole set the stream makes, view.distance and its margin: a
+         * column is meshed once its 8 neighbours are there, and the
+         * renderer draws a chunk whose sphere reaches view.distance, so
+         * only then is every column in view drawn (waiting for
+         * view.distance alone, the outermost showed the far ring for a few
+         * dozen frames, until the margin came) */
+        int radius = app_stream_radius(a);
         if (argc >= 3) {
             char *end;
             long r = strtol(argv[2], &end, 10);
@@ -506,7 +512,7 @@ static void *stream_init(app *a)
     c->arrived_z = malloc(sizeof(int) * (size_t)c->arrived_cap);
     const cmd_desc table[] = {
         { "stream", "[wait [RADIUS]]",
-          "the streamed world's state; wait: until every column within RADIUS voxels (default view.distance) is ready",
+          "the streamed world's state; wait: until every column within RADIUS voxels (default view.distance + stream.margin: all the stream makes) is ready",
           c_stream, a, NULL, CMD_NEEDS_WORLD },
         { "hash", "X Z RADIUS",
           "hash of the voxels and tints of every chunk column within RADIUS voxels of (X, Z), generating what is not resident",
