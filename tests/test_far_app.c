@@ -227,10 +227,16 @@ static void test_far_as_bright_as_the_near_field(void **state)
  * passed under ring 0's edge where it stands above the near terrain (the
  * curtain closes that slit). (Depth rows run bottom up, as glReadPixels
  * gives them; the pictures' top down, as screenshot_read does.) */
-static void near_field_uncovered(const char *biome, const char *mode)
+static void near_field_uncovered(const char *biome, const char *mode, int distance, int cells)
 {
-    app *a = open_far(192, 2048);
-    run("biome %s; set render.mode %s; tp 256 110 256; stream wait; far wait; look 30 -15", biome, mode);
+    app *a = open_far(distance, 2048);
+    run("set far.cells %d; biome %s; set render.mode %s; tp 256 110 256; stream wait; far wait; look 30 -15", cells, biome,
+        mode);
+    int rc;
+    const char *stat = strstr(output_of("far", &rc), "far_cell_min=");
+    assert_non_null(stat);
+    const int cell = atoi(stat + strlen("far_cell_min="));
+    assert_int_equal(cell, distance > 192 && cells < 16 ? 64 : 16);
     run("set far.show 0");
     uint8_t *off = frame(a);
     float *depth = malloc(sizeof(float) * W * H);
@@ -264,8 +270,9 @@ static void near_field_uncovered(const char *biome, const char *mode)
         near++;
         changed += !same(on + 4 * i, off + 4 * i);
     }
-    printf("%s %s: %d of %d near-field pixels change when the far rings are shown; %d pixels of the plain\n", biome,
-           mode, changed, near, plain);
+    printf("%s %s, view %d, ring 0's cells %d: %d of %d near-field pixels change when the far rings are shown; %d "
+           "pixels of the plain\n",
+           biome, mode, distance, cell, changed, near, plain);
     assert_true(near >= W * H / 4);
     assert_true(changed <= near / 100);
     assert_true(plain <= W * H / 1000);
@@ -278,8 +285,10 @@ static void near_field_uncovered(const char *biome, const char *mode)
 static void test_far_never_covers_the_near_field(void **state)
 {
     (void)state;
-    near_field_uncovered("taiga", "smooth");
-    near_field_uncovered("taiga", "blocks");
+    near_field_uncovered("taiga", "smooth", 192, 16);
+    near_field_uncovered("taiga", "blocks", 192, 16);
+    /* ring 0's cells coarser than a column (64) */
+    near_field_uncovered("taiga", "smooth", 256, 8);
 }
 
 /* After `stream wait` the picture is whole: the frames that follow, the

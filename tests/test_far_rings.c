@@ -5,7 +5,8 @@
  * field takes over (ring 0's points round the near window's edge, every
  * kind that streams); the walls close every step between two rings; and the
  * curtain round the near field stands on every edge between a drawn and an
- * undrawn column, from ring 0's surface down, facing the drawn one. */
+ * undrawn column, from ring 0's surface down, facing the drawn one, its top
+ * on the surface also where ring 0's cells are coarser than a column. */
 #include "test_support.h"
 
 #include <math.h>
@@ -282,6 +283,88 @@ static void test_curtain_stands_on_the_near_fields_edge(void **state)
     free(mat);
 }
 
+/* The height the mesh's surface triangles (those of grid vertices only)
+ * have at (x, z), found among them by barycentric coordinates: what the
+ * rasterizer draws, independent of the curtain's own evaluation. */
+static bool mesh_height(const far_mesh *m, int grid, float x, float z, float *y)
+{
+    for (int t = 0; t + 2 < m->ni; t += 3) {
+        const uint32_t *k = &m->idx[t];
+        if (k[0] >= (uint32_t)grid || k[1] >= (uint32_t)grid || k[2] >= (uint32_t)grid) continue;
+        const far_vertex *a = &m->v[k[0]], *b = &m->v[k[1]], *c = &m->v[k[2]];
+        float det = (b->z - c->z) * (a->x - c->x) + (c->x - b->x) * (a->z - c->z);
+        if (det == 0.f) continue;
+        float l0 = ((b->z - c->z) * (x - c->x) + (c->x - b->x) * (z - c->z)) / det;
+        float l1 = ((c->z - a->z) * (x - c->x) + (a->x - c->x) * (z - c->z)) / det;
+        float l2 = 1.f - l0 - l1;
+        if (l0 < -1e-4f || l1 < -1e-4f || l2 < -1e-4f) continue;
+        *y = l0 * a->y + l1 * b->y + l2 * c->y;
+        return true;
+    }
+    return false;
+}
+
+/* A ring 0 of 64-voxel cells (coarser than a column) over an uneven
+ * surface: every edge of the drawn columns that ring 0 draws past has a
+ * curtain, pieces that cover it end to end, each piece's top on the mesh's
+ * surface all along it (at its ends and seven points between: the surface
+ * is straight along it, the pieces break where a cell's diagonal crosses
+ * the edge). */
+static void test_curtain_across_coarse_cells(void **state)
+{
+    (void)state;
+    far_ring r = { .cell = 64, .x0 = -512, .z0 = -512, .n = 16, .hole = 0, .cut = 1e9f, .outer = true };
+    int s = r.n + 1, gs = r.n + 3;
+    float *g = malloc(sizeof(float) * (size_t)gs * (size_t)gs), *h = malloc(sizeof(float) * (size_t)s * (size_t)s);
+    uint8_t *gm = malloc((size_t)gs * (size_t)gs), *mat = malloc((size_t)s * (size_t)s);
+    assert_true(g && h && gm && mat);
+    for (int k = 0; k < gs * gs; k++) {
+        g[k] = 40.f + (float)((((uint32_t)k * 2654435761u) >> 13) % 37u); /* uneven: the cells' corners off one plane */
+        gm[k] = MAT_GRASS;
+    }
+    for (int j = 0; j < s; j++)
+        for (int i = 0; i < s; i++) h[j * s + i] = g[(j + 1) * gs + i + 1], mat[j * s + i] = MAT_GRASS;
+    far_mesh m;
+    assert_true(far_mesh_build(&r, &(far_grid){ g, gm }, &m));
+    /* a 3 x 2 block of drawn columns whose edges lie at 0, half and a
+     * quarter of a cell across */
+    enum { MW = 6, MH = 5 };
+    unsigned char mask[MW * MH] = { 0 };
+    for (int z = 1; z <= 2; z++)
+        for (int x = 1; x <= 3; x++) mask[z * MW + x] = 1;
+    const int mx = -96, mz = -80;
+    const float drop = 20.f;
+    int need = far_curtain_build(&r, h, mat, mask, MW, MH, mx, mz, drop, NULL, 0);
+    far_vertex *v = malloc(sizeof *v * (size_t)(need ? need : 1));
+    assert_non_null(v);
+    assert_int_equal(far_curtain_build(&r, h, mat, mask, MW, MH, mx, mz, drop, v, need), need);
+    float length = 0.f, worst = 0.f;
+    for (int q = 0; q < need / 6; q++) {
+        const far_vertex *ta = &v[6 * q], *ba = &v[6 * q + 1], *tb = &v[6 * q + 5];
+        assert_true(ba->y == ta->y - drop);
+        for (int k = 0; k <= 8; k++) { /* its ends and seven points between */
+            const float f = (float)k / 8.f;
+            const float px = ta->x + f * (tb->x - ta->x), py = ta->y + f * (tb->y - ta->y), pz = ta->z + f * (tb->z - ta->z);
+            float y = NAN;
+            assert_true(mesh_height(&m, s * s, px, pz, &y));
+            float e = fabsf(y - py);
+            if (e > worst) worst = e;
+        }
+        length += fabsf(tb->x - ta->x) + fabsf(tb->z - ta->z);
+    }
+    printf("coarse cells: %d curtain quads, %.0f voxels of edge, the tops at most %.5f off the surface\n", need / 6,
+           (double)length, (double)worst);
+    assert_true(worst < 1e-3f);
+    assert_true(length == 10.f * 32.f); /* the block's outline: 3 + 2 + 3 + 2 columns */
+    assert_true(need / 6 > 10);         /* pieces shorter than a column: diagonals crossed */
+    far_mesh_free(&m);
+    free(v);
+    free(g);
+    free(h);
+    free(gm);
+    free(mat);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_far_heights_match_the_columns_at_the_seam),
         cmocka_unit_test(test_walls_close_every_step_between_rings),
         cmocka_unit_test(test_curtain_stands_on_the_near_fields_edge),
+        cmocka_unit_test(test_curtain_across_coarse_cells),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

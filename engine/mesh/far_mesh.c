@@ -211,16 +211,40 @@ bool far_mesh_build(const far_ring *r, const far_grid *g, far_mesh *out)
     return true;
 }
 
-/* One curtain quad from grid point (i0, j0) to (i1, j1) of ring r, facing
+/* The height ring r draws at (x, z), relative to its first grid point:
+ * on the cell's two triangles, split from its first corner to the
+ * opposite one as far_mesh_build splits them; *nearest the grid point
+ * nearest (x, z). */
+static float surface_at(const far_ring *r, const float *h, float x, float z, int *nearest)
+{
+    const int s = r->n + 1;
+    const float c = (float)r->cell;
+    int i = (int)floorf(x / c), j = (int)floorf(z / c);
+    i = i < 0 ? 0 : i > r->n - 1 ? r->n - 1 : i;
+    j = j < 0 ? 0 : j > r->n - 1 ? r->n - 1 : j;
+    const float u = x / c - (float)i, v = z / c - (float)j;
+    const float ha = h[j * s + i], hb = h[j * s + i + 1], hd = h[(j + 1) * s + i], hc = h[(j + 1) * s + i + 1];
+    *nearest = (j + (v >= 0.5f)) * s + i + (u >= 0.5f);
+    /* (a, c, b) holds u >= v, (a, d, c) the rest */
+    return u >= v ? ha + u * (hb - ha) + v * (hc - hb) : ha + v * (hd - ha) + u * (hc - hd);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* One curtain quad along an edge from (x0, z0) to (x1, z1) (relative to
+ * ring r's first grid point) over which its surface is straight, facing
  * (nx, nz). */
-static void curtain_quad(const far_ring *r, const float *h, const uint8_t *mat, int i0, int j0, int i1, int j1,
+static void curtain_quad(const far_ring *r, const float *h, const uint8_t *mat, float x0, float z0, float x1, float z1,
                          float nx, float nz, float drop, far_vertex *out, int cap, int *nv)
 {
-    int s = r->n + 1;
-    float c = (float)r->cell;
-    const int p0 = j0 * s + i0, p1 = j1 * s + i1;
-    const far_vertex ta = { (float)i0 * c, h[p0], (float)j0 * c, far_vertex_info(mat[p0], nx, nz) };
-    const far_vertex tb = { (float)i1 * c, h[p1], (float)j1 * c, far_vertex_info(mat[p1], nx, nz) };
+    int p0, p1;
+    const float y0 = surface_at(r, h, x0, z0, &p0), y1 = surface_at(r, h, x1, z1, &p1);
+    const far_vertex ta = { x0, y0, z0, far_vertex_info(mat[p0], nx, nz) };
+    const far_vertex tb = { x1, y1, z1, far_vertex_info(mat[p1], nx, nz) };
     far_vertex ba = ta, bb = tb;
     ba.y -= drop;
     bb.y -= drop;
@@ -233,28 +257,47 @@ int far_curtain_build(const far_ring *r, const float *h, const uint8_t *mat, con
                       int mx, int mz, float drop, far_vertex *out, int cap)
 {
     int nv = 0;
-    const int cs = CHUNK_SIZE / r->cell; /* grid cells along a column's edge */
-    if (cs < 1 || CHUNK_SIZE % r->cell) return 0;
+    const int c = r->cell;
+    if (c < 1) return 0;
     static const int dir[4][2] = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } };
+    /* an edge's breaks: its ends, the grid lines across it and where each
+     * cell's diagonal crosses it; the surface is straight between two */
+    float t[2 * CHUNK_SIZE + 4];
     for (int z = 0; z < mh; z++)
         for (int x = 0; x < mw; x++) {
             if (!mask[z * mw + x]) continue;
             for (int d = 0; d < 4; d++) {
                 int ox = x + dir[d][0], oz = z + dir[d][1];
                 if (ox >= 0 && oz >= 0 && ox < mw && oz < mh && mask[oz * mw + ox]) continue; /* drawn both sides */
-                /* the edge's first grid point and its direction along it */
-                int ex = mx + (x + (dir[d][0] > 0)) * CHUNK_SIZE, ez = mz + (z + (dir[d][1] > 0)) * CHUNK_SIZE;
-                if ((ex - r->x0) % r->cell || (ez - r->z0) % r->cell) continue;
-                int i = (ex - r->x0) / r->cell, j = (ez - r->z0) / r->cell;
-                int ai = dir[d][0] ? 0 : 1, aj = dir[d][0] ? 1 : 0;
-                for (int k = 0; k < cs; k++) {
-                    int i0 = i + ai * k, j0 = j + aj * k, i1 = i0 + ai, j1 = j0 + aj;
-                    if (i0 < 0 || j0 < 0 || i1 > r->n || j1 > r->n) continue;
+                /* the edge's first point (relative to the ring) and its direction along it */
+                const int ex = mx + (x + (dir[d][0] > 0)) * CHUNK_SIZE - r->x0;
+                const int ez = mz + (z + (dir[d][1] > 0)) * CHUNK_SIZE - r->z0;
+                const int ai = dir[d][0] ? 0 : 1, aj = dir[d][0] ? 1 : 0;
+                const int along = ai ? ex : ez, across = ai ? ez : ex;
+                /* the diagonal u = v: where the coordinate along the edge,
+                 * within its cell, equals the one across it */
+                const int diag = ((across % c) + c) % c;
+                int nt = 0;
+                t[nt++] = 0.f;
+                t[nt++] = (float)CHUNK_SIZE;
+                for (int k = (int)floor((double)along / c); (long)k * c < (long)along + CHUNK_SIZE; k++)
+                    for (int e = 0; e < 2; e++) {
+                        long p = (long)k * c + (e ? diag : 0) - along;
+                        if (p > 0 && p < CHUNK_SIZE && nt < (int)(sizeof t / sizeof *t)) t[nt++] = (float)p;
+                    }
+                qsort(t, (size_t)nt, sizeof *t, by_value);
+                for (int k = 0; k + 1 < nt; k++) {
+                    if (t[k + 1] <= t[k]) continue; /* a break counted twice */
+                    const float x0 = (float)ex + (float)ai * t[k], z0 = (float)ez + (float)aj * t[k];
+                    const float x1 = (float)ex + (float)ai * t[k + 1], z1 = (float)ez + (float)aj * t[k + 1];
+                    const float span = (float)(r->n * c);
+                    if (fminf(x0, x1) < 0.f || fminf(z0, z1) < 0.f || fmaxf(x0, x1) > span || fmaxf(z0, z1) > span) continue;
                     /* the ring's cell on the undrawn side of this piece */
-                    int ci = dir[d][0] < 0 ? i0 - 1 : i0, cj = dir[d][1] < 0 ? j0 - 1 : j0;
+                    const float qx = 0.5f * (x0 + x1) + 0.25f * (float)dir[d][0], qz = 0.5f * (z0 + z1) + 0.25f * (float)dir[d][1];
+                    const int ci = (int)floorf(qx / (float)c), cj = (int)floorf(qz / (float)c);
                     if (ci < 0 || cj < 0 || ci >= r->n || cj >= r->n || !cell_drawn(r, ci, cj)) continue;
                     /* facing back into the drawn column */
-                    curtain_quad(r, h, mat, i0, j0, i1, j1, (float)-dir[d][0], (float)-dir[d][1], drop, out, cap, &nv);
+                    curtain_quad(r, h, mat, x0, z0, x1, z1, (float)-dir[d][0], (float)-dir[d][1], drop, out, cap, &nv);
                 }
             }
         }

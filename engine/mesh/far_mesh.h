@@ -88,12 +88,15 @@ uint32_t far_vertex_info(uint8_t mat, float nx, float nz);
  * columns of 32 voxels, the first at global voxels (mx, mz)) and an
  * undrawn one whose side of the edge ring 0 draws, a wall from ring 0's
  * surface (h, mat: its (n + 1)^2 grid points) down `drop` voxels, facing
- * the drawn column: a quad a cell, two triangles, six vertices, relative
- * to the ring's first grid point as its mesh is. Column edges lie on the
- * ring's grid lines while its cell divides a column (16 or 32 voxels, up
- * to view.distance 448), so the wall's top is the surface's edge exactly;
- * a coarser ring 0 gets no curtain. Writes at most cap vertices; returns
- * how many it needed (more than cap: call again with room for them). */
+ * the drawn column: a quad for each piece of the edge over which the
+ * surface is straight (split at the grid lines and where a cell's diagonal
+ * crosses it), two triangles, six vertices, relative to the ring's first
+ * grid point as its mesh is. So the wall's top is the surface's edge
+ * exactly whatever ring 0's cell: one that divides a column (16 or 32
+ * voxels) has the edges on its grid lines, a coarser one (64: view.distance
+ * past 448, or few far.cells) across its cells. Writes at most cap
+ * vertices; returns how many it needed (more than cap: call again with
+ * room for them). */
 int far_curtain_build(const far_ring *r, const float *h, const uint8_t *mat, const unsigned char *mask, int mw, int mh,
                       int mx, int mz, float drop, far_vertex *out, int cap);
 
