@@ -42,9 +42,10 @@ struct stream {
     void *ctx;
     stream_page_in_fn pager; /* NULL: paged chunks cannot come back (they regenerate) */
     void *pager_ctx;
-    /* held by stream_read_paged_column's reads through the pager, which run
-     * outside the stream's jobs, and by stream_set_pager while it swaps */
-    pthread_mutex_t pager_mu;
+    /* read-held by stream_read_paged_column's reads through the pager,
+     * which run outside the stream's jobs (several at once, as the pager
+     * allows), write-held by stream_set_pager while it swaps */
+    pthread_rwlock_t pager_lock;
     unsigned paged_version; /* stream_paged_version */
     int hysteresis;
     int radius;      /* voxels: only columns this near the centre are made (0: the whole window) */
@@ -102,6 +103,7 @@ stream *stream_create(world *w, job_pool *jobs, stream_gen_fn gen, void *ctx, in
 {
     stream *s = calloc(1, sizeof *s);
     if (!s) return NULL;
+    pthread_rwlock_init(&s->pager_lock, NULL);
     s->w = w, s->jobs = jobs, s->gen = gen, s->ctx = ctx;
     s->hysteresis = hysteresis < 0 ? 0 : hysteresis;
     s->max_jobs = max_in_flight > 0 ? max_in_flight : 2 * (jobs ? job_pool_threads(jobs) : 1) + 2;
@@ -110,15 +112,10 @@ stream *stream_create(world *w, job_pool *jobs, stream_gen_fn gen, void *ctx, in
     s->dist = malloc(sizeof(float) * (size_t)w->cx * (size_t)w->cz);
     s->fp = calloc((size_t)w->chunk_count, sizeof *s->fp);
     if (!s->job || !s->order || !s->dist || !s->fp) {
-        free(s->job);
-        free(s->order);
-        free(s->dist);
-        free(s->fp);
-        free(s);
+        stream_destroy(s);
         return NULL;
     }
     for (int i = 0; i < s->max_jobs; i++) atomic_init(&s->job[i].state, JOB_FREE);
-    pthread_mutex_init(&s->pager_mu, NULL);
     s->active_jobs = s->max_jobs;
     /* the stream makes every column: none is ready until it has */
     world_clear(w);
@@ -138,7 +135,7 @@ void stream_destroy(stream *s)
     free(s->dist);
     free(s->fp);
     free(s->arrived);
-    pthread_mutex_destroy(&s->pager_mu);
+    pthread_rwlock_destroy(&s->pager_lock);
     free(s);
 }
 
@@ -627,9 +624,9 @@ void stream_set_pager(stream *s, stream_page_in_fn fn, void *ctx)
     /* the jobs in flight may be reading through the old one, and so may
      * a stream_read_paged_column */
     if (s->jobs) job_group_wait(s->jobs, &s->group);
-    pthread_mutex_lock(&s->pager_mu);
+    pthread_rwlock_wrlock(&s->pager_lock);
     s->pager = fn, s->pager_ctx = ctx;
-    pthread_mutex_unlock(&s->pager_mu);
+    pthread_rwlock_unlock(&s->pager_lock);
 }
 
 int stream_page_out_saved(stream *s)
@@ -670,18 +667,17 @@ static int by_column_pair(const void *a, const void *b)
 int stream_paged_columns(const stream *s, int **cxz)
 {
     *cxz = NULL;
-    int n = 0;
-    for (int i = 0; i < s->st.cap; i++) {
-        const stored *e = &s->st.e[i];
-        n += e->paged && world_column_state(s->w, e->cx, e->cz) != WORLD_COL_READY;
-    }
-    if (!n) return 0;
-    int *p = malloc(sizeof(int) * 2 * (size_t)n);
+    if (!s->st.live) return 0;
+    int *p = malloc(sizeof(int) * 2 * (size_t)s->st.live); /* a live entry a chunk at most */
     if (!p) return -1;
     int k = 0;
     for (int i = 0; i < s->st.cap; i++) {
         const stored *e = &s->st.e[i];
         if (e->paged && world_column_state(s->w, e->cx, e->cz) != WORLD_COL_READY) p[2 * k] = e->cx, p[2 * k + 1] = e->cz, k++;
+    }
+    if (!k) {
+        free(p);
+        return 0;
     }
     qsort(p, (size_t)k, sizeof(int) * 2, by_column_pair);
     int u = 0; /* one entry a column: its layers are neighbours once sorted */
@@ -699,9 +695,9 @@ bool stream_read_paged_column(stream *s, world *column, int cx, int cz, uint32_t
     if (warnlen) warn[0] = 0;
     if (!stream_generate_column(s, column, cx, cz)) return false;
     if (!layers) return true;
-    pthread_mutex_lock(&s->pager_mu);
+    pthread_rwlock_rdlock(&s->pager_lock);
     if (s->pager) *got = s->pager(s->pager_ctx, column, cx, cz, layers, warn, warnlen) & layers;
-    pthread_mutex_unlock(&s->pager_mu);
+    pthread_rwlock_unlock(&s->pager_lock);
     return true;
 }
 

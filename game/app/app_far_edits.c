@@ -19,7 +19,6 @@
 #define RESCAN_SECONDS 0.25
 
 typedef struct summary_job {
-    far_edit_set *set;
     stream *st;
     int cx, cz;
     uint32_t layers, got;
@@ -236,14 +235,15 @@ static void land(far_edit_set *s, summary_job *j)
     s->changed(s->arg, j->cx, j->cz);
 }
 
-static const double *g_from; /* by_distance's point: qsort has no argument */
+typedef struct candidate {
+    double d2; /* its squared distance from the player */
+    int cx, cz;
+} candidate;
 
-static int by_distance(const void *a, const void *b)
+static int farthest_first(const void *a, const void *b)
 {
-    const int *p = a, *q = b;
-    double dp = stream_column_distance2(p[0], p[1], g_from[0], g_from[1]);
-    double dq = stream_column_distance2(q[0], q[1], g_from[0], g_from[1]);
-    return (dp < dq) - (dp > dq); /* farthest first: the nearest is taken from the end */
+    const double p = ((const candidate *)a)->d2, q = ((const candidate *)b)->d2;
+    return (p < q) - (p > q); /* the nearest is taken from the end */
 }
 
 /* The paged columns of st within `radius` of (x, z) that lack a summary. */
@@ -252,15 +252,21 @@ static void scan(far_edit_set *s, const stream *st, double x, double z, double r
     int *cxz = NULL;
     int n = stream_paged_columns(st, &cxz);
     if (n < 0) return; /* no memory: the next scan tries again */
+    candidate *c = n ? malloc(sizeof *c * (size_t)n) : NULL;
+    if (n && !c) {
+        free(cxz);
+        return;
+    }
     int k = 0;
     for (int i = 0; i < n; i++) {
         int cx = cxz[2 * i], cz = cxz[2 * i + 1];
-        if (find(s, cx, cz) || in_flight(s, cx, cz) || stream_column_distance2(cx, cz, x, z) > radius * radius) continue;
-        cxz[2 * k] = cx, cxz[2 * k + 1] = cz, k++;
+        double d2 = stream_column_distance2(cx, cz, x, z);
+        if (find(s, cx, cz) || in_flight(s, cx, cz) || d2 > radius * radius) continue;
+        c[k++] = (candidate){ d2, cx, cz };
     }
-    double from[2] = { x, z };
-    g_from = from;
-    if (k > 1) qsort(cxz, (size_t)k, sizeof(int) * 2, by_distance);
+    if (k > 1) qsort(c, (size_t)k, sizeof *c, farthest_first);
+    for (int i = 0; i < k; i++) cxz[2 * i] = c[i].cx, cxz[2 * i + 1] = c[i].cz;
+    free(c);
     free(s->pend);
     s->pend = cxz, s->npend = k;
     s->seen_version = stream_paged_version(st);
@@ -313,7 +319,7 @@ void far_edits_saved_step(far_edit_set *s, stream *st, job_pool *jobs, double x,
                     s->npend++;
                     break;
                 }
-                j->set = s, j->st = st, j->cx = cx, j->cz = cz;
+                j->st = st, j->cx = cx, j->cz = cz;
                 j->layers = stream_paged_layers(st, cx, cz);
                 j->busy = true;
                 memset(&j->group, 0, sizeof j->group);
